@@ -1,0 +1,60 @@
+"""The column contract of the aligned Parquet files every later stage reads.
+
+interactions.parquet  user_id: str, item_id: str, rating: float64 (NaN if implicit), timestamp: int64
+                      sorted by (user_id, timestamp, item_id); one row per (user, item, timestamp)
+items.parquet         item_id: str, title: str, year: Int64 (nullable), genres: list<str>,
+                      director: list<str>, cast: list<str>, plot: str|null, poster_url: str|null
+users.parquet         user_id: str (plus whatever profile columns the source has, as strings)
+
+Ids are strings in every dataset so that MovieLens integers and Amazon ASINs share one type.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+INTERACTION_COLUMNS = ["user_id", "item_id", "rating", "timestamp"]
+ITEM_COLUMNS = ["item_id", "title", "year", "genres", "director", "cast", "plot", "poster_url"]
+LIST_COLUMNS = ["genres", "director", "cast"]
+
+
+class DataError(ValueError):
+    """Bad input data; the message names the file and the row or column."""
+
+
+def finalize_interactions(df: pd.DataFrame, source: str) -> pd.DataFrame:
+    missing = [c for c in ["user_id", "item_id", "timestamp"] if c not in df.columns]
+    if missing:
+        raise DataError(f"{source}: missing column(s) {missing}")
+    out = pd.DataFrame(
+        {
+            "user_id": df["user_id"].astype(str),
+            "item_id": df["item_id"].astype(str),
+            "rating": pd.to_numeric(df["rating"], errors="coerce").astype("float64")
+            if "rating" in df.columns
+            else float("nan"),
+            "timestamp": df["timestamp"].astype("int64"),
+        }
+    )
+    # Exact duplicate events carry no information and would double-count co-occurrences.
+    out = out.drop_duplicates(subset=["user_id", "item_id", "timestamp"])
+    return out.sort_values(["user_id", "timestamp", "item_id"], kind="mergesort").reset_index(drop=True)
+
+
+def finalize_items(df: pd.DataFrame) -> pd.DataFrame:
+    out = df.copy()
+    out["item_id"] = out["item_id"].astype(str)
+    for col in ITEM_COLUMNS:
+        if col not in out.columns:
+            out[col] = [[] for _ in range(len(out))] if col in LIST_COLUMNS else None
+    for col in LIST_COLUMNS:
+        out[col] = out[col].map(lambda v: [str(x) for x in v] if isinstance(v, (list, tuple)) else [])
+    out["year"] = pd.array(pd.to_numeric(out["year"], errors="coerce"), dtype="Int64")
+    out["title"] = out["title"].astype(str)
+    extra = [c for c in out.columns if c not in ITEM_COLUMNS]
+    return out[ITEM_COLUMNS + extra].sort_values("item_id", kind="mergesort").reset_index(drop=True)
+
+
+def finalize_users(df: pd.DataFrame) -> pd.DataFrame:
+    out = df.astype(str)
+    return out.sort_values("user_id", kind="mergesort").reset_index(drop=True)
