@@ -1,0 +1,52 @@
+"""Ingest one configured dataset: read its published layout, join metadata, write the contract."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lrworld.data import contract, metadata, movielens
+from lrworld.data.contract import DataError
+
+FORMATS = {
+    "ml-100k": lambda raw, cfg: movielens.load_ml100k(raw),
+    "recbole-atomic": lambda raw, cfg: movielens.load_recbole_atomic(raw, cfg.get("prefix", "ml-100k")),
+    "ml-latest": lambda raw, cfg: movielens.load_ml_latest(raw),
+}
+
+# The files each format needs, relative to the raw folder (the ingest rule declares them as input).
+def required_files(fmt: str, cfg: dict) -> list[str]:
+    prefix = cfg.get("prefix", "ml-100k")
+    return {
+        "ml-100k": ["u.data", "u.item"],
+        "recbole-atomic": [f"{prefix}.inter", f"{prefix}.item"],
+        "ml-latest": ["ratings.csv", "movies.csv"],
+    }[fmt]
+
+
+def ingest(name: str, cfg: dict, raw_dir: str | Path, metadata_paths: dict[str, str]):
+    fmt = cfg["format"]
+    if fmt not in FORMATS:
+        raise DataError(f"datasets.{name}.format: unknown format {fmt!r}; choose one of {sorted(FORMATS)}")
+    inter, items, users = FORMATS[fmt](Path(raw_dir), cfg)
+    items = contract.finalize_items(items)
+    report: dict = {"dataset": name, "format": fmt, "raw_interactions": int(len(inter))}
+    if "imdb_details" in metadata_paths:
+        items, report["imdb_details"] = metadata.join_imdb_details(
+            items, metadata_paths["imdb_details"], int(cfg.get("metadata", {}).get("year_tolerance", 1)))
+    if "hetrec_directors" in metadata_paths:
+        items, report["hetrec_directors"] = metadata.join_hetrec_directors(items, metadata_paths["hetrec_directors"])
+    items = contract.finalize_items(items)
+    inter = contract.finalize_interactions(inter, f"datasets.{name}")
+    unknown = ~inter["item_id"].isin(items["item_id"])
+    if unknown.any():
+        raise DataError(f"datasets.{name}: {int(unknown.sum())} interactions name items missing from the item file "
+                        f"(first: item {inter.loc[unknown, 'item_id'].iloc[0]})")
+    users = contract.finalize_users(users.rename(columns=str))
+    report.update({
+        "interactions": int(len(inter)),
+        "duplicates_dropped": int(report["raw_interactions"] - len(inter)),
+        "users": int(inter["user_id"].nunique()),
+        "items": int(len(items)),
+        "items_with_interactions": int(inter["item_id"].nunique()),
+    })
+    return inter, items, users, report

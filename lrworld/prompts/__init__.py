@@ -1,0 +1,1 @@
+"""Prompt rendering from template files (templates are data: lrworld/templates/<domain>/<measure>/<variant>.txt)."""

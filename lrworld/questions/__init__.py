@@ -1,0 +1,1 @@
+"""Question construction: windows over histories, negatives, seeded shuffles, per-measure builders."""

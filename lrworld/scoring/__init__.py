@@ -1,0 +1,1 @@
+"""Parsing model answers and computing the paper's metrics."""

@@ -1,0 +1,76 @@
+# Config validation, wildcard constraints, code inputs and the input functions every stage uses.
+import re
+import sys
+from pathlib import Path
+
+sys.path.insert(0, workflow.basedir)
+
+from snakemake.utils import validate
+from lrworld import config as lrw_config
+from lrworld.data.ingest import required_files
+from lrworld.prompts.render import template_path
+
+try:
+    lrw_config.validate(config)
+except lrw_config.ConfigError as exc:
+    # One line naming the key, before any job is planned.
+    raise WorkflowError(str(exc)) from None
+# The schema check passed above; this fills the schema's defaults.
+validate(config, str(lrw_config.SCHEMA_PATH), set_default=True)
+
+DATASETS = config["datasets"]
+MODELS = lrw_config.enabled_models(config)
+VARIANTS = config["variants"]
+MEASURES = sorted({m for ds in DATASETS.values() for m in ds["measures"]})
+PKG = Path(workflow.basedir) / "lrworld"
+
+
+def _alt(names):
+    return "|".join(re.escape(n) for n in names)
+
+
+wildcard_constraints:
+    dataset=_alt(DATASETS),
+    model=_alt(MODELS) if MODELS else "(?!)",
+    measure=_alt(MEASURES),
+    variant=_alt(VARIANTS),
+
+
+def code(*parts):
+    """The package modules a rule runs, declared as inputs: a code change re-runs the rule
+    (a change in `script:` files alone is not enough for Snakemake to re-run)."""
+    files = [PKG / "__init__.py", PKG / "io.py"]
+    for part in parts:
+        p = PKG / part
+        files += sorted(p.rglob("*.py")) if p.is_dir() else [p]
+    return [str(f) for f in dict.fromkeys(files)]
+
+
+def raw_inputs(wildcards):
+    ds = DATASETS[wildcards.dataset]
+    if "path" in ds["source"]:
+        return [str(Path(ds["source"]["path"]) / f) for f in required_files(ds["format"], ds)]
+    return [f"results/raw/{wildcards.dataset}/manifest.json"]
+
+
+def metadata_inputs(wildcards):
+    meta = DATASETS[wildcards.dataset].get("metadata", {})
+    return {k: v for k, v in meta.items() if k in ("imdb_details", "hetrec_directors")}
+
+
+def template_for(wildcards):
+    return str(template_path(DATASETS[wildcards.dataset]["domain"], wildcards.measure, wildcards.variant))
+
+
+def model_resources(wildcards):
+    m = MODELS[wildcards.model]
+    return m.get("gpus", 1 if m["backend"] == "hf" and m.get("device", "") != "cpu" and m.get("gpu_mem_gb", 0) > 4 else 0)
+
+
+def score_files(dataset):
+    return expand("results/scores/{dataset}/{model}/{measure}/{variant}.json", dataset=dataset,
+                  model=MODELS, measure=DATASETS[dataset]["measures"], variant=VARIANTS)
+
+
+def all_targets():
+    return expand("results/tables/{dataset}.{ext}", dataset=DATASETS, ext=["csv", "md"])

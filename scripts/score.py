@@ -1,0 +1,18 @@
+"""Snakemake entry: score one (dataset, model, measure, variant) response file."""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakemake is injected)
+
+from lrworld import io, measures, runlog
+from lrworld.scoring.metrics import score
+
+smk = snakemake  # noqa: F821
+log = runlog.setup(smk)
+w = smk.wildcards
+m = measures.get(smk.params.domain, w.measure)
+result = score(io.read_jsonl(smk.input.responses), m.primary_metric)
+result.update({"dataset": w.dataset, "model": w.model, "measure": w.measure, "variant": w.variant,
+               "responses": smk.input.responses, "responses_sha256": io.sha256_file(smk.input.responses)})
+log.info("%s", result)
+io.write_json(smk.output.score, result)

@@ -1,0 +1,15 @@
+"""Snakemake entry: the paper-style results table of one dataset (CSV and Markdown)."""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakemake is injected)
+
+from lrworld import io, runlog
+from lrworld.tables import results_table, to_markdown
+
+smk = snakemake  # noqa: F821
+log = runlog.setup(smk)
+table = results_table([io.read_json(f) for f in smk.input.scores], smk.params.domain, list(smk.params.models))
+io.write_text(smk.output.csv, table.to_csv(index=False, float_format="%.4f", lineterminator="\n"))
+io.write_text(smk.output.md, to_markdown(table, smk.wildcards.dataset))
+log.info("\n%s", table)
