@@ -33,8 +33,6 @@ def _message(err) -> str:
         return f"{_key(list(err.absolute_path) + [extra[0]]) if extra else where}: unknown key; allowed: {allowed}"
     if err.validator == "pattern" and err.schema.get("pattern", "").startswith("^(?!.*"):
         return f"{where}: {err.instance!r} is not a valid name (letters, digits, '_', '.', '-'; no '/', '..' or spaces)"
-    if err.validator == "propertyNames":
-        return f"{where}: name {err.instance!r} is not allowed"
     if err.validator == "enum":
         return f"{where}: {err.instance!r} is not one of {err.validator_value}"
     if err.validator == "oneOf" and where.endswith("source"):
@@ -54,12 +52,7 @@ def validate(config: dict) -> None:
     validator = Draft202012Validator(schema())
     errors = sorted(validator.iter_errors(config), key=lambda e: (len(list(e.absolute_path)), list(map(str, e.absolute_path))))
     if errors:
-        best = errors[0]
-        # A propertyNames failure is reported on the parent; name the offending child instead.
-        if best.validator == "propertyNames" and best.context:
-            return _raise(f"{_key(best.absolute_path)}: name {best.context[0].instance!r} is not allowed "
-                          "(letters, digits, '_', '.', '-'; no '/', '..' or spaces)")
-        _raise(_message(best))
+        _raise(_message(errors[0]))
     for name, ds in config["datasets"].items():
         domain = ds["domain"]
         known = measures.measure_ids(domain)

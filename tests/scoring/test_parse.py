@@ -1,0 +1,32 @@
+import pytest
+
+from lrworld.scoring.parse import parse_choice
+
+MCQ = ("A", "B", "C", "D")
+CANDS = ("Drama", "Comedy", "War", "Horror")
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("B", 1), ("B.", 1), ("(C)", 2), ("D) Horror", 3), ("  **A**", 0), ("[B]", 1),
+    ("Answer: C", 2), ("The answer is (D).", 3), ("I would pick option B because", 1),
+    ("answer: b", 1),
+    ("Comedy", 1), ("I think it is a War movie.", 2),
+    # chain of thought: the conclusion wins
+    ("A is unlikely, C fits the history. Answer: C", 2),
+    # missed: empty, refusal, several candidates, a label not offered, an article 'a'
+    ("", None), (None, None), ("I cannot help with that.", None), ("Drama or Comedy", None),
+    ("E", None), ("a movie about love", None),
+])
+def test_mcq_cases(text, expected):
+    assert parse_choice(text, MCQ, CANDS) == expected
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("4", 4), ("[7]", 7), ("Candidate 3", 3), ("The answer is 0.", 0), ("9: Fargo", 9), ("12", None),
+])
+def test_ten_candidate_indices(text, expected):
+    assert parse_choice(text, tuple(str(i) for i in range(10)), ()) == expected
+
+
+def test_candidate_inside_another_counts_once():
+    assert parse_choice("Drama Queen", ("A", "B"), ("Drama", "Drama Queen")) == 1

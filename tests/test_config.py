@@ -1,0 +1,59 @@
+import copy
+
+import pytest
+import yaml
+
+from lrworld.config import ConfigError, validate
+
+BASE = yaml.safe_load(open("config.yaml"))
+
+
+def bad(mutate):
+    cfg = copy.deepcopy(BASE)
+    mutate(cfg)
+    with pytest.raises(ConfigError) as exc:
+        validate(cfg)
+    msg = str(exc.value)
+    assert "\n" not in msg
+    return msg
+
+
+def test_shipped_config_is_valid():
+    validate(copy.deepcopy(BASE))
+
+
+def test_misspelled_measure():
+    msg = bad(lambda c: c["datasets"]["ml100k"].__setitem__("measures", ["attr_genere"]))
+    assert msg.startswith("config: datasets.ml100k.measures[0]: unknown measure 'attr_genere'")
+
+
+@pytest.mark.parametrize("name", ["smol/../x", "..", "a b", "x;rm -rf", "$(id)", "../up"])
+def test_model_names_that_are_not_path_safe(name):
+    msg = bad(lambda c: c["models"].__setitem__(name, {"backend": "random"}))
+    assert "models" in msg and repr(name) in msg
+
+
+def test_dataset_name_with_slash():
+    msg = bad(lambda c: c["datasets"].__setitem__("a/b", c["datasets"]["ml100k"]))
+    assert msg.startswith("config: datasets: 'a/b' is not a valid name")
+
+
+def test_unknown_key_is_named():
+    msg = bad(lambda c: c["questions"].__setitem__("histroy_length", 5))
+    assert msg.startswith("config: questions.histroy_length: unknown key")
+
+
+@pytest.mark.parametrize("key,value", [("history_length", 0), ("per_measure", 0), ("history_length", "5")])
+def test_impossible_values(key, value):
+    msg = bad(lambda c: c["questions"].__setitem__(key, value))
+    assert msg.startswith(f"config: questions.{key}:")
+
+
+def test_api_key_in_config_is_refused():
+    msg = bad(lambda c: c["models"].__setitem__("gpt", {"backend": "openai", "api_key": "sk-x"}))
+    assert "environment" in msg
+
+
+def test_source_needs_exactly_one_kind():
+    msg = bad(lambda c: c["datasets"]["ml100k"]["source"].__setitem__("path", "/data"))
+    assert "datasets.ml100k.source" in msg
