@@ -261,7 +261,8 @@ def test_closing_answer_iter_cancels_outstanding_requests(fault_server):
     gen.close()
     n = sum(srv.requests.values())
     time.sleep(0.3)
-    assert len(first) == 2 and sum(srv.requests.values()) == n < 100  # nothing sent after close
+    # at most the requests already on the wire (one per slot) arrive after close; nothing new is sent
+    assert len(first) == 2 and sum(srv.requests.values()) <= n + 2 and n < 20
 
 
 # -- load ------------------------------------------------------------------------------------------------
