@@ -104,6 +104,11 @@ class OpenAIBackend:
         else:
             self.max_tokens = _cfg_number(cfg, "max_tokens", 512, int)
             self.top_logprobs = None
+        # newer OpenAI models take max_completion_tokens instead of max_tokens
+        self.token_param = str(cfg.get("token_param") or "max_tokens")
+        if self.token_param not in ("max_tokens", "max_completion_tokens"):
+            raise ValueError(f"models.{name}.token_param: {self.token_param!r}; "
+                             "choose max_tokens or max_completion_tokens")
         self.system = cfg.get("system") or None
         self.seed = _cfg_number(cfg, "seed", None, int)
         self.concurrency = _cfg_number(cfg, "concurrency", 8, int)
@@ -243,12 +248,11 @@ class OpenAIBackend:
         return messages
 
     def _request(self, item: PromptItem) -> dict:
-        req: dict[str, Any] = {
-            "model": self.model,
-            "messages": self._messages(item),
-            "temperature": self.temperature,
-            "max_tokens": self.max_tokens,
-        }
+        req: dict[str, Any] = {"model": self.model, "messages": self._messages(item)}
+        if self.temperature is not None:  # `temperature: null` omits it (models that reject it)
+            req["temperature"] = self.temperature
+        if self.max_tokens is not None:
+            req[self.token_param] = self.max_tokens
         if self.mode == "choice":
             req["logprobs"] = True
             req["top_logprobs"] = self.top_logprobs

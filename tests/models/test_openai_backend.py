@@ -121,6 +121,15 @@ def test_generate_mode_returns_text_in_input_order(fault_server):
     assert req["max_tokens"] == 64 and req["temperature"] == 0.01 and "logprobs" not in req
 
 
+def test_null_temperature_is_omitted_and_token_param_is_configurable(fault_server):
+    srv = fault_server()
+    backend(srv, temperature=None, max_tokens=99, token_param="max_completion_tokens").answer([item("reasoner")])
+    req = srv.last_request["reasoner"]
+    assert "temperature" not in req and "max_tokens" not in req and req["max_completion_tokens"] == 99
+    with pytest.raises(ValueError, match="token_param"):
+        backend(srv, token_param="tokens")
+
+
 def test_images_are_sent_as_data_urls(fault_server, tmp_path):
     srv = fault_server()
     png = tmp_path / "poster.png"
