@@ -209,6 +209,19 @@ def test_budget_exhaustion_is_a_one_line_error(fault_server, fake_sleep):
     assert srv.requests["doomed"] == 4 and len(fake_sleep.delays) == 3
 
 
+def test_server_down_is_retried_then_a_clear_error(fake_sleep):
+    import socket
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    b = OpenAIBackend("local", {"base_url": f"http://127.0.0.1:{port}/v1", "model": "m", "max_retries": 2},
+                      sleep=fake_sleep)
+    with pytest.raises(BackendError, match=r"gave up after 3 attempts.*connection error \(ConnectError"):
+        b.answer([item("anyone there?")])
+    assert len(fake_sleep.delays) == 2
+
+
 def test_wait_budget_stops_before_a_long_retry_after(fault_server, fake_sleep):
     srv = fault_server({"p": ["429:1000"]})
     with pytest.raises(BackendError, match=r"Retry-After 1000s would exceed max_wait_s=60.*HTTP 429"):
