@@ -29,16 +29,24 @@ def answer_prompts(prompts: list[dict], backend_factory: Callable[[], object], c
     cached = cache.get_many(keys)
     todo = [i for i, k in enumerate(keys) if k not in cached]
     log.info("%d prompts, %d cached, %d to ask", len(prompts), len(prompts) - len(todo), len(todo))
+    def store(i: int, resp: Response) -> None:
+        rec = resp.to_dict()
+        rec.pop("qid", None)
+        cache.put(keys[i], rec)
+        cached[keys[i]] = rec
+
     asked = 0
-    for start in range(0, len(todo), chunk_size):
-        idx = todo[start:start + chunk_size]
-        responses: list[Response] = backend.answer([_item(prompts[i]) for i in idx])
-        for i, resp in zip(idx, responses):
-            rec = resp.to_dict()
-            rec.pop("qid", None)
-            cache.put(keys[i], rec)
-            cached[keys[i]] = rec
-        asked += len(idx)
+    if todo and hasattr(backend, "answer_iter"):
+        # Concurrent API backends: each answer is stored the moment it arrives, in any order.
+        for j, resp in backend.answer_iter([_item(prompts[i]) for i in todo]):
+            store(todo[j], resp)
+            asked += 1
+    else:
+        for start in range(0, len(todo), chunk_size):
+            idx = todo[start:start + chunk_size]
+            for i, resp in zip(idx, backend.answer([_item(prompts[i]) for i in idx])):
+                store(i, resp)
+            asked += len(idx)
     out = []
     for p, k in zip(prompts, keys):
         rec = dict(cached[k])

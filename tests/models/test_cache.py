@@ -57,3 +57,26 @@ def test_garbage_answers_are_missed_not_errors(tmp_path):
     answers = {"q0": "", "q1": "I refuse.", "q2": "\x00\x01", "q3": "B"}
     out, _ = answer_prompts(prompts(4), lambda: Scripted(answers), ResponseCache(tmp_path / "c.sqlite"))
     assert [o["parsed"] for o in out] == [None, None, None, 1]
+
+
+class Streaming(Scripted):
+    """Answers arrive out of order, as from a concurrent API backend, and the stream can break."""
+
+    def answer_iter(self, items):
+        for j in reversed(range(len(items))):
+            if self.die_after is not None and len(self.asked) >= self.die_after:
+                raise RuntimeError("connection lost")
+            self.asked.append(items[j].qid)
+            yield j, Response(qid=items[j].qid, raw_text=self.answers[items[j].qid])
+
+
+def test_streamed_answers_are_cached_as_they_arrive(tmp_path):
+    answers = {f"q{i}": "AB"[i % 2] for i in range(6)}
+    cache = ResponseCache(tmp_path / "s.sqlite")
+    with pytest.raises(RuntimeError):
+        answer_prompts(prompts(6), lambda: Streaming(answers, die_after=2), cache)
+    assert len(cache) == 2
+    again = Streaming(answers)
+    out, info = answer_prompts(prompts(6), lambda: again, cache)
+    assert sorted(again.asked) == ["q0", "q1", "q2", "q3"] and info["asked"] == 4
+    assert [o["raw_text"] for o in out] == [answers[f"q{i}"] for i in range(6)]
