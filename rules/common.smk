@@ -67,6 +67,11 @@ def model_resources(wildcards):
     return m.get("gpus", 1 if m["backend"] == "hf" and m.get("device", "") != "cpu" and m.get("gpu_mem_gb", 0) > 4 else 0)
 
 
+def prompt_files(dataset):
+    return expand("results/prompts/{dataset}/{measure}/{variant}.jsonl", dataset=dataset,
+                  measure=DATASETS[dataset]["measures"], variant=VARIANTS)
+
+
 def score_files(dataset):
     return expand("results/scores/{dataset}/{model}/{measure}/{variant}.json", dataset=dataset,
                   model=MODELS, measure=DATASETS[dataset]["measures"], variant=VARIANTS)

@@ -1,19 +1,37 @@
-# Model answers per (dataset, model, measure, variant), through the durable response cache.
+# Model answers. One `answer` job per (dataset, model) loads the weights once and asks every
+# prompt of the dataset that is not yet in the durable cache; the per-(measure, variant)
+# `responses` jobs then read their answers from the cache without loading any model.
 
 
-rule responses:
+rule answer:
     input:
-        prompts="results/prompts/{dataset}/{measure}/{variant}.jsonl",
-        code=code("models", "inference.py", "scoring/parse.py"),
+        prompts=lambda wc: prompt_files(wc.dataset),
+        code=code("models", "inference.py"),
     output:
-        responses="results/responses/{dataset}/{model}/{measure}/{variant}.jsonl",
-        summary="results/responses/{dataset}/{model}/{measure}/{variant}.summary.json",
+        answered="results/responses/{dataset}/{model}/answered.json",
     params:
         model_cfg=lambda wc: MODELS[wc.model],
         cache_dir=config["cache_dir"],
     resources:
         gpu=model_resources,
     threads: 2
+    log:
+        "logs/answer/{dataset}/{model}.log",
+    conda:
+        "../envs/lrworld.yaml"
+    script:
+        "../scripts/answer.py"
+
+
+rule responses:
+    input:
+        prompts="results/prompts/{dataset}/{measure}/{variant}.jsonl",
+        answered="results/responses/{dataset}/{model}/answered.json",
+        code=code("models/cache.py", "inference.py", "scoring/parse.py"),
+    output:
+        responses="results/responses/{dataset}/{model}/{measure}/{variant}.jsonl",
+    params:
+        cache_dir=config["cache_dir"],
     log:
         "logs/responses/{dataset}/{model}/{measure}/{variant}.log",
     conda:

@@ -1,20 +1,17 @@
-"""Snakemake entry: answer prompts with one model, through the durable response cache."""
+"""Snakemake entry: one (measure, variant)'s per-sample responses, read from the cache."""
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakemake is injected)
 
 from lrworld import io, runlog
-from lrworld.inference import answer_prompts
-from lrworld.models.base import make_backend
+from lrworld.inference import collect_responses
 from lrworld.models.cache import ResponseCache
 
 smk = snakemake  # noqa: F821
 log = runlog.setup(smk)
-model = smk.wildcards.model
-cache = ResponseCache(Path(smk.params.cache_dir) / f"{model}.sqlite")
-records, summary = answer_prompts(io.read_jsonl(smk.input.prompts),
-                                  lambda: make_backend(model, dict(smk.params.model_cfg)), cache)
-log.info("model %s: asked %d, from cache %d", model, summary["asked"], summary["cached"])
+identity = io.read_json(smk.input.answered)["identity"]
+cache = ResponseCache(Path(smk.params.cache_dir) / f"{smk.wildcards.model}.sqlite")
+records = collect_responses(io.read_jsonl(smk.input.prompts), identity, cache)
+log.info("%d responses, %d unparsed", len(records), sum(r["parsed"] is None for r in records))
 io.write_jsonl(smk.output.responses, records)
-io.write_json(smk.output.summary, summary)
