@@ -52,6 +52,7 @@ class HFBackend:
         self.mode = cfg.get("mode", "generate")
         if self.mode not in ("generate", "choice"):
             raise ValueError(f"models.{name}.mode: {self.mode!r} is not one of generate, choice")
+        self.arch = cfg.get("arch", "causal")  # seq2seq: encoder-decoder models such as FLAN-T5
         self.max_new_tokens = int(cfg.get("max_new_tokens", 16))
         self.batch_size = int(cfg.get("batch_size", 8))
         self.location, self.gguf_file = resolve_location(name, cfg)
@@ -83,13 +84,14 @@ class HFBackend:
     def model(self):
         if self._model is None:
             import torch
-            from transformers import AutoModelForCausalLM
+            from transformers import AutoModelForCausalLM, AutoModelForSeq2SeqLM
 
+            auto = AutoModelForSeq2SeqLM if self.arch == "seq2seq" else AutoModelForCausalLM
             dtype = getattr(torch, self.cfg.get("dtype", "float32"))
             kw = self._kwargs()
             if self.cfg.get("device_map"):
                 kw["device_map"] = self.cfg["device_map"]
-            model = AutoModelForCausalLM.from_pretrained(self.location, dtype=dtype, **kw)
+            model = auto.from_pretrained(self.location, dtype=dtype, **kw)
             if not self.cfg.get("device_map"):
                 model = model.to(self.cfg.get("device") or ("cuda" if torch.cuda.is_available() else "cpu"))
             model.eval()
@@ -104,6 +106,7 @@ class HFBackend:
             "model": self.cfg.get("model") or f"package:{self.cfg.get('package')}",
             "revision": self.cfg.get("revision"),
             "gguf_file": self.gguf_file,
+            "arch": self.arch,
             "mode": self.mode,
             "max_new_tokens": self.max_new_tokens if self.mode == "generate" else None,
             "dtype": self.cfg.get("dtype", "float32"),
@@ -149,7 +152,11 @@ class HFBackend:
         t0 = time.perf_counter()
         with torch.inference_mode():
             if self.mode == "choice":
-                logits = model(**enc).logits[:, -1, :].float()
+                if self.arch == "seq2seq":
+                    start = torch.full((len(batch), 1), model.config.decoder_start_token_id, device=model.device)
+                    logits = model(**enc, decoder_input_ids=start).logits[:, -1, :].float()
+                else:
+                    logits = model(**enc).logits[:, -1, :].float()
                 logprobs = torch.log_softmax(logits, dim=-1)
                 results = []
                 for row, it in zip(logprobs, batch):
@@ -160,7 +167,8 @@ class HFBackend:
             else:
                 gen = model.generate(**enc, do_sample=False, max_new_tokens=self.max_new_tokens,
                                      pad_token_id=tok.pad_token_id)
-                new = gen[:, enc["input_ids"].shape[1]:]
+                # decoder-only outputs repeat the prompt; encoder-decoder outputs start with the decoder start token
+                new = gen[:, 1:] if self.arch == "seq2seq" else gen[:, enc["input_ids"].shape[1]:]
                 results = []
                 for row in new:
                     ids = [t for t in row.tolist() if t != tok.pad_token_id]
