@@ -29,6 +29,10 @@ def _message(err) -> str:
     where = _key(err.absolute_path)
     if err.validator == "additionalProperties":
         extra = sorted(set(err.instance) - set(err.schema.get("properties", {})))
+        if any("key" in k.lower() for k in extra):
+            # An API key in config would end up in provenance and logs.
+            return f"{_key(list(err.absolute_path) + [extra[0]])}: API keys must not be in config; set them in the environment (api_key_env)"
+        extra = sorted(set(err.instance) - set(err.schema.get("properties", {})))
         allowed = sorted(err.schema.get("properties", {}))
         return f"{_key(list(err.absolute_path) + [extra[0]]) if extra else where}: unknown key; allowed: {allowed}"
     if err.validator == "pattern" and err.schema.get("pattern", "").startswith("^(?!.*"):
@@ -37,8 +41,6 @@ def _message(err) -> str:
         return f"{where}: {err.instance!r} is not one of {err.validator_value}"
     if err.validator == "oneOf" and where.endswith("source"):
         return f"{where}: give exactly one of path, url+sha256, or wheel"
-    if err.validator == "not":
-        return f"{where}: API keys must not be in config; set them in the environment (api_key_env)"
     return f"{where}: {err.message}"
 
 

@@ -54,6 +54,11 @@ def test_api_key_in_config_is_refused():
     assert "environment" in msg
 
 
+def test_misspelled_model_option_is_named():
+    msg = bad(lambda c: c["models"]["smollm2-135m"].__setitem__("max_new_token", 8))
+    assert msg.startswith("config: models.smollm2-135m.max_new_token: unknown key")
+
+
 def test_source_needs_exactly_one_kind():
     msg = bad(lambda c: c["datasets"]["ml100k"]["source"].__setitem__("path", "/data"))
     assert "datasets.ml100k.source" in msg
