@@ -43,6 +43,9 @@ def main(argv: list[str] | None = None) -> int:
     except trace.TraceError as exc:
         print(f"lrworld {args.command}: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # `lrworld explain ... | head`
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":

@@ -140,8 +140,12 @@ def format_explain(res: dict) -> str:
     width = max(len(c["role"]) for c in res["chain"])
     for c in res["chain"]:
         status = c["status"] if c["status"] == "ok" else f"{c['status'].upper()} (now {short(c.get('current_sha256'))})"
+        made = f"rule {c['rule']}" if c["rule"] else ("fetched, in manifest" if c.get("expected_sha256") else "source file")
         lines.append(f"  {c['role']:<{width}}  {c['path']}")
-        lines.append(f"  {'':<{width}}    sha256 {c['sha256']}  {'rule ' + c['rule'] if c['rule'] else 'source file'}  {status}")
+        lines.append(f"  {'':<{width}}    sha256 {c['sha256']}  {made}  {status}")
+        if c.get("origin"):
+            origin = c["origin"].get("wheel") or c["origin"]
+            lines.append(f"  {'':<{width}}    origin " + ", ".join(f"{k}={v}" for k, v in origin.items()))
     if "records" in res:
         lines += ["", f"records ({len(res['records'])}): qid | gold | parsed | raw answer | candidates"]
         for r in res["records"]:
