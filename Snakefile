@@ -13,6 +13,7 @@ include: "rules/data.smk"
 include: "rules/questions.smk"
 include: "rules/inference.smk"
 include: "rules/scoring.smk"
+include: "rules/provenance.smk"
 
 
 rule all:

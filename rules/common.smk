@@ -78,4 +78,5 @@ def score_files(dataset):
 
 
 def all_targets():
-    return expand("results/tables/{dataset}.{ext}", dataset=DATASETS, ext=["csv", "md"])
+    return expand("results/tables/{dataset}.{ext}", dataset=DATASETS, ext=["csv", "md"]) + expand(
+        "results/provenance/{dataset}/table.json", dataset=DATASETS)

@@ -26,12 +26,15 @@ rule answer:
 rule responses:
     input:
         prompts="results/prompts/{dataset}/{measure}/{variant}.jsonl",
-        answered="results/responses/{dataset}/{model}/answered.json",
+        # ancient: a new answer job (another measure's prompts changed) must not re-run this
+        # measure's responses; its own prompts, the model's config and the code still do.
+        answered=ancient("results/responses/{dataset}/{model}/answered.json"),
         code=code("models/cache.py", "inference.py", "scoring/parse.py"),
     output:
         responses="results/responses/{dataset}/{model}/{measure}/{variant}.jsonl",
     params:
         cache_dir=config["cache_dir"],
+        model_cfg=lambda wc: MODELS[wc.model],
     log:
         "logs/responses/{dataset}/{model}/{measure}/{variant}.log",
     conda:

@@ -4,9 +4,10 @@
 rule score:
     input:
         responses="results/responses/{dataset}/{model}/{measure}/{variant}.jsonl",
-        code=code("scoring", "measures.py"),
+        code=code("scoring", "measures.py", "provenance/environment.py", "provenance/digest.py"),
     output:
         score="results/scores/{dataset}/{model}/{measure}/{variant}.json",
+        job="results/provenance/{dataset}/{model}/{measure}/{variant}.score-job.json",
     params:
         domain=lambda wc: DATASETS[wc.dataset]["domain"],
     log:
@@ -20,10 +21,11 @@ rule score:
 rule table:
     input:
         scores=lambda wc: score_files(wc.dataset),
-        code=code("tables.py", "measures.py"),
+        code=code("tables.py", "measures.py", "provenance/environment.py"),
     output:
         csv="results/tables/{dataset}.csv",
         md="results/tables/{dataset}.md",
+        job="results/provenance/{dataset}/table-job.json",
     params:
         domain=lambda wc: DATASETS[wc.dataset]["domain"],
         models=lambda wc: list(MODELS),

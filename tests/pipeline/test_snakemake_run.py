@@ -64,17 +64,21 @@ def test_default_graph_end_to_end_is_deterministic_and_incremental(tmp_path, sha
     assert table.iloc[:, 1:].apply(lambda c: c.between(0, 1)).all().all()
     built = list((tmp_path / "results/questions").rglob("*.jsonl")) + list((tmp_path / "results/prompts").rglob("*.jsonl"))
     first, first_table = digest(built), (tmp_path / "results/tables/ml.csv").read_bytes()
+    scores = {p: p.read_bytes() for p in (tmp_path / "results/scores").rglob("*.json")}
+    assert len(scores) == 4
 
-    # delete results/ and rebuild: byte-identical questions, prompts and random scores
+    # delete results/ and rebuild: byte-identical questions, prompts and random scores (score files too)
     shutil.rmtree(tmp_path / "results")
     run(tmp_path)
     assert digest(built) == first
     assert (tmp_path / "results/tables/ml.csv").read_bytes() == first_table
+    assert {p: p.read_bytes() for p in scores} == scores
 
-    # adding a model plans only that model's answers and scores, plus the table
+    # adding a model plans only that model's answers, scores and their provenance, plus the table
     write_config(tmp_path, shared_data, {**models, "random-c": {"backend": "random", "seed": 9}})
     plan = planned(run(tmp_path, "-n"))
-    assert plan == {"all": 1, "answer": 1, "responses": 2, "score": 2, "table": 1}
+    assert plan == {"all": 1, "answer": 1, "responses": 2, "score": 2, "provenance": 2, "table": 1,
+                    "provenance_table": 1}
 
 
 def test_bad_config_stops_before_any_job(tmp_path, shared_data):
