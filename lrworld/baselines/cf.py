@@ -68,8 +68,9 @@ class NCF(nn.Module):
         return self.out(torch.cat([g, m], dim=-1)).squeeze(-1)
 
     @torch.no_grad()
-    def full_scores(self, users: torch.Tensor, chunk: int = 256) -> torch.Tensor:
+    def full_scores(self, users: torch.Tensor, max_pairs: int = 400_000) -> torch.Tensor:
         out = []
+        chunk = max(1, max_pairs // self.n_items)  # bounds memory on large catalogues
         items = torch.arange(self.n_items)
         for s in range(0, len(users), chunk):
             u = users[s:s + chunk]

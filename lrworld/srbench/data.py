@@ -136,7 +136,7 @@ def attach_amazon(inter: pd.DataFrame, items: pd.DataFrame, reviews: pd.DataFram
         inter = inter.drop(columns="rating").merge(r, on=["user_id", "item_id"], how="left")
         inter = finalize_interactions(inter, "beauty+reviews")
     if meta is not None:
-        m = meta.set_index("item_id")
+        m = meta.drop_duplicates("item_id", keep="first").set_index("item_id")
         items = items.copy()
         known = items["item_id"].isin(m.index)
         items.loc[known, "title"] = m.loc[items.loc[known, "item_id"], "title"].to_numpy()
