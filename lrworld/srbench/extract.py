@@ -5,8 +5,9 @@ Rules (SRBench's numeric-oriented extraction, made exact here):
 1. List markers are removed first: a line that starts with ``1.``, ``2)``, ``(3)``, ``#4``, ``-``
    or ``*`` followed by a space loses that marker, so "1. 242" yields 242, not 1 and 242. A colon
    is not a marker: the prompt writes items as ``<id>: <title>`` and models echo that form.
-2. Every other run of digits is read, in order of appearance, as an item index (the integer id the
-   prompt showed). A number that is part of a decimal ("4.5") is not read.
+2. Every other number is read, in order of appearance, as an item index (the integer id the
+   prompt showed). A number is a run of digits standing alone: digits glued to letters or
+   underscores ("B007IY97U0", "2nd", "id_7") and the parts of a decimal ("4.5") are not read.
 3. A number that is no item index of the dataset is a hallucination: dropped and counted.
 4. Repeats of an id already taken are dropped (counted as duplicates).
 5. The list is truncated to K.
@@ -22,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
 _MARKER = re.compile(r"^\s*(?:\(?\d{1,3}[.)\]](?=\s)|#\d{1,3}[.)]?(?=\s)|[-*\u2022])\s*", re.M)
-_NUMBER = re.compile(r"(?<![\d.])\d+(?!\d|\.\d)")
+_NUMBER = re.compile(r"(?<![\w.])\d+(?!\w|\.\d)")
 
 
 @dataclass

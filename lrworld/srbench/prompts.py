@@ -2,7 +2,8 @@
 ``lrworld/templates/srbench/`` (``role.txt`` = role instruction, ``sequential.txt`` = the prompt).
 
 The user's history is written chronologically, one line per item: ``<index>: <title>`` plus
-`` [<category>, ...]`` when the dataset has categories. ``<index>`` is the integer id the extractor
+`` [<category>, ...]`` when the dataset has categories (``<index>`` alone when the item has no
+title, e.g. Beauty without its metadata file). ``<index>`` is the integer id the extractor
 maps back (`lrworld.srbench.data.item_index`). Modes: ``few_shot`` = the latest 5 items (the
 seed's few-shot mode), ``full`` = the whole history (optionally capped to its latest
 ``max_history`` items to fit a context window; the cap is recorded in the run's metadata).
@@ -42,15 +43,20 @@ def render(history: Sequence[str], items: dict[str, dict], k: int, dataset: str,
     one, many = DOMAIN_WORDS.get(dataset, ("item", "items"))
     hist = cut_history(history, mode, max_history)
     has_cat = any(items[i].get("genres") for i in hist)
+    # An item without a real title (Beauty without metadata: title = ASIN) shows its index only;
+    # an ASIN such as B007IY97U0 would otherwise put stray digits in front of the model.
+    has_title = any(items[i]["title"] != i for i in hist)
     lines = []
     for i in hist:
         meta = items[i]
         cats = list(meta.get("genres") or [])
-        lines.append(f"{meta['index']}: {meta['title']}" + (f" [{', '.join(cats)}]" if cats else ""))
+        title = f": {meta['title']}" if meta["title"] != i else ""
+        lines.append(f"{meta['index']}{title}" + (f" [{', '.join(cats)}]" if cats else ""))
+    fields = (", then its title" if has_title else "") + (" and categories in brackets" if has_cat else "")
     role = load_template("role").substitute(domain=one, domain_plural=many)
     return load_template("sequential").substitute(
         role=role, domain=one, domain_plural=many, k=k, history="\n".join(lines),
-        category_note=" and categories in brackets" if has_cat else "")
+        fields=fields)
 
 
 def item_table(items_df) -> dict[str, dict]:

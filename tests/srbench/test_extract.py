@@ -35,3 +35,8 @@ def test_hallucination_rate_is_micro_averaged():
     assert h["n_numbers"] == 5 and h["n_hallucinated"] == 2
     assert h["hallucination_rate"] == 2 / 5
     assert h["no_valid_id_rate"] == 1 / 3
+
+
+def test_digits_inside_tokens_are_not_ids():
+    assert read_numbers("B007IY97U0 and the 2nd one, id_7; ID 50") == [50]
+    assert read_numbers("50,300;1") == [50, 300, 1]

@@ -32,3 +32,9 @@ def test_runs_differ_only_in_qid():
 
 def test_domain_words():
     assert "Recommend the 5 businesses" in prompts.render(HIST, ITEMS, 5, "yelp")
+
+
+def test_items_without_title_show_index_only():
+    items = {"B007IY97U0": {"index": 12, "title": "B007IY97U0", "genres": []}}
+    p = prompts.render(["B007IY97U0"], items, 5, "beauty")
+    assert "\n12\n" in p and "B007" not in p and "then its title" not in p
