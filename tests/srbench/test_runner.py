@@ -80,3 +80,46 @@ def test_sequential_adapter_needs_module():
     assert isinstance(rec, runner.SequentialRecommender)
     with pytest.raises(ValueError):
         runner.make_recommender("bert4rec")
+
+
+def test_sequential_adapter_plumbing(monkeypatch, ml100k_split):
+    """A stand-in for lrworld.baselines.sequential (branch llara) with the assumed interface."""
+    import sys
+    import types
+
+    import numpy as np
+
+    calls = {}
+    fake = types.ModuleType("lrworld.baselines.sequential")
+
+    def build(name, n_items, seed=0, **hp):
+        calls["build"] = (name, n_items, seed)
+        return {"n_items": n_items}
+
+    def fit(model, train_seqs, next_items, epochs, seed):
+        calls["fit"] = (len(train_seqs), len(next_items), epochs, seed)
+
+    def score(model, histories):  # prefer the item after the last one of the history
+        s = np.zeros((len(histories), model["n_items"]))
+        for r, h in enumerate(histories):
+            s[r, (h[-1] + 1) % model["n_items"]] = 1.0
+        return s
+
+    fake.build, fake.fit, fake.score = build, fit, score
+    monkeypatch.setitem(sys.modules, "lrworld.baselines.sequential", fake)
+    sd = ml100k_split
+    recs = runner.run_recommender(lambda: runner.make_recommender("caser", {"epochs": 2, "max_len": 10}), sd, k=5,
+                                  seeds=[7], users=sd.eval_users[:3])
+    assert calls["build"] == ("caser", 1682, 7)
+    n_pairs = sum(len(h) - 1 for h in sd.histories().values())
+    assert calls["fit"] == (n_pairs, n_pairs, 2, 7)
+    item_ids = sd.item_ids
+    checked = 0
+    for r in recs:
+        hist = sd.histories()[r["user_id"]]
+        nxt = item_ids[(item_ids.index(hist[-1]) + 1) % 1682]
+        assert len(r["items"]) == 5 and not set(r["items"]) & set(hist)
+        if nxt not in hist:
+            assert r["items"][0] == nxt
+            checked += 1
+    assert checked
