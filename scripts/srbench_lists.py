@@ -1,0 +1,8 @@
+"""Snakemake entry: T runs of one recommender (NN baseline or LLM) on one dataset -> lists JSONL."""
+import torch
+
+from lrworld.srbench import steps
+
+torch.set_num_threads(int(snakemake.threads))  # noqa: F821
+sm = snakemake  # noqa: F821
+steps.lists(sm.wildcards.dataset, sm.wildcards.recommender, sm.input.split, sm.input.item_table, sm.output[0], sm.config)
