@@ -14,9 +14,11 @@ include: "rules/questions.smk"
 include: "rules/inference.smk"
 include: "rules/scoring.smk"
 include: "rules/provenance.smk"
+include: "rules/srbench.smk"
 
 
 rule all:
     input:
         all_targets(),
+        srbench_targets(),
     default_target: True

@@ -1,5 +1,9 @@
 """Snakemake entry: SRBench metrics of one recommender's lists."""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakemake is injected)
 from lrworld.srbench import steps
 
 sm = snakemake  # noqa: F821
-steps.score(sm.wildcards.dataset, sm.input.split, sm.input.item_table, sm.input.lists, sm.output[0], sm.config)
+steps.score(sm.wildcards.sr_dataset, sm.input.split, sm.input.item_table, sm.input.lists, sm.output[0], sm.config)
