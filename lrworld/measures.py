@@ -60,10 +60,10 @@ REGISTRY: dict[str, tuple[Measure, ...]] = {
     ),
     "movie": _SHARED
     + (
-        Measure("kg_cast", _KNOW, "<movie, cast>", MCQ, field="cast"),
-        Measure("kg_director", _KNOW, "<movie, director>", MCQ, field="director"),
+        Measure("kg_cast", _KNOW, "<movie, cast>", MCQ, field="cast", built=True),
+        Measure("kg_director", _KNOW, "<movie, director>", MCQ, field="director", built=True),
         Measure("attr_genre", _KNOW, "<movie, genre>", MCQ, field="genres", built=True),
-        Measure("text_logline", _KNOW, "text knowledge (logline)", MCQ, field="plot"),
+        Measure("text_logline", _KNOW, "text knowledge (logline)", MCQ, field="plot", built=True),
         Measure("multimodal", _KNOW, "multimodal knowledge", MCQ, field="caption"),
     ),
     "lastfm": (

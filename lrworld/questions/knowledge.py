@@ -1,8 +1,18 @@
 """Knowledgeability questions (MCQ, 4 options): predict a field of the next item, not the item.
 
-The answer is a value of the positive item's field (its genre, director, ...); the three negatives
-are other values of the same field, drawn uniformly from the field's distinct values over all items
-and never among the positive item's own values, so no distractor is also correct.
+Two kinds of builder:
+
+- **field values** (`kg_*`, `attr_*`, `taxo_*`): the answer is a value of the positive item's field
+  (its genre, director, brand, leaf category, ...); the three negatives are other values of the
+  same field, drawn uniformly from the field's distinct values over all items and never among the
+  positive item's own values, so no distractor is also correct.
+- **item texts** (`text_logline`, `multimodal`): the history and the 4 candidates are items shown
+  only by a text field (the logline, or an image caption); the negatives are random items that have
+  that text, are not in the user's history, are not the positive, and whose text differs from the
+  positive's and from each other's (paper §3 (i)-(j), Table 9).
+
+Missing values are never an answer or a negative; every skipped question or negative is counted in
+the report under its reason.
 """
 
 from __future__ import annotations
@@ -20,17 +30,55 @@ from lrworld.questions.windows import Window
 # first listed; genres are unordered in MovieLens (alphabetic flags), so one is drawn at random.
 ANSWER_POLICY = {"genres": "random", "director": "first", "cast": "first"}
 
+# Measures whose candidates are items shown by a text field rather than field values.
+ITEM_TEXT_FIELDS = {"plot", "caption"}
+
 
 def _values(v) -> list[str]:
     if isinstance(v, (list, tuple, np.ndarray)):
-        return [str(x) for x in v if isinstance(x, str) and x.strip()]
+        out = [str(x).strip() for x in v if isinstance(x, str) and x.strip()]
+        return list(dict.fromkeys(out))
     if isinstance(v, str) and v.strip():
-        return [v]
+        return [v.strip()]
     return []
 
 
+def _text(v) -> str | None:
+    if isinstance(v, str) and v.strip():
+        return " ".join(v.split())
+    return None
+
+
+def _question(measure: Measure, dataset: str, w: Window, candidates, slot, seed, kind, **extra) -> dict:
+    q = {
+        "qid": f"{dataset}/{measure.id}/u{w.user_id}",
+        "dataset": dataset,
+        "measure": measure.id,
+        "qtype": measure.qtype,
+        "user_id": w.user_id,
+        "history": list(w.history),
+        "target_item": w.positive,
+        "candidate_kind": kind,
+        "candidates": candidates,
+        "answer_index": slot,
+        "seed": seed,
+    }
+    q.update(extra)
+    return q
+
+
 def build(measure: Measure, dataset: str, windows: list[Window], items: pd.DataFrame,
-          rng: np.random.Generator, seed: int) -> tuple[list[dict], dict]:
+          rng: np.random.Generator, seed: int, item_texts: dict[str, str] | None = None) -> tuple[list[dict], dict]:
+    if measure.field is None:
+        # <history, next-item> as an MCQ (mini LastFM): the items are shown by their name.
+        return build_item_text(measure, dataset, windows, items, rng, seed, None, field="title")
+    if measure.field in ITEM_TEXT_FIELDS:
+        return build_item_text(measure, dataset, windows, items, rng, seed, item_texts)
+    return build_field_values(measure, dataset, windows, items, rng, seed)
+
+
+def build_field_values(measure: Measure, dataset: str, windows: list[Window], items: pd.DataFrame,
+                       rng: np.random.Generator, seed: int) -> tuple[list[dict], dict]:
     field = measure.field
     if field not in items.columns:
         raise ValueError(f"{dataset}/{measure.id}: items have no column {field!r}; configure the metadata source")
@@ -48,23 +96,66 @@ def build(measure: Measure, dataset: str, windows: list[Window], items: pd.DataF
             answer = own[int(rng.integers(len(own)))]
         else:
             answer = own[0]
-        eligible = [v for v in pool if v not in set(own)]
+        own_set = set(own)
+        eligible = [v for v in pool if v not in own_set]
         if len(eligible) < n_neg:
             skipped["too_few_distinct_values"] += 1
             continue
         negatives = [eligible[i] for i in rng.choice(len(eligible), size=n_neg, replace=False)]
         candidates, slot = place_answer(answer, negatives, rng)
-        questions.append({
-            "qid": f"{dataset}/{measure.id}/u{w.user_id}",
-            "dataset": dataset,
-            "measure": measure.id,
-            "qtype": measure.qtype,
-            "user_id": w.user_id,
-            "history": list(w.history),
-            "target_item": w.positive,
-            "candidate_kind": "value",
-            "candidates": candidates,
-            "answer_index": slot,
-            "seed": seed,
-        })
-    return questions, {"skipped": dict(skipped), "value_pool": len(pool)}
+        questions.append(_question(measure, dataset, w, candidates, slot, seed, "value"))
+    return questions, {"skipped": dict(skipped), "value_pool": len(pool), "answer_policy":
+                       ANSWER_POLICY.get(field, "first")}
+
+
+def build_item_text(measure: Measure, dataset: str, windows: list[Window], items: pd.DataFrame,
+                    rng: np.random.Generator, seed: int, item_texts: dict[str, str] | None = None,
+                    field: str | None = None) -> tuple[list[dict], dict]:
+    """Items shown only by a text field. `item_texts` (item id -> text) overrides the items column
+    (captions come from their own artifact, not from items.parquet)."""
+    field = field or measure.field
+    if item_texts is None:
+        if field not in items.columns:
+            raise ValueError(f"{dataset}/{measure.id}: items have no column {field!r}; configure the metadata "
+                             f"source")
+        item_texts = {str(i): _text(v) for i, v in zip(items["item_id"], items[field])}
+    texts = {k: t for k, v in item_texts.items() if (t := _text(v))}
+    with_text = sorted(texts)
+    n_neg = measure.n_candidates - 1
+    skipped, neg_skipped = Counter(), Counter()
+    questions = []
+    for w in windows:
+        pos_text = texts.get(w.positive)
+        if pos_text is None:
+            skipped["positive_has_no_text"] += 1
+            continue
+        missing = [h for h in w.history if h not in texts]
+        if missing:
+            # A history item without text cannot be shown: the question would silently be shorter.
+            skipped["history_item_has_no_text"] += 1
+            continue
+        exclude = set(w.history) | {w.positive}
+        seen_texts = {pos_text}
+        negatives = []
+        for i in rng.permutation(len(with_text)):
+            it = with_text[i]
+            if it in exclude:
+                continue
+            if texts[it] in seen_texts:
+                # an item whose text equals the positive's (or another negative's) would be a second
+                # correct-looking option
+                neg_skipped["same_text_as_another_option"] += 1
+                continue
+            negatives.append(it)
+            seen_texts.add(texts[it])
+            if len(negatives) == n_neg:
+                break
+        if len(negatives) < n_neg:
+            skipped["too_few_items_with_text"] += 1
+            continue
+        candidates, slot = place_answer(w.positive, negatives, rng)
+        shown = list(w.history) + candidates
+        questions.append(_question(measure, dataset, w, candidates, slot, seed, "item", item_field=field,
+                                   item_texts={it: texts[it] for it in shown}))
+    return questions, {"skipped": dict(skipped), "negatives_skipped": dict(neg_skipped),
+                       "items_with_text": len(with_text)}
