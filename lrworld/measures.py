@@ -51,11 +51,11 @@ _SHARED = (
 REGISTRY: dict[str, tuple[Measure, ...]] = {
     "product": _SHARED
     + (
-        Measure("kg_brand", _KNOW, "<product, brand>", MCQ, field="brand"),
-        Measure("attr_color", _KNOW, "<product, color>", MCQ, field="color"),
-        Measure("taxo_leaf", _KNOW, "taxonomy leaf", MCQ, field="category_leaf"),
-        Measure("taxo_interm", _KNOW, "taxonomy intermediate", MCQ, field="category_interm"),
-        Measure("taxo_root", _KNOW, "taxonomy root", MCQ, field="category_root"),
+        Measure("kg_brand", _KNOW, "<product, brand>", MCQ, field="brand", built=True),
+        Measure("attr_color", _KNOW, "<product, color>", MCQ, field="color", built=True),
+        Measure("taxo_leaf", _KNOW, "taxonomy leaf", MCQ, field="category_leaf", built=True),
+        Measure("taxo_interm", _KNOW, "taxonomy intermediate", MCQ, field="category_interm", built=True),
+        Measure("taxo_root", _KNOW, "taxonomy root", MCQ, field="category_root", built=True),
         Measure("multimodal", _KNOW, "multimodal knowledge", MCQ, field="caption"),
     ),
     "movie": _SHARED

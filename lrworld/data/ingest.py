@@ -4,18 +4,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lrworld.data import contract, metadata, movielens
+from lrworld.data import amazon, contract, metadata, movielens
 from lrworld.data.contract import DataError
 
 FORMATS = {
     "ml-100k": lambda raw, cfg: movielens.load_ml100k(raw),
     "recbole-atomic": lambda raw, cfg: movielens.load_recbole_atomic(raw, cfg.get("prefix", "ml-100k")),
     "ml-latest": lambda raw, cfg: movielens.load_ml_latest(raw),
+    "amazon-2018": amazon.load_amazon_2018,
 }
 
 # The files each format needs, relative to the raw folder (the ingest rule declares them as input).
 def required_files(fmt: str, cfg: dict) -> list[str]:
     prefix = cfg.get("prefix", "ml-100k")
+    if fmt == "amazon-2018":
+        return amazon.required(cfg)
     return {
         "ml-100k": ["u.data", "u.item"],
         "recbole-atomic": [f"{prefix}.inter", f"{prefix}.item"],
@@ -27,9 +30,13 @@ def ingest(name: str, cfg: dict, raw_dir: str | Path, metadata_paths: dict[str, 
     fmt = cfg["format"]
     if fmt not in FORMATS:
         raise DataError(f"datasets.{name}.format: unknown format {fmt!r}; choose one of {sorted(FORMATS)}")
-    inter, items, users = FORMATS[fmt](Path(raw_dir), cfg)
+    loaded = FORMATS[fmt](Path(raw_dir), cfg)
+    # Loaders of dumps with quirks also return their own report (bad lines skipped, alignment rate).
+    inter, items, users = loaded[:3]
     items = contract.finalize_items(items)
     report: dict = {"dataset": name, "format": fmt, "raw_interactions": int(len(inter))}
+    if len(loaded) > 3:
+        report[fmt] = loaded[3]
     if "imdb_details" in metadata_paths:
         items, report["imdb_details"] = metadata.join_imdb_details(
             items, metadata_paths["imdb_details"], int(cfg.get("metadata", {}).get("year_tolerance", 1)))
