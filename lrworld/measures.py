@@ -67,8 +67,8 @@ REGISTRY: dict[str, tuple[Measure, ...]] = {
         Measure("multimodal", _KNOW, "multimodal knowledge", MCQ, field="caption"),
     ),
     "lastfm": (
-        Measure("next_artist", _PERS, "<history, next-artist>", MCQ),
-        Measure("attr_artist_genre", _KNOW, "<history, genre-of-next-artist>", MCQ, field="genres"),
+        Measure("next_artist", _PERS, "<history, next-artist>", MCQ, built=True),
+        Measure("attr_artist_genre", _KNOW, "<history, genre-of-next-artist>", MCQ, field="genres", built=True),
     ),
 }
 

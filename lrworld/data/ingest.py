@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lrworld.data import amazon, contract, metadata, movielens
+from lrworld.data import amazon, contract, lastfm, metadata, movielens, netflix
 from lrworld.data.contract import DataError
 
 FORMATS = {
@@ -12,13 +12,24 @@ FORMATS = {
     "recbole-atomic": lambda raw, cfg: movielens.load_recbole_atomic(raw, cfg.get("prefix", "ml-100k")),
     "ml-latest": lambda raw, cfg: movielens.load_ml_latest(raw),
     "amazon-2018": amazon.load_amazon_2018,
+    "netflix": netflix.load_netflix,
+    "lastfm-llara": lastfm.load_lastfm_llara,
 }
+
+# Metadata files a dataset may name under `metadata:` (each is an input of the ingest rule).
+METADATA_KEYS = ("imdb_details", "hetrec_directors", "netflix_metadata", "hetrec_lastfm_artists",
+                 "hetrec_lastfm_tags", "hetrec_lastfm_user_taggedartists")
+_LASTFM_GENRE_KEYS = ("hetrec_lastfm_artists", "hetrec_lastfm_tags", "hetrec_lastfm_user_taggedartists")
 
 # The files each format needs, relative to the raw folder (the ingest rule declares them as input).
 def required_files(fmt: str, cfg: dict) -> list[str]:
     prefix = cfg.get("prefix", "ml-100k")
     if fmt == "amazon-2018":
         return amazon.required(cfg)
+    if fmt == "netflix":
+        return netflix.required(cfg)
+    if fmt == "lastfm-llara":
+        return lastfm.required(cfg)
     return {
         "ml-100k": ["u.data", "u.item"],
         "recbole-atomic": [f"{prefix}.inter", f"{prefix}.item"],
@@ -42,6 +53,16 @@ def ingest(name: str, cfg: dict, raw_dir: str | Path, metadata_paths: dict[str, 
             items, metadata_paths["imdb_details"], int(cfg.get("metadata", {}).get("year_tolerance", 1)))
     if "hetrec_directors" in metadata_paths:
         items, report["hetrec_directors"] = metadata.join_hetrec_directors(items, metadata_paths["hetrec_directors"])
+    if "netflix_metadata" in metadata_paths:
+        items, report["netflix_metadata"] = netflix.join_netflix_metadata(
+            items, metadata_paths["netflix_metadata"], int(cfg.get("metadata", {}).get("year_tolerance", 1)), inter)
+    given = [k for k in _LASTFM_GENRE_KEYS if k in metadata_paths]
+    if given and len(given) < len(_LASTFM_GENRE_KEYS):
+        raise DataError(f"datasets.{name}.metadata: artist genres need all of {list(_LASTFM_GENRE_KEYS)}; "
+                        f"missing {[k for k in _LASTFM_GENRE_KEYS if k not in given]}")
+    if given:
+        items, report["hetrec_lastfm_genres"] = lastfm.join_hetrec_genres(
+            items, *(metadata_paths[k] for k in _LASTFM_GENRE_KEYS))
     items = contract.finalize_items(items)
     inter = contract.finalize_interactions(inter, f"datasets.{name}")
     unknown = ~inter["item_id"].isin(items["item_id"])
