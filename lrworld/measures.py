@@ -56,7 +56,7 @@ REGISTRY: dict[str, tuple[Measure, ...]] = {
         Measure("taxo_leaf", _KNOW, "taxonomy leaf", MCQ, field="category_leaf", built=True),
         Measure("taxo_interm", _KNOW, "taxonomy intermediate", MCQ, field="category_interm", built=True),
         Measure("taxo_root", _KNOW, "taxonomy root", MCQ, field="category_root", built=True),
-        Measure("multimodal", _KNOW, "multimodal knowledge", MCQ, field="caption"),
+        Measure("multimodal", _KNOW, "multimodal knowledge", MCQ, field="caption", built=True),
     ),
     "movie": _SHARED
     + (
@@ -64,7 +64,7 @@ REGISTRY: dict[str, tuple[Measure, ...]] = {
         Measure("kg_director", _KNOW, "<movie, director>", MCQ, field="director", built=True),
         Measure("attr_genre", _KNOW, "<movie, genre>", MCQ, field="genres", built=True),
         Measure("text_logline", _KNOW, "text knowledge (logline)", MCQ, field="plot", built=True),
-        Measure("multimodal", _KNOW, "multimodal knowledge", MCQ, field="caption"),
+        Measure("multimodal", _KNOW, "multimodal knowledge", MCQ, field="caption", built=True),
     ),
     "lastfm": (
         Measure("next_artist", _PERS, "<history, next-artist>", MCQ, built=True),
