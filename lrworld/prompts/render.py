@@ -81,6 +81,9 @@ def render(template: str, question: dict, texts: ItemTexts) -> dict:
         "labels": list(labels),
         "candidates": cand_texts,
         "answer_index": question["answer_index"],
+        # Templates that list candidates inline without letters (paper Table 24): an answer can only
+        # be matched by candidate text, and "A Perfect Circle" must not read as option A.
+        "labels_shown": "${candidates}" in template or "${labels}" in template,
     }
 
 

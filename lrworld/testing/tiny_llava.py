@@ -30,7 +30,8 @@ def build_tiny_llava(folder, seed: int = 0) -> Path:
                               image_size=32, patch_size=8, projection_dim=16)
     text = LlamaConfig(vocab_size=len(vocab), hidden_size=16, intermediate_size=32, num_hidden_layers=2,
                        num_attention_heads=2, num_key_value_heads=2, max_position_embeddings=256,
-                       bos_token_id=1, eos_token_id=2, pad_token_id=3)
+                       bos_token_id=1, eos_token_id=2, pad_token_id=3, initializer_range=0.5)
+    vision.initializer_range = 0.5
     cfg = LlavaConfig(vision_config=vision, text_config=text, image_token_index=vocab["<image>"],
                       vision_feature_select_strategy="default", vision_feature_layer=-1)
     torch.manual_seed(seed)
