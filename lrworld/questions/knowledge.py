@@ -17,6 +17,7 @@ the report under its reason.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import numpy as np
@@ -41,6 +42,12 @@ def _values(v) -> list[str]:
     if isinstance(v, str) and v.strip():
         return [v.strip()]
     return []
+
+
+def _key(v: str) -> str:
+    """Values equal up to case, punctuation and spacing ("OXO" / "Oxo", "Sci-Fi" / "Sci Fi") are one
+    value: such a pair must never be the answer and a distractor."""
+    return re.sub(r"[\W_]+", " ", v.casefold()).strip()
 
 
 def _text(v) -> str | None:
@@ -83,7 +90,13 @@ def build_field_values(measure: Measure, dataset: str, windows: list[Window], it
     if field not in items.columns:
         raise ValueError(f"{dataset}/{measure.id}: items have no column {field!r}; configure the metadata source")
     values = {str(i): _values(v) for i, v in zip(items["item_id"], items[field])}
-    pool = sorted({x for vs in values.values() for x in vs})
+    # one spelling per value key: the most frequent (ties: alphabetical)
+    freq = Counter(x for vs in values.values() for x in vs)
+    spelling: dict[str, str] = {}
+    for x in sorted(freq, key=lambda x: (-freq[x], x)):
+        spelling.setdefault(_key(x), x)
+    pool = sorted(spelling.values())
+    merged = len(freq) - len(pool)
     n_neg = measure.n_candidates - 1
     skipped = Counter()
     questions = []
@@ -96,8 +109,8 @@ def build_field_values(measure: Measure, dataset: str, windows: list[Window], it
             answer = own[int(rng.integers(len(own)))]
         else:
             answer = own[0]
-        own_set = set(own)
-        eligible = [v for v in pool if v not in own_set]
+        own_keys = {_key(v) for v in own}
+        eligible = [v for v in pool if _key(v) not in own_keys]
         if len(eligible) < n_neg:
             skipped["too_few_distinct_values"] += 1
             continue
@@ -105,7 +118,7 @@ def build_field_values(measure: Measure, dataset: str, windows: list[Window], it
         candidates, slot = place_answer(answer, negatives, rng)
         questions.append(_question(measure, dataset, w, candidates, slot, seed, "value"))
     return questions, {"skipped": dict(skipped), "value_pool": len(pool), "answer_policy":
-                       ANSWER_POLICY.get(field, "first")}
+                       ANSWER_POLICY.get(field, "first"), "values_merged_by_spelling": merged}
 
 
 def build_item_text(measure: Measure, dataset: str, windows: list[Window], items: pd.DataFrame,

@@ -69,3 +69,17 @@ def test_logline_questions_show_loglines_only(ml100k_imdb):
     for it in q["history"] + q["candidates"]:
         assert " ".join(plots[it].split()) in p["prompt"]
         assert titles[it] not in p["prompt"]  # the title is never shown (paper Table 9)
+
+
+def test_a_value_spelled_differently_is_never_a_distractor():
+    from lrworld.questions.build import build_questions as bq
+
+    items = pd.DataFrame({"item_id": list("abcdefg"), "title": list("abcdefg"),
+                          "brand": ["OXO", "Oxo", "oxo ", "Lodge", "T-fal", "T fal", "Zinus"]})
+    inter = pd.DataFrame({"user_id": ["u"] * 6, "item_id": list("bcdefa"), "timestamp": range(6)})
+    for seed in range(20):
+        (q,), rep = bq("d", "product", "kg_brand", inter, items, 5, None, seed)
+        assert q["candidates"][q["answer_index"]] == "OXO"
+        assert sorted(q["candidates"]) == sorted(["OXO", "Lodge", "T-fal", "Zinus"]) or \
+            sorted(q["candidates"]) == sorted(["OXO", "Lodge", "T fal", "Zinus"])
+    assert rep["values_merged_by_spelling"] == 3
