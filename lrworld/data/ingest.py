@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lrworld.data import amazon, contract, lastfm, metadata, movielens, netflix
+from lrworld.data import abo, amazon, contract, lastfm, metadata, movielens, netflix
 from lrworld.data.contract import DataError
 
 FORMATS = {
@@ -18,7 +18,7 @@ FORMATS = {
 
 # Metadata files a dataset may name under `metadata:` (each is an input of the ingest rule).
 METADATA_KEYS = ("imdb_details", "hetrec_directors", "netflix_metadata", "hetrec_lastfm_artists",
-                 "hetrec_lastfm_tags", "hetrec_lastfm_user_taggedartists")
+                 "hetrec_lastfm_tags", "hetrec_lastfm_user_taggedartists", "abo_listings", "abo_images")
 _LASTFM_GENRE_KEYS = ("hetrec_lastfm_artists", "hetrec_lastfm_tags", "hetrec_lastfm_user_taggedartists")
 
 # The files each format needs, relative to the raw folder (the ingest rule declares them as input).
@@ -56,6 +56,11 @@ def ingest(name: str, cfg: dict, raw_dir: str | Path, metadata_paths: dict[str, 
     if "netflix_metadata" in metadata_paths:
         items, report["netflix_metadata"] = netflix.join_netflix_metadata(
             items, metadata_paths["netflix_metadata"], int(cfg.get("metadata", {}).get("year_tolerance", 1)), inter)
+    if ("abo_listings" in metadata_paths) != ("abo_images" in metadata_paths):
+        raise DataError(f"datasets.{name}.metadata: ABO alignment needs both abo_listings and abo_images")
+    if "abo_listings" in metadata_paths:
+        items, report["abo"] = abo.join_abo(items, metadata_paths["abo_listings"], metadata_paths["abo_images"],
+                                            cfg.get("on_bad_line", "error"))
     given = [k for k in _LASTFM_GENRE_KEYS if k in metadata_paths]
     if given and len(given) < len(_LASTFM_GENRE_KEYS):
         raise DataError(f"datasets.{name}.metadata: artist genres need all of {list(_LASTFM_GENRE_KEYS)}; "

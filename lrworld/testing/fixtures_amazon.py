@@ -114,3 +114,37 @@ def write_amazon_2018(folder, prefix: str = "Home_and_Kitchen", n_users: int = 4
         (folder / meta_name).write_text("\n".join(meta_lines) + "\n", encoding="utf-8")
     return {"reviews": folder / reviews_name, "metadata": folder / meta_name, "truth": truth,
             "n_reviews": len(review_lines)}
+
+
+def write_abo(folder, truth: dict, asins: list[str], seed: int = 0) -> dict:
+    """ABO's layout for `asins`: listings/metadata/listings_0.json.gz (one line per listing, plus one
+    ASIN not in the reviews) and images/metadata/images.csv.gz with images/small/<path> files."""
+    import gzip
+
+    from PIL import Image
+
+    rng = np.random.default_rng(seed)
+    folder = Path(folder)
+    (folder / "listings/metadata").mkdir(parents=True, exist_ok=True)
+    (folder / "images/metadata").mkdir(parents=True, exist_ok=True)
+    lines, rows = [], []
+    for k, asin in enumerate(list(asins) + ["B0NOTINREV"]):
+        image_id = f"{k:02d}" + "".join(rng.choice(list("abcdefghijkLMNOP"), 9))
+        rel = f"{image_id[:2]}/{image_id}.jpg"
+        (folder / "images/small" / rel).parent.mkdir(parents=True, exist_ok=True)
+        Image.new("RGB", (64, 64), tuple(int(x) for x in rng.integers(0, 256, 3))).save(folder / "images/small" / rel)
+        rows.append(f"{image_id},64,64,{rel}")
+        color = truth.get(asin, {}).get("color") or "Black"
+        lines.append(json.dumps({
+            "brand": [{"language_tag": "en_US", "value": truth.get(asin, {}).get("brand") or "Generic"}],
+            "color": [{"language_tag": "de_DE", "value": "Schwarz"},
+                      {"language_tag": "en_US", "value": color, "standardized_values": [color]}],
+            "item_id": asin, "item_name": [{"language_tag": "en_US", "value": f"Item {asin}"}],
+            "main_image_id": image_id, "other_image_id": [], "product_type": [{"value": "HOME"}],
+            "node": [{"node_id": 1, "node_name": "/Categories/Home & Kitchen"}]}))
+    with gzip.open(folder / "listings/metadata/listings_0.json.gz", "wt", encoding="utf-8") as fh:
+        fh.write("\n".join(lines) + "\n")
+    with gzip.open(folder / "images/metadata/images.csv.gz", "wt", encoding="utf-8") as fh:
+        fh.write("image_id,height,width,path\n" + "\n".join(rows) + "\n")
+    return {"listings": folder / "listings/metadata/listings_0.json.gz",
+            "images": folder / "images/metadata/images.csv.gz"}

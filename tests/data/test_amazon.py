@@ -69,3 +69,29 @@ def test_product_questions(tmp_path, measure, field):
     assert len(qs) + sum(report["skipped"].values()) == 60
     if measure == "kg_brand":
         assert report["skipped"]["positive_has_no_value"] > 0
+
+
+def test_abo_alignment_by_asin(tmp_path):
+    import json as _json
+
+    from lrworld.testing.fixtures_amazon import write_abo
+
+    fx = write_amazon_2018(tmp_path / "amz", n_users=20, n_items=30, seed=6)
+    # drop the image URLs of the metadata so ABO's local images fill them
+    meta = fx["metadata"]
+    recs = [_json.loads(line) for line in meta.read_text().splitlines()]
+    for r in recs:
+        r["imageURL"], r["imageURLHighRes"] = [], []
+    meta.write_text("\n".join(_json.dumps(r) for r in recs) + "\n")
+    asins = sorted(fx["truth"])[:10]
+    abo_fx = write_abo(tmp_path / "abo", fx["truth"], asins)
+    _, items, _, report = ingest("amz", CFG, tmp_path / "amz",
+                                 {"abo_listings": abo_fx["listings"], "abo_images": abo_fx["images"]})
+    rep = report["abo"]
+    kept = set(items["item_id"])
+    assert rep["matched_asins"] == len(set(asins) & kept) and rep["images_filled"] == rep["matched_asins"]
+    row = items.set_index("item_id")
+    for a in set(asins) & kept:
+        assert row.loc[a, "poster_url"].startswith("file://") and row.loc[a, "abo_image"].endswith(".jpg")
+    with pytest.raises(DataError, match="both"):
+        ingest("amz", CFG, tmp_path / "amz", {"abo_listings": abo_fx["listings"]})
