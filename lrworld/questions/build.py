@@ -42,7 +42,8 @@ def build_questions(dataset: str, domain: str, measure_id: str, interactions: pd
     # Sample more windows than needed so that skips (missing values) still leave n questions.
     pool = sample(windows, None, rng)
     questions, report = knowledge.build(m, dataset, [pool[i] for i in rng.permutation(len(pool))], items, rng, seed,
-                                        item_texts=item_texts)
+                                        item_texts=item_texts, limit=n_questions)
+    report["windows_examined"] = len(questions) + sum(report["skipped"].values())
     questions = sorted(questions[: n_questions] if n_questions else questions, key=lambda q: q["qid"])
     report.update({
         "dataset": dataset, "measure": measure_id, "seed": seed, "history_length": history_length,

@@ -75,17 +75,20 @@ def _question(measure: Measure, dataset: str, w: Window, candidates, slot, seed,
 
 
 def build(measure: Measure, dataset: str, windows: list[Window], items: pd.DataFrame,
-          rng: np.random.Generator, seed: int, item_texts: dict[str, str] | None = None) -> tuple[list[dict], dict]:
+          rng: np.random.Generator, seed: int, item_texts: dict[str, str] | None = None,
+          limit: int | None = None) -> tuple[list[dict], dict]:
+    """Questions for `windows` in order, stopping after `limit` questions (the skip counts then cover
+    the windows examined; the questions are the same as building all and keeping the first `limit`)."""
     if measure.field is None:
         # <history, next-item> as an MCQ (mini LastFM): the items are shown by their name.
-        return build_item_text(measure, dataset, windows, items, rng, seed, None, field="title")
+        return build_item_text(measure, dataset, windows, items, rng, seed, None, field="title", limit=limit)
     if measure.field in ITEM_TEXT_FIELDS:
-        return build_item_text(measure, dataset, windows, items, rng, seed, item_texts)
-    return build_field_values(measure, dataset, windows, items, rng, seed)
+        return build_item_text(measure, dataset, windows, items, rng, seed, item_texts, limit=limit)
+    return build_field_values(measure, dataset, windows, items, rng, seed, limit=limit)
 
 
 def build_field_values(measure: Measure, dataset: str, windows: list[Window], items: pd.DataFrame,
-                       rng: np.random.Generator, seed: int) -> tuple[list[dict], dict]:
+                       rng: np.random.Generator, seed: int, limit: int | None = None) -> tuple[list[dict], dict]:
     field = measure.field
     if field not in items.columns:
         raise ValueError(f"{dataset}/{measure.id}: items have no column {field!r}; configure the metadata source")
@@ -101,6 +104,8 @@ def build_field_values(measure: Measure, dataset: str, windows: list[Window], it
     skipped = Counter()
     questions = []
     for w in windows:
+        if limit is not None and len(questions) >= limit:
+            break
         own = values.get(w.positive, [])
         if not own:
             skipped["positive_has_no_value"] += 1
@@ -123,7 +128,7 @@ def build_field_values(measure: Measure, dataset: str, windows: list[Window], it
 
 def build_item_text(measure: Measure, dataset: str, windows: list[Window], items: pd.DataFrame,
                     rng: np.random.Generator, seed: int, item_texts: dict[str, str] | None = None,
-                    field: str | None = None) -> tuple[list[dict], dict]:
+                    field: str | None = None, limit: int | None = None) -> tuple[list[dict], dict]:
     """Items shown only by a text field. `item_texts` (item id -> text) overrides the items column
     (captions come from their own artifact, not from items.parquet)."""
     field = field or measure.field
@@ -138,6 +143,8 @@ def build_item_text(measure: Measure, dataset: str, windows: list[Window], items
     skipped, neg_skipped = Counter(), Counter()
     questions = []
     for w in windows:
+        if limit is not None and len(questions) >= limit:
+            break
         pos_text = texts.get(w.positive)
         if pos_text is None:
             skipped["positive_has_no_text"] += 1
