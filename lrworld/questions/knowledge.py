@@ -99,6 +99,7 @@ def build_field_values(measure: Measure, dataset: str, windows: list[Window], it
     for x in sorted(freq, key=lambda x: (-freq[x], x)):
         spelling.setdefault(_key(x), x)
     pool = sorted(spelling.values())
+    pool_keys = [_key(v) for v in pool]
     merged = len(freq) - len(pool)
     n_neg = measure.n_candidates - 1
     skipped = Counter()
@@ -115,7 +116,7 @@ def build_field_values(measure: Measure, dataset: str, windows: list[Window], it
         else:
             answer = own[0]
         own_keys = {_key(v) for v in own}
-        eligible = [v for v in pool if _key(v) not in own_keys]
+        eligible = [v for v, k in zip(pool, pool_keys) if k not in own_keys]
         if len(eligible) < n_neg:
             skipped["too_few_distinct_values"] += 1
             continue
