@@ -51,24 +51,24 @@ _SHARED = (
 REGISTRY: dict[str, tuple[Measure, ...]] = {
     "product": _SHARED
     + (
-        Measure("kg_brand", _KNOW, "<product, brand>", MCQ, field="brand"),
-        Measure("attr_color", _KNOW, "<product, color>", MCQ, field="color"),
-        Measure("taxo_leaf", _KNOW, "taxonomy leaf", MCQ, field="category_leaf"),
-        Measure("taxo_interm", _KNOW, "taxonomy intermediate", MCQ, field="category_interm"),
-        Measure("taxo_root", _KNOW, "taxonomy root", MCQ, field="category_root"),
-        Measure("multimodal", _KNOW, "multimodal knowledge", MCQ, field="caption"),
+        Measure("kg_brand", _KNOW, "<product, brand>", MCQ, field="brand", built=True),
+        Measure("attr_color", _KNOW, "<product, color>", MCQ, field="color", built=True),
+        Measure("taxo_leaf", _KNOW, "taxonomy leaf", MCQ, field="category_leaf", built=True),
+        Measure("taxo_interm", _KNOW, "taxonomy intermediate", MCQ, field="category_interm", built=True),
+        Measure("taxo_root", _KNOW, "taxonomy root", MCQ, field="category_root", built=True),
+        Measure("multimodal", _KNOW, "multimodal knowledge", MCQ, field="caption", built=True),
     ),
     "movie": _SHARED
     + (
-        Measure("kg_cast", _KNOW, "<movie, cast>", MCQ, field="cast"),
-        Measure("kg_director", _KNOW, "<movie, director>", MCQ, field="director"),
+        Measure("kg_cast", _KNOW, "<movie, cast>", MCQ, field="cast", built=True),
+        Measure("kg_director", _KNOW, "<movie, director>", MCQ, field="director", built=True),
         Measure("attr_genre", _KNOW, "<movie, genre>", MCQ, field="genres", built=True),
-        Measure("text_logline", _KNOW, "text knowledge (logline)", MCQ, field="plot"),
-        Measure("multimodal", _KNOW, "multimodal knowledge", MCQ, field="caption"),
+        Measure("text_logline", _KNOW, "text knowledge (logline)", MCQ, field="plot", built=True),
+        Measure("multimodal", _KNOW, "multimodal knowledge", MCQ, field="caption", built=True),
     ),
     "lastfm": (
-        Measure("next_artist", _PERS, "<history, next-artist>", MCQ),
-        Measure("attr_artist_genre", _KNOW, "<history, genre-of-next-artist>", MCQ, field="genres"),
+        Measure("next_artist", _PERS, "<history, next-artist>", MCQ, built=True),
+        Measure("attr_artist_genre", _KNOW, "<history, genre-of-next-artist>", MCQ, field="genres", built=True),
     ),
 }
 

@@ -7,7 +7,7 @@ sys.path.insert(0, workflow.basedir)
 
 from snakemake.utils import validate
 from lrworld import config as lrw_config
-from lrworld.data.ingest import required_files
+from lrworld.data.ingest import METADATA_KEYS, required_files
 from lrworld.prompts.render import template_path
 
 try:
@@ -55,7 +55,7 @@ def raw_inputs(wildcards):
 
 def metadata_inputs(wildcards):
     meta = DATASETS[wildcards.dataset].get("metadata", {})
-    return {k: v for k, v in meta.items() if k in ("imdb_details", "hetrec_directors")}
+    return {k: v for k, v in meta.items() if k in METADATA_KEYS}
 
 
 def template_for(wildcards):

@@ -1,8 +1,18 @@
 # Questions (seeded, per measure) and their prompts (per template variant).
 
+include: "captions.smk"
+
+
+def caption_inputs(wildcards):
+    """The multimodal measure shows items by their image captions."""
+    if wildcards.measure == "multimodal":
+        return {"captions": f"results/captions/{wildcards.dataset}/captions.parquet"}
+    return {}
+
 
 rule questions:
     input:
+        unpack(caption_inputs),
         interactions="results/data/{dataset}/interactions.parquet",
         item_table="results/data/{dataset}/items.parquet",
         code=code("questions", "measures.py"),

@@ -12,9 +12,13 @@ from lrworld.questions.build import build_questions
 smk = snakemake  # noqa: F821
 log = runlog.setup(smk)
 p = smk.params
+texts = None
+if "captions" in smk.input.keys():
+    cap = pd.read_parquet(smk.input.captions)
+    texts = dict(zip(cap["item_id"].astype(str), cap["caption"]))
 questions, report = build_questions(
     smk.wildcards.dataset, p.domain, smk.wildcards.measure, pd.read_parquet(smk.input.interactions),
-    pd.read_parquet(smk.input.item_table), int(p.history_length), p.per_measure, int(p.seed))
+    pd.read_parquet(smk.input.item_table), int(p.history_length), p.per_measure, int(p.seed), item_texts=texts)
 log.info("questions report: %s", report)
 io.write_jsonl(smk.output.questions, questions)
 io.write_json(smk.output.report, report)

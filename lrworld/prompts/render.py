@@ -53,15 +53,27 @@ class ItemTexts:
 
 def render(template: str, question: dict, texts: ItemTexts) -> dict:
     labels = labels_for(len(question["candidates"]))
-    history = "\n".join(f"{i + 1}. {texts(it)}" for i, it in enumerate(question["history"]))
+    if "item_texts" in question:
+        # Items shown by a text field only (logline, image caption): the question carries the texts,
+        # so no title can leak into the prompt.
+        shown = question["item_texts"]
+
+        def show(it):
+            return clean(shown[str(it)])
+    else:
+        show = texts
+    hist_texts = [show(it) for it in question["history"]]
+    history = "\n".join(f"{i + 1}. {t}" for i, t in enumerate(hist_texts))
     if question["candidate_kind"] == "value":
         cand_texts = [clean(c) for c in question["candidates"]]
     else:
-        cand_texts = [texts(c) for c in question["candidates"]]
+        cand_texts = [show(c) for c in question["candidates"]]
     sep = ". " if labels == MCQ_LABELS else ": "
     candidates = "\n".join(f"{lab}{sep}{txt}" for lab, txt in zip(labels, cand_texts))
-    prompt = string.Template(template).substitute(history=history, candidates=candidates,
-                                                  labels=", ".join(labels))
+    # Inline forms for templates written as one sentence (LLaRA / paper Table 24: "[HistoryHere]").
+    prompt = string.Template(template).substitute(
+        history=history, candidates=candidates, labels=", ".join(labels),
+        history_inline=", ".join(hist_texts), candidates_inline=", ".join(cand_texts))
     return {
         "qid": question["qid"],
         "prompt": prompt,
@@ -69,6 +81,9 @@ def render(template: str, question: dict, texts: ItemTexts) -> dict:
         "labels": list(labels),
         "candidates": cand_texts,
         "answer_index": question["answer_index"],
+        # Templates that list candidates inline without letters (paper Table 24): an answer can only
+        # be matched by candidate text, and "A Perfect Circle" must not read as option A.
+        "labels_shown": "${candidates}" in template or "${labels}" in template,
     }
 
 

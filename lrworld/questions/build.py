@@ -9,25 +9,41 @@ from lrworld.questions import knowledge
 from lrworld.questions.seeding import rng_for
 from lrworld.questions.windows import latest_windows, sample
 
+# The mini LastFM track evaluates LLaRA's test set as published: each row's whole history (up to 10
+# artists) is the history, whatever `questions.history_length` says.
+FULL_HISTORY_DOMAINS = {"lastfm"}
+LLARA_MAX_HISTORY = 10
+
 
 class QuestionError(ValueError):
     pass
 
 
 def build_questions(dataset: str, domain: str, measure_id: str, interactions: pd.DataFrame,
-                    items: pd.DataFrame, history_length: int, n_questions: int | None, seed: int):
+                    items: pd.DataFrame, history_length: int, n_questions: int | None, seed: int,
+                    item_texts: dict[str, str] | None = None):
+    """`item_texts` (item id -> text) supplies the texts of item-text measures that do not live in
+    items.parquet (the image captions of `multimodal`)."""
     m = measures.get(domain, measure_id)
     if not m.built:
         raise QuestionError(f"{dataset}/{measure_id}: no question builder yet")
+    if m.field == "caption" and item_texts is None:
+        raise QuestionError(f"{dataset}/{measure_id}: needs image captions (the captions rule's output)")
     rng = rng_for(seed, dataset, measure_id)
-    windows = latest_windows(interactions, history_length)
+    if domain in FULL_HISTORY_DOMAINS:
+        windows = latest_windows(interactions, 1, max_history=LLARA_MAX_HISTORY)
+        history_length = None
+    else:
+        windows = latest_windows(interactions, history_length)
     users = interactions["user_id"].nunique()
     if not windows:
         raise QuestionError(f"{dataset}/{measure_id}: no user has more than history_length={history_length} "
                             f"interactions")
     # Sample more windows than needed so that skips (missing values) still leave n questions.
     pool = sample(windows, None, rng)
-    questions, report = knowledge.build(m, dataset, [pool[i] for i in rng.permutation(len(pool))], items, rng, seed)
+    questions, report = knowledge.build(m, dataset, [pool[i] for i in rng.permutation(len(pool))], items, rng, seed,
+                                        item_texts=item_texts, limit=n_questions)
+    report["windows_examined"] = len(questions) + sum(report["skipped"].values())
     questions = sorted(questions[: n_questions] if n_questions else questions, key=lambda q: q["qid"])
     report.update({
         "dataset": dataset, "measure": measure_id, "seed": seed, "history_length": history_length,

@@ -1,12 +1,23 @@
 """Knowledgeability questions (MCQ, 4 options): predict a field of the next item, not the item.
 
-The answer is a value of the positive item's field (its genre, director, ...); the three negatives
-are other values of the same field, drawn uniformly from the field's distinct values over all items
-and never among the positive item's own values, so no distractor is also correct.
+Two kinds of builder:
+
+- **field values** (`kg_*`, `attr_*`, `taxo_*`): the answer is a value of the positive item's field
+  (its genre, director, brand, leaf category, ...); the three negatives are other values of the
+  same field, drawn uniformly from the field's distinct values over all items and never among the
+  positive item's own values, so no distractor is also correct.
+- **item texts** (`text_logline`, `multimodal`): the history and the 4 candidates are items shown
+  only by a text field (the logline, or an image caption); the negatives are random items that have
+  that text, are not in the user's history, are not the positive, and whose text differs from the
+  positive's and from each other's (paper §3 (i)-(j), Table 9).
+
+Missing values are never an answer or a negative; every skipped question or negative is counted in
+the report under its reason.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import numpy as np
@@ -20,26 +31,82 @@ from lrworld.questions.windows import Window
 # first listed; genres are unordered in MovieLens (alphabetic flags), so one is drawn at random.
 ANSWER_POLICY = {"genres": "random", "director": "first", "cast": "first"}
 
+# Measures whose candidates are items shown by a text field rather than field values.
+ITEM_TEXT_FIELDS = {"plot", "caption"}
+
 
 def _values(v) -> list[str]:
     if isinstance(v, (list, tuple, np.ndarray)):
-        return [str(x) for x in v if isinstance(x, str) and x.strip()]
+        out = [str(x).strip() for x in v if isinstance(x, str) and x.strip()]
+        return list(dict.fromkeys(out))
     if isinstance(v, str) and v.strip():
-        return [v]
+        return [v.strip()]
     return []
 
 
+def _key(v: str) -> str:
+    """Values equal up to case, punctuation and spacing ("OXO" / "Oxo", "Sci-Fi" / "Sci Fi") are one
+    value: such a pair must never be the answer and a distractor."""
+    return re.sub(r"[\W_]+", " ", v.casefold()).strip()
+
+
+def _text(v) -> str | None:
+    if isinstance(v, str) and v.strip():
+        return " ".join(v.split())
+    return None
+
+
+def _question(measure: Measure, dataset: str, w: Window, candidates, slot, seed, kind, **extra) -> dict:
+    q = {
+        "qid": f"{dataset}/{measure.id}/u{w.user_id}",
+        "dataset": dataset,
+        "measure": measure.id,
+        "qtype": measure.qtype,
+        "user_id": w.user_id,
+        "history": list(w.history),
+        "target_item": w.positive,
+        "candidate_kind": kind,
+        "candidates": candidates,
+        "answer_index": slot,
+        "seed": seed,
+    }
+    q.update(extra)
+    return q
+
+
 def build(measure: Measure, dataset: str, windows: list[Window], items: pd.DataFrame,
-          rng: np.random.Generator, seed: int) -> tuple[list[dict], dict]:
+          rng: np.random.Generator, seed: int, item_texts: dict[str, str] | None = None,
+          limit: int | None = None) -> tuple[list[dict], dict]:
+    """Questions for `windows` in order, stopping after `limit` questions (the skip counts then cover
+    the windows examined; the questions are the same as building all and keeping the first `limit`)."""
+    if measure.field is None:
+        # <history, next-item> as an MCQ (mini LastFM): the items are shown by their name.
+        return build_item_text(measure, dataset, windows, items, rng, seed, None, field="title", limit=limit)
+    if measure.field in ITEM_TEXT_FIELDS:
+        return build_item_text(measure, dataset, windows, items, rng, seed, item_texts, limit=limit)
+    return build_field_values(measure, dataset, windows, items, rng, seed, limit=limit)
+
+
+def build_field_values(measure: Measure, dataset: str, windows: list[Window], items: pd.DataFrame,
+                       rng: np.random.Generator, seed: int, limit: int | None = None) -> tuple[list[dict], dict]:
     field = measure.field
     if field not in items.columns:
         raise ValueError(f"{dataset}/{measure.id}: items have no column {field!r}; configure the metadata source")
     values = {str(i): _values(v) for i, v in zip(items["item_id"], items[field])}
-    pool = sorted({x for vs in values.values() for x in vs})
+    # one spelling per value key: the most frequent (ties: alphabetical)
+    freq = Counter(x for vs in values.values() for x in vs)
+    spelling: dict[str, str] = {}
+    for x in sorted(freq, key=lambda x: (-freq[x], x)):
+        spelling.setdefault(_key(x), x)
+    pool = sorted(spelling.values())
+    pool_keys = [_key(v) for v in pool]
+    merged = len(freq) - len(pool)
     n_neg = measure.n_candidates - 1
     skipped = Counter()
     questions = []
     for w in windows:
+        if limit is not None and len(questions) >= limit:
+            break
         own = values.get(w.positive, [])
         if not own:
             skipped["positive_has_no_value"] += 1
@@ -48,23 +115,68 @@ def build(measure: Measure, dataset: str, windows: list[Window], items: pd.DataF
             answer = own[int(rng.integers(len(own)))]
         else:
             answer = own[0]
-        eligible = [v for v in pool if v not in set(own)]
+        own_keys = {_key(v) for v in own}
+        eligible = [v for v, k in zip(pool, pool_keys) if k not in own_keys]
         if len(eligible) < n_neg:
             skipped["too_few_distinct_values"] += 1
             continue
         negatives = [eligible[i] for i in rng.choice(len(eligible), size=n_neg, replace=False)]
         candidates, slot = place_answer(answer, negatives, rng)
-        questions.append({
-            "qid": f"{dataset}/{measure.id}/u{w.user_id}",
-            "dataset": dataset,
-            "measure": measure.id,
-            "qtype": measure.qtype,
-            "user_id": w.user_id,
-            "history": list(w.history),
-            "target_item": w.positive,
-            "candidate_kind": "value",
-            "candidates": candidates,
-            "answer_index": slot,
-            "seed": seed,
-        })
-    return questions, {"skipped": dict(skipped), "value_pool": len(pool)}
+        questions.append(_question(measure, dataset, w, candidates, slot, seed, "value"))
+    return questions, {"skipped": dict(skipped), "value_pool": len(pool), "answer_policy":
+                       ANSWER_POLICY.get(field, "first"), "values_merged_by_spelling": merged}
+
+
+def build_item_text(measure: Measure, dataset: str, windows: list[Window], items: pd.DataFrame,
+                    rng: np.random.Generator, seed: int, item_texts: dict[str, str] | None = None,
+                    field: str | None = None, limit: int | None = None) -> tuple[list[dict], dict]:
+    """Items shown only by a text field. `item_texts` (item id -> text) overrides the items column
+    (captions come from their own artifact, not from items.parquet)."""
+    field = field or measure.field
+    if item_texts is None:
+        if field not in items.columns:
+            raise ValueError(f"{dataset}/{measure.id}: items have no column {field!r}; configure the metadata "
+                             f"source")
+        item_texts = {str(i): _text(v) for i, v in zip(items["item_id"], items[field])}
+    texts = {k: t for k, v in item_texts.items() if (t := _text(v))}
+    with_text = sorted(texts)
+    n_neg = measure.n_candidates - 1
+    skipped, neg_skipped = Counter(), Counter()
+    questions = []
+    for w in windows:
+        if limit is not None and len(questions) >= limit:
+            break
+        pos_text = texts.get(w.positive)
+        if pos_text is None:
+            skipped["positive_has_no_text"] += 1
+            continue
+        missing = [h for h in w.history if h not in texts]
+        if missing:
+            # A history item without text cannot be shown: the question would silently be shorter.
+            skipped["history_item_has_no_text"] += 1
+            continue
+        exclude = set(w.history) | {w.positive}
+        seen_texts = {pos_text}
+        negatives = []
+        for i in rng.permutation(len(with_text)):
+            it = with_text[i]
+            if it in exclude:
+                continue
+            if texts[it] in seen_texts:
+                # an item whose text equals the positive's (or another negative's) would be a second
+                # correct-looking option
+                neg_skipped["same_text_as_another_option"] += 1
+                continue
+            negatives.append(it)
+            seen_texts.add(texts[it])
+            if len(negatives) == n_neg:
+                break
+        if len(negatives) < n_neg:
+            skipped["too_few_items_with_text"] += 1
+            continue
+        candidates, slot = place_answer(w.positive, negatives, rng)
+        shown = list(w.history) + candidates
+        questions.append(_question(measure, dataset, w, candidates, slot, seed, "item", item_field=field,
+                                   item_texts={it: texts[it] for it in shown}))
+    return questions, {"skipped": dict(skipped), "negatives_skipped": dict(neg_skipped),
+                       "items_with_text": len(with_text)}

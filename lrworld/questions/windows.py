@@ -15,19 +15,21 @@ class Window:
     positive: str
 
 
-def latest_windows(interactions: pd.DataFrame, history_length: int) -> list[Window]:
+def latest_windows(interactions: pd.DataFrame, history_length: int, max_history: int | None = None) -> list[Window]:
     """One window per user: the user's last `history_length` items before their last item.
 
     Users with fewer than history_length + 1 interactions have no window (counted by the caller).
     `interactions` is in contract order (user, timestamp, item), so equal timestamps break by item id
-    and the windows are deterministic.
+    and the windows are deterministic. With `max_history`, the history is every item before the
+    last (at least `history_length`, at most `max_history`): LLaRA's variable-length test rows.
     """
     out = []
     for user, items in interactions.groupby("user_id", sort=True)["item_id"]:
         seq = items.tolist()
         if len(seq) < history_length + 1:
             continue
-        out.append(Window(str(user), tuple(seq[-history_length - 1:-1]), seq[-1]))
+        n = history_length if max_history is None else min(len(seq) - 1, max_history)
+        out.append(Window(str(user), tuple(seq[-n - 1:-1]), seq[-1]))
     return out
 
 

@@ -27,3 +27,16 @@ def test_untrusted_title_cannot_move_the_gold_answer():
 def test_cot_variant_is_its_own_template():
     (p,) = render_all([Q], template_path("movie", "attr_genre", "cot"), ITEMS, "cot")
     assert p["prompt"].rstrip().endswith("Let's think step by step.")
+
+
+def test_item_text_questions_show_only_their_texts_and_record_labels_shown():
+    q = {"qid": "d/text_logline/u1", "dataset": "d", "measure": "text_logline", "history": ["1"],
+         "candidate_kind": "item", "candidates": ["2", "1", "3", "4"], "answer_index": 0, "item_field": "plot",
+         "item_texts": {"1": "A toy cowboy\nis jealous.", "2": "Evil $x", "3": "c", "4": "d"}}
+    (p,) = render_all([q], template_path("movie", "text_logline", "zero_shot"), ITEMS, "zero_shot")
+    assert "1. A toy cowboy is jealous.\n" in p["prompt"] and "A. Evil $x\nB. A toy cowboy is jealous." in p["prompt"]
+    assert "Toy Story" not in p["prompt"] and p["labels_shown"] is True
+    lq = dict(q, measure="next_artist", item_texts={"1": "Enigma", "2": "Morcheeba", "3": "Bjork", "4": "Air"})
+    (p,) = render_all([lq], template_path("lastfm", "next_artist", "zero_shot"), ITEMS, "zero_shot")
+    assert p["prompt"].startswith("This user has listened to Enigma in the previous.")
+    assert "candidates are Morcheeba, Enigma, Bjork, Air." in p["prompt"] and p["labels_shown"] is False

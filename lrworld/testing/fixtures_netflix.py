@@ -1,0 +1,89 @@
+"""Fixtures in the exact Netflix Prize layout (combined_data_<n>.txt, movie_titles.csv in Latin-1
+with commas inside titles and NULL years) and a Kaggle-style netflix_titles.csv metadata file.
+
+    fx = write_netflix(tmp_path, n_users=40, seed=0)
+"""
+
+from __future__ import annotations
+
+import csv
+from datetime import date, timedelta
+from pathlib import Path
+
+import numpy as np
+
+# (title as in movie_titles.csv, year, metadata title, director, cast, listed_in, logline)
+MOVIES = [
+    ("Dinosaur Planet", 2003, "Dinosaur Planet", "Pierre de Lespinois", "Christian Slater, Scott Sampson",
+     "Documentaries", "A four-episode animated series charting the adventures of four dinosaurs."),
+    ("Isle of Man TT 2004 Review", 2004, None, None, None, None, None),
+    ("Character", 1997, "Character", "Mike van Diem", "Jan Decleir, Fedja van Huêt, Betty Schuurman",
+     "Dramas, International Movies", "A young man is suspected of murdering the bailiff who is his father."),
+    ("Paula Abdul's Get Up & Dance", 1994, "Paula Abdul's Get Up & Dance", "Steve Purcell", "Paula Abdul",
+     "Music & Musicals", "Paula Abdul teaches dance steps to beginners."),
+    ("The Rise and Fall of ECW", 2004, "Rise and Fall of ECW, The", "Kevin Dunn", "Paul Heyman, Tommy Dreamer",
+     "Sports Movies", "The story of Extreme Championship Wrestling, from its rise to its collapse."),
+    ("Sick, Sad World: The Best of Daria", 2002, "Sick, Sad World: The Best of Daria", "Karen Disher",
+     "Tracy Grandstaff, Wendy Hoopes", "Comedies", "Daria's sharpest moments, collected."),
+    ("8 Man", 1992, "8 Man", "Yasuhiro Horiuchi", "Kai Shishido, Etsushi Takahashi", "Action & Adventure",
+     "A murdered detective returns as a cyborg to fight crime."),
+    ("What the #$*! Do We Know!?", 2004, "What the #$*! Do We Know!?", "William Arntz, Betsy Chasse",
+     "Marlee Matlin, Elaine Hendrix", "Documentaries", "A deaf photographer discovers quantum physics."),
+    ("Amélie", 2001, "Amélie", "Jean-Pierre Jeunet", "Audrey Tautou, Mathieu Kassovitz", "Comedies, Romantic Movies",
+     "A shy waitress decides to change the lives of those around her for the better."),
+    ("Never Die Alone", 2004, "Never Die Alone", "Ernest R. Dickerson", "DMX, David Arquette",
+     "Dramas, Thrillers", "A drug dealer returns home to make amends and is killed."),
+    ("Lord of the Rings: The Return of the King", 2003, "Lord of the Rings: The Return of the King",
+     "Peter Jackson", "Elijah Wood, Ian McKellen, Viggo Mortensen", "Action & Adventure, Sci-Fi & Fantasy",
+     "Gandalf and Aragorn lead the World of Men against Sauron's army."),
+    ("Full Frame: Documentary Shorts", None, None, None, None, None, None),
+    ("Something's Gotta Give", 2003, "Something's Gotta Give", "Nancy Meyers", "Jack Nicholson, Diane Keaton",
+     "Comedies, Romantic Movies", "A swinger on the cusp of sixty falls for his young girlfriend's mother."),
+    ("Richard III", 1995, "Richard III", "Richard Loncraine", "Ian McKellen, Annette Bening",
+     "Dramas, Classic Movies", "Shakespeare's king, set in a fascist 1930s England."),
+]
+
+
+def write_netflix(folder, n_users: int = 40, min_ratings: int = 7, seed: int = 0, malformed_line: int | None = None,
+                  parts: int = 2) -> dict:
+    rng = np.random.default_rng(seed)
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / "movie_titles.csv", "w", encoding="latin-1", newline="") as fh:
+        for i, (title, year, *_rest) in enumerate(MOVIES, 1):
+            fh.write(f"{i},{year if year else 'NULL'},{title}\r\n")
+    per_movie: dict[int, list[str]] = {i: [] for i in range(1, len(MOVIES) + 1)}
+    users = [str(int(x)) for x in rng.choice(2_649_429, size=n_users, replace=False) + 1]
+    for u in users:
+        k = int(rng.integers(min_ratings, len(MOVIES)))
+        day = date(1999, 11, 11) + timedelta(days=int(rng.integers(0, 1500)))
+        for j, m in enumerate(rng.choice(len(MOVIES), size=k, replace=False)):
+            d = day + timedelta(days=j * int(rng.integers(1, 20)))
+            per_movie[int(m) + 1].append(f"{u},{int(rng.integers(1, 6))},{d.isoformat()}")
+    files = []
+    movie_ids = sorted(per_movie)
+    for p in range(1, parts + 1):
+        lines = []
+        for m in movie_ids[(p - 1)::parts]:
+            lines.append(f"{m}:")
+            lines.extend(per_movie[m])
+        if p == 1 and malformed_line is not None:
+            lines[malformed_line - 1] = lines[malformed_line - 1].rsplit(",", 1)[0]  # the date is missing
+        path = folder / f"combined_data_{p}.txt"
+        path.write_text("\n".join(lines) + "\n", encoding="latin-1")
+        files.append(path)
+    with open(folder / "netflix_titles.csv", "w", encoding="utf-8", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["show_id", "type", "title", "director", "cast", "country", "date_added", "release_year",
+                    "rating", "duration", "listed_in", "description", "poster_url"])
+        for i, (_t, year, mtitle, director, cast, listed, plot) in enumerate(MOVIES, 1):
+            if mtitle is None:
+                continue
+            w.writerow([f"s{i}", "Movie", mtitle, director, cast, "", "", year, "TV-14", "90 min", listed, plot,
+                        f"https://posters.example/{i}.jpg"])
+        # a TV show with a movie's title and year: the movie row must win
+        w.writerow(["s99", "TV Show", "Character", "", "Someone Else", "", "", 1997, "TV-MA", "1 Season",
+                    "TV Dramas", "Not the film.", ""])
+    truth = {str(i): m for i, m in enumerate(MOVIES, 1)}
+    return {"combined": files, "titles": folder / "movie_titles.csv", "metadata": folder / "netflix_titles.csv",
+            "truth": truth, "n_ratings": sum(len(v) for v in per_movie.values()), "users": users}

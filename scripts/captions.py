@@ -1,0 +1,21 @@
+"""Snakemake entry: describe each item's image (poster / product photo) with the configured
+vision-language model, through the (image sha256, captioner) cache."""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakemake is injected)
+
+import pandas as pd
+
+from lrworld import io, runlog
+from lrworld.captions.run import caption_items
+
+smk = snakemake  # noqa: F821
+log = runlog.setup(smk)
+p = smk.params
+table, report = caption_items(pd.read_parquet(smk.input.item_table), p.captioner, Path(p.cache_dir) / "captions",
+                              image_dir=p.image_dir, log=log)
+report["dataset"] = smk.wildcards.dataset
+log.info("captions report: %s", {k: v for k, v in report.items() if k != "failures"})
+io.write_parquet(smk.output.captions, table)
+io.write_json(smk.output.report, report)
