@@ -72,7 +72,8 @@ def collect_responses(prompts: list[dict], identity: dict, cache: ResponseCache)
         rec = dict(found[k])
         parsed = rec.get("choice_index")
         if parsed is None:
-            parsed = parse_choice(rec.get("raw_text"), p["labels"], p.get("candidates", ()))
+            parsed = parse_choice(rec.get("raw_text"), p["labels"], p.get("candidates", ()),
+                                  labels_shown=p.get("labels_shown", True))
         out.append({
             "qid": p["qid"], "measure": p.get("measure"), "variant": p.get("variant"),
             "prompt_sha256": p["prompt_sha256"], "cache_key": k,

@@ -22,10 +22,15 @@ def _label_alt(labels: Sequence[str]) -> str:
     return "|".join(re.escape(lab) for lab in sorted(labels, key=len, reverse=True))
 
 
-def parse_choice(text: str | None, labels: Sequence[str], candidates: Sequence[str] = ()) -> int | None:
+def parse_choice(text: str | None, labels: Sequence[str], candidates: Sequence[str] = (),
+                 labels_shown: bool = True) -> int | None:
+    """`labels_shown=False`: the prompt listed candidates without option letters (the paper's
+    Table 24 LastFM prompts), so only candidate text counts ("A Perfect Circle" is not option A)."""
     if not text or not text.strip():
         return None
     t = _STRIP.sub("", text).strip()
+    if not labels_shown:
+        return _named_candidate(t, candidates)
     alt = _label_alt(labels)
     numeric = all(lab.isdigit() for lab in labels)
     flags = 0 if numeric else re.IGNORECASE
@@ -40,14 +45,15 @@ def parse_choice(text: str | None, labels: Sequence[str], candidates: Sequence[s
     lead = re.match(rf"^[\s\W]*?[\(\[]?\s*({alt})(?:[\)\]\.:,]|\s|$)", t, flags=0)
     if lead and lead.group(1) in labels:
         return list(labels).index(lead.group(1))
-    if candidates:
-        low = t.lower()
-        named = [i for i, c in enumerate(candidates)
-                 if c and re.search(rf"(?<!\w){re.escape(c.lower())}(?!\w)", low)]
-        # A candidate that is a substring of another named one (e.g. "Drama" in "Drama Queen")
-        # does not count as a separate mention.
-        named = [i for i in named if not any(j != i and candidates[i].lower() in candidates[j].lower()
-                                             for j in named)]
-        if len(named) == 1:
-            return named[0]
-    return None
+    return _named_candidate(t, candidates)
+
+
+def _named_candidate(t: str, candidates: Sequence[str]) -> int | None:
+    low = t.lower()
+    named = [i for i, c in enumerate(candidates)
+             if c and re.search(rf"(?<!\w){re.escape(c.lower())}(?!\w)", low)]
+    # A candidate that is a substring of another named one (e.g. "Drama" in "Drama Queen")
+    # does not count as a separate mention.
+    named = [i for i in named if not any(j != i and candidates[i].lower() in candidates[j].lower()
+                                         for j in named)]
+    return named[0] if len(named) == 1 else None

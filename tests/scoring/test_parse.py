@@ -30,3 +30,10 @@ def test_ten_candidate_indices(text, expected):
 
 def test_candidate_inside_another_counts_once():
     assert parse_choice("Drama Queen", ("A", "B"), ("Drama", "Drama Queen")) == 1
+
+
+def test_prompts_without_option_letters_parse_by_candidate_text_only():
+    cands = ("A Perfect Circle", "Tool", "Muse", "Placebo")
+    assert parse_choice("A Perfect Circle", ("A", "B", "C", "D"), cands, labels_shown=False) == 0
+    assert parse_choice("B", ("A", "B", "C", "D"), cands, labels_shown=False) is None
+    assert parse_choice("I'd say Muse.", ("A", "B", "C", "D"), cands, labels_shown=False) == 2
