@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from collections import Counter
 from pathlib import Path
 
 import pandas as pd

@@ -15,7 +15,7 @@ import os
 import re
 import time
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Iterable
 
 from lrworld import io, tables
 from lrworld.provenance import RECORD_FORMAT

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
 
 from lrworld import io
 from lrworld.provenance.record import short
@@ -119,13 +118,13 @@ def format_explain(res: dict) -> str:
     lines = [
         f"{res['dataset']} | row {res['row']} | column {res['column']} = {res['value']:.4f}"
         f"  ({n.get('primary_metric')}: {n.get('correct')}/{n.get('n')} correct, {n.get('missed')} missed)",
-        f"model:    " + ", ".join(f"{k}={v}" for k, v in ident.items() if v is not None),
+        "model:    " + ", ".join(f"{k}={v}" for k, v in ident.items() if v is not None),
     ]
     extra = {k: res["model_identity"].get(k) for k in ("resolved_revision", "served_models", "system_fingerprints")}
     if any(extra.values()):
         lines.append("          " + ", ".join(f"{k}={v}" for k, v in extra.items() if v))
     lines += [
-        f"decoding: " + (", ".join(f"{k}={v}" for k, v in res["decoding"].items()) or "-"),
+        "decoding: " + (", ".join(f"{k}={v}" for k, v in res["decoding"].items()) or "-"),
         f"seeds:    config {res['seeds'].get('config_seed')}, questions {res['seeds'].get('questions_seed')}, "
         f"model {res['seeds'].get('model_seed')}",
         f"config:   sha256 {res['config']['sha256']}",

@@ -33,7 +33,6 @@ def parse_choice(text: str | None, labels: Sequence[str], candidates: Sequence[s
         return _named_candidate(t, candidates)
     alt = _label_alt(labels)
     numeric = all(lab.isdigit() for lab in labels)
-    flags = 0 if numeric else re.IGNORECASE
     explicit = re.compile(
         rf"(?:answer\s*(?:is|would be|:)|option|choice|candidate|index)\s*[:\-]?\s*[\(\[]?\s*({alt})(?![\w])",
         re.IGNORECASE)
@@ -42,7 +41,7 @@ def parse_choice(text: str | None, labels: Sequence[str], candidates: Sequence[s
         found = hits[-1].upper() if not numeric else hits[-1]
         if found in labels:
             return list(labels).index(found)
-    lead = re.match(rf"^[\s\W]*?[\(\[]?\s*({alt})(?:[\)\]\.:,]|\s|$)", t, flags=0)
+    lead = re.match(rf"^[\s\W]*?[\(\[]?\s*({alt})(?:[\)\]\.:,]|\s|$)", t)
     if lead and lead.group(1) in labels:
         return list(labels).index(lead.group(1))
     return _named_candidate(t, candidates)

@@ -1,6 +1,5 @@
 """Amazon Review 2018 (5-core reviews + metadata JSON lines) on generated fixtures in that format."""
 
-import gzip
 
 import pytest
 

@@ -33,7 +33,7 @@ def test_next_artist_over_the_122_test_users(llara):
 def test_artist_genre_from_top_tag(llara, shared_data, tmp_path):
     het = shared_data / "hetrec2011-lastfm-2k"
     tagged = tmp_path / "user_taggedartists.dat"
-    top = write_user_taggedartists(tagged, het / "artists.dat", het / "tags.dat", seed=0)
+    write_user_taggedartists(tagged, het / "artists.dat", het / "tags.dat", seed=0)
     meta = {"hetrec_lastfm_artists": het / "artists.dat", "hetrec_lastfm_tags": het / "tags.dat",
             "hetrec_lastfm_user_taggedartists": tagged}
     inter, items, _, report = ingest("lfm", {"format": "lastfm-llara"}, llara, meta)

@@ -1,6 +1,5 @@
 """Bad input data: a clear error naming the file and row or key, or a documented, counted skip."""
 
-import pandas as pd
 import pytest
 
 from lrworld.data.contract import DataError

@@ -3,25 +3,18 @@ random models (the real-model run of the default config is .ci/run's pipeline st
 
 import hashlib
 import shutil
-import subprocess
-import sys
-from pathlib import Path
 
 import pandas as pd
 import pytest
 import yaml
 
+from tests.graph import job_counts, snakemake
+
 pytestmark = pytest.mark.slow
-ROOT = Path(__file__).resolve().parents[2]
-SNAKEMAKE = [sys.executable, "-m", "snakemake"]
 
 
 def run(workdir, *args, check=True):
-    proc = subprocess.run([*SNAKEMAKE, "-s", str(ROOT / "Snakefile"), "-d", str(workdir), "--cores", "2", *args],
-                          capture_output=True, text=True)
-    if check and proc.returncode != 0:
-        raise AssertionError(proc.stdout[-3000:] + proc.stderr[-3000:])
-    return proc
+    return snakemake(workdir, *args, check=check)
 
 
 def write_config(workdir, shared_data, models):
@@ -41,17 +34,6 @@ def digest(paths):
     return {p.name + str(p.parent.name): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(paths)}
 
 
-def planned(proc):
-    """Job counts from the dry-run's 'Job stats' table."""
-    lines = proc.stdout.splitlines()
-    start = next(i for i, l in enumerate(lines) if l.startswith("Job stats"))
-    counts = {}
-    for line in lines[start + 3:]:
-        parts = line.split()
-        if len(parts) != 2 or parts[0] == "total":
-            break
-        counts[parts[0]] = int(parts[1])
-    return counts
 
 
 def test_default_graph_end_to_end_is_deterministic_and_incremental(tmp_path, shared_data):
@@ -76,7 +58,7 @@ def test_default_graph_end_to_end_is_deterministic_and_incremental(tmp_path, sha
 
     # adding a model plans only that model's answers, scores and their provenance, plus the table
     write_config(tmp_path, shared_data, {**models, "random-c": {"backend": "random", "seed": 9}})
-    plan = planned(run(tmp_path, "-n"))
+    plan = job_counts(run(tmp_path, "-n").stdout)
     assert plan == {"all": 1, "answer": 1, "responses": 2, "score": 2, "provenance": 2, "table": 1,
                     "provenance_table": 1}
 

@@ -6,12 +6,12 @@ import hashlib
 import json
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
+
+from tests.graph import job_counts, snakemake
 import yaml
 
 from lrworld.cli import main
@@ -33,26 +33,11 @@ def write_config(work, shared_data, models):
 
 
 def smk(repo, work, *args):
-    proc = subprocess.run([sys.executable, "-m", "snakemake", "-s", str(repo / "Snakefile"), "-d", str(work),
-                           "--cores", "2", *args], capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    return proc
+    return snakemake(work, *args, snakefile=repo / "Snakefile")
 
 
 def plan(repo, work):
-    """{rule: count} from the dry-run's job stats table."""
-    out = smk(repo, work, "-n").stdout
-    if "Nothing to be done" in out:
-        return {}
-    lines = out.splitlines()
-    start = next(i for i, l in enumerate(lines) if l.startswith("Job stats"))
-    counts = {}
-    for line in lines[start + 3:]:
-        parts = line.split()
-        if len(parts) != 2 or parts[0] == "total":
-            break
-        counts[parts[0]] = int(parts[1])
-    return counts
+    return job_counts(smk(repo, work, "-n").stdout)
 
 
 def lrworld(work, *args, capsys):

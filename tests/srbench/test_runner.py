@@ -6,9 +6,8 @@ import re
 
 import pytest
 
-from lrworld.models import PromptItem, Response, make_backend
+from lrworld.models import Response, make_backend
 from lrworld.srbench import runner
-from lrworld.srbench.metrics import arr_at_k
 
 
 class ScriptedBackend:
