@@ -76,7 +76,7 @@ def llara_movie_title(raw: str) -> str:
     deletes every occurrence of it. Reproduced quirks (kept so prompts and answers match LLaRA's
     strings): ``", A"`` is tested before ``", An"``, so ``"Affair to Remember, An"`` becomes
     ``"A Affair to Remembern"``; titles without a year lose 7 characters (``"unknown"`` -> ``""``);
-    titles ending in a space keep the year's ``"("``.
+    titles ending in a space keep one (``"Two Friends (1986) "`` -> ``"Two Friends "``).
     """
     s = raw[:-7]
     for sub in (", The", ", A", ", An"):
