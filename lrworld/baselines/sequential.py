@@ -58,6 +58,16 @@ class SeqRecommender(nn.Module):
     def encode(self, seqs: torch.Tensor) -> torch.Tensor:  # [B, L] -> [B, hidden]
         raise NotImplementedError
 
+    def reset_parameters(self) -> None:
+        """Re-initialise every weight from torch's global RNG (``fit`` seeds it first)."""
+        for m in self.modules():
+            if m is self:
+                continue
+            if hasattr(m, "reset_parameters"):
+                m.reset_parameters()
+            elif hasattr(m, "_reset_parameters"):  # nn.MultiheadAttention
+                m._reset_parameters()
+
     def forward(self, seqs: torch.Tensor) -> torch.Tensor:
         return self.head(self.encode(seqs))
 
@@ -114,9 +124,13 @@ class SASRec(SeqRecommender):
         self.blocks = nn.TransformerEncoder(layer, n_layers, enable_nested_tensor=False)
         self.norm = nn.LayerNorm(hidden)
         self.out = None
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        super().reset_parameters()
         # Scores are dot products with these embeddings (tied head): start them at unit-norm rows
         # so that the first logits are O(1), not O(hidden).
-        nn.init.normal_(self.item_emb.weight, std=hidden ** -0.5)
+        nn.init.normal_(self.item_emb.weight, std=self.hidden ** -0.5)
         with torch.no_grad():
             self.item_emb.weight[self.pad_id].zero_()
 
@@ -178,8 +192,12 @@ def _check(histories, next_items, n_items):
 
 def fit(model, histories: Sequence[Sequence[int]], next_items: Sequence[int], epochs: int = 20, seed: int = 0,
         lr: float = 1e-3, batch_size: int = 256, weight_decay: float = 0.0, log=None,
-        val: tuple[Sequence[Sequence[int]], Sequence[int]] | None = None, patience: int = 3) -> list[float]:
+        val: tuple[Sequence[Sequence[int]], Sequence[int]] | None = None, patience: int = 3,
+        reset: bool = True) -> list[float]:
     """Train in place; returns the mean training loss of each epoch (Popularity: []).
+
+    ``reset`` (default): start from a fresh initialisation drawn from ``seed``, so the same call
+    gives the same model whatever happened before; ``reset=False`` continues training.
 
     With ``val=(histories, next_items)``: after each epoch the validation cross-entropy is
     measured; training stops after ``patience`` epochs without improvement and the best epoch's
@@ -189,6 +207,8 @@ def fit(model, histories: Sequence[Sequence[int]], next_items: Sequence[int], ep
         model.counts = np.bincount(np.asarray(next_items, dtype=np.int64), minlength=model.n_items).astype(np.float64)
         return []
     torch.manual_seed(seed)
+    if reset:
+        model.reset_parameters()
     gen = torch.Generator().manual_seed(seed)
     x = pad_histories(histories, model.seq_len, model.pad_id)
     y = torch.as_tensor(np.asarray(next_items, dtype=np.int64))

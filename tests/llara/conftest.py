@@ -40,3 +40,9 @@ def ml_cands(ml_set):
 @pytest.fixture(scope="session")
 def lastfm_cands(lastfm_set):
     return draw_candidates(lastfm_set, seed=0)
+
+
+@pytest.fixture(scope="session")
+def llara_cfg_for(shared_data):
+    """name -> the config entry for one released dataset."""
+    return lambda name: llara_cfg(shared_data, name)
