@@ -1,0 +1,6 @@
+"""Snakemake: frozen LLaRA candidate sets for one dataset."""
+from lrworld.llara.pipeline import run_candidates
+
+p = snakemake.params  # noqa: F821
+run_candidates(snakemake.wildcards.dataset, p.cfg, seed=int(p.seed), n=int(p.n_candidates),  # noqa: F821
+               out=snakemake.output.candidates, out_summary=snakemake.output.summary)  # noqa: F821
