@@ -15,10 +15,12 @@ include: "rules/inference.smk"
 include: "rules/scoring.smk"
 include: "rules/provenance.smk"
 include: "rules/srbench.smk"
+include: "rules/llara.smk"
 
 
 rule all:
     input:
         all_targets(),
         srbench_targets(),
+        llara_targets(),
     default_target: True

@@ -62,9 +62,15 @@ def template_for(wildcards):
     return str(template_path(DATASETS[wildcards.dataset]["domain"], wildcards.measure, wildcards.variant))
 
 
-def model_resources(wildcards):
-    m = MODELS[wildcards.model]
+def gpus_for(model):
+    """GPUs a model's answer job requests: `gpus:` if set, else one for a local model that needs
+    more than 4 GB (small models such as SmolLM2 answer on CPU)."""
+    m = MODELS[model]
     return m.get("gpus", 1 if m["backend"] == "hf" and m.get("device", "") != "cpu" and m.get("gpu_mem_gb", 0) > 4 else 0)
+
+
+def model_resources(wildcards):
+    return gpus_for(wildcards.model)
 
 
 def prompt_files(dataset):

@@ -1,125 +1,142 @@
-# LLaRA's evaluation (arXiv 2312.02445) as its own rules. Draft: the lead includes it from the
-# Snakefile (`include: "rules/llara.smk"`) and adds `llara_all` to the default target.
-#
-# config["llara"]:
-#   seed: 0                       # candidate draw + baseline training
-#   n_candidates: 20
-#   epochs: 30                    # baselines' maximum; per dataset: datasets.<d>.epochs
-#   val_fraction: 0.1             # training examples held out for early stopping
-#   patience: 3
-#   baselines: [popularity, gru4rec, caser, sasrec]
-#   baseline_hparams: {sasrec: {n_layers: 2}}   # optional, per baseline
-#   models: [random]              # LLMs from config["models"] (default: all of them)
-#   datasets:
-#     movielens: {path: ../shared/data/llara/movielens, titles: .../u.item, train_udata: .../u.data, template: movielens}
-#     steam: {path: ..., train_files: [train_data_first1000.jsonl], train_expand: [Val_data.jsonl], template: steam}
-#     lastfm: {path: ..., train_files: [train_data.jsonl], template: lastfm}
-#     ml100k_loo: {interactions: results/data/movielens-100k/interactions.parquet, items: .../items.parquet, template: generic}
-
+# LLaRA's evaluation (arXiv 2312.02445): next item among 20 frozen candidates, HitRatio@1 and
+# valid ratio, for LLMs (through the spine's backends and response cache) and traditional
+# sequential recommenders. Config: config["llara"] (docs/llara.md). Wildcards of its own
+# (`ll_dataset`, `llm`, `baseline`, `row`) keep it apart from the LRWorld graph.
 from lrworld.llara.pipeline import BASELINE_PREFIX, dataset_inputs
 
 LLARA = config.get("llara", {})
 LLARA_DATASETS = LLARA.get("datasets", {})
 LLARA_BASELINES = LLARA.get("baselines", ["popularity", "gru4rec", "caser", "sasrec"])
-LLARA_MODELS = LLARA.get("models", list(config.get("models", {})))
-LLARA_ROWS = list(LLARA_MODELS) + [BASELINE_PREFIX + b for b in LLARA_BASELINES]
+LLARA_MODELS = [m for m in LLARA.get("models", list(MODELS)) if m in MODELS]
+LLARA_ROWS = LLARA_MODELS + [BASELINE_PREFIX + b for b in LLARA_BASELINES]
+
+
+wildcard_constraints:
+    ll_dataset=_alt(LLARA_DATASETS) if LLARA_DATASETS else "(?!)",
+    llm=_alt(LLARA_MODELS) if LLARA_MODELS else "(?!)",
+    baseline=_alt(LLARA_BASELINES) if LLARA_BASELINES else "(?!)",
+    row=_alt(LLARA_ROWS) if LLARA_ROWS else "(?!)",
+
+
+def llara_targets():
+    return ["results/tables/llara.csv", "results/tables/llara.md"] if LLARA_DATASETS else []
 
 
 def _llara_ds(wc):
-    if wc.dataset not in LLARA_DATASETS:
-        raise ValueError(f"llara.datasets has no entry {wc.dataset!r}; known: {sorted(LLARA_DATASETS)}")
-    return LLARA_DATASETS[wc.dataset]
-
-
-rule llara_all:
-    input:
-        "results/tables/llara.csv",
-        "results/tables/llara.md",
+    return LLARA_DATASETS[wc.ll_dataset]
 
 
 rule llara_candidates:
     input:
-        lambda wc: dataset_inputs(wc.dataset, _llara_ds(wc)),
+        data=lambda wc: dataset_inputs(wc.ll_dataset, _llara_ds(wc)),
+        code=code("llara"),
     output:
-        candidates="results/llara/{dataset}/candidates.jsonl",
-        summary="results/llara/{dataset}/candidates.summary.json",
+        candidates="results/llara/{ll_dataset}/candidates.jsonl",
+        summary="results/llara/{ll_dataset}/candidates.summary.json",
     params:
         cfg=_llara_ds,
         seed=LLARA.get("seed", 0),
         n_candidates=LLARA.get("n_candidates", 20),
+    log:
+        "logs/llara/{ll_dataset}/candidates.log",
+    conda:
+        "../envs/lrworld.yaml"
     script:
         "../scripts/llara_candidates.py"
 
 
 rule llara_prompts:
     input:
-        candidates="results/llara/{dataset}/candidates.jsonl",
+        candidates="results/llara/{ll_dataset}/candidates.jsonl",
+        code=code("llara/prompts.py", "llara/pipeline.py"),
     output:
-        prompts="results/llara/{dataset}/prompts.jsonl",
+        prompts="results/llara/{ll_dataset}/prompts.jsonl",
     params:
-        template=lambda wc: _llara_ds(wc).get("template", wc.dataset),
+        template=lambda wc: _llara_ds(wc).get("template", wc.ll_dataset),
         item_suffix=lambda wc: _llara_ds(wc).get("item_suffix", ""),
+    log:
+        "logs/llara/{ll_dataset}/prompts.log",
+    conda:
+        "../envs/lrworld.yaml"
     script:
         "../scripts/llara_prompts.py"
 
 
 rule llara_answer:
     input:
-        prompts="results/llara/{dataset}/prompts.jsonl",
+        prompts="results/llara/{ll_dataset}/prompts.jsonl",
+        code=code("llara/pipeline.py", "models", "inference.py"),
     output:
-        responses="results/llara/{dataset}/responses/{model}.jsonl",
+        responses="results/llara/{ll_dataset}/responses/{llm}.jsonl",
     params:
-        model_cfg=lambda wc: config["models"][wc.model],
-    wildcard_constraints:
-        model="(?!" + BASELINE_PREFIX + ")[^/]+",
+        model_cfg=lambda wc: MODELS[wc.llm],
+        cache_dir=config["cache_dir"],
+    resources:
+        gpu=lambda wc: gpus_for(wc.llm),
+    log:
+        "logs/llara/{ll_dataset}/answer/{llm}.log",
+    conda:
+        "../envs/lrworld.yaml"
     script:
         "../scripts/llara_answer.py"
 
 
 rule llara_baseline:
     input:
-        lambda wc: dataset_inputs(wc.dataset, _llara_ds(wc)),
-        candidates="results/llara/{dataset}/candidates.jsonl",
+        data=lambda wc: dataset_inputs(wc.ll_dataset, _llara_ds(wc)),
+        candidates="results/llara/{ll_dataset}/candidates.jsonl",
+        code=code("llara", "baselines"),
     output:
-        responses="results/llara/{dataset}/baseline_{name}.jsonl",
-        info="results/llara/{dataset}/baseline_{name}.info.json",
+        responses="results/llara/{ll_dataset}/baseline_{baseline}.jsonl",
+        info="results/llara/{ll_dataset}/baseline_{baseline}.info.json",
     params:
         cfg=_llara_ds,
         seed=LLARA.get("seed", 0),
         epochs=lambda wc: _llara_ds(wc).get("epochs", LLARA.get("epochs", 30)),
-        hparams=lambda wc: LLARA.get("baseline_hparams", {}).get(wc.name, {}),
+        hparams=lambda wc: LLARA.get("baseline_hparams", {}).get(wc.baseline, {}),
         val_fraction=LLARA.get("val_fraction", 0.1),
         patience=LLARA.get("patience", 3),
-    wildcard_constraints:
-        name="[a-z0-9]+",
+    threads: 2
+    log:
+        "logs/llara/{ll_dataset}/baseline_{baseline}.log",
+    conda:
+        "../envs/lrworld.yaml"
     script:
         "../scripts/llara_baseline.py"
 
 
 def _llara_responses(wc):
-    if wc.model.startswith(BASELINE_PREFIX):
-        return f"results/llara/{wc.dataset}/{wc.model}.jsonl"
-    return f"results/llara/{wc.dataset}/responses/{wc.model}.jsonl"
+    if wc.row.startswith(BASELINE_PREFIX):
+        return f"results/llara/{wc.ll_dataset}/{wc.row}.jsonl"
+    return f"results/llara/{wc.ll_dataset}/responses/{wc.row}.jsonl"
 
 
 rule llara_score:
     input:
-        candidates="results/llara/{dataset}/candidates.jsonl",
+        candidates="results/llara/{ll_dataset}/candidates.jsonl",
         responses=_llara_responses,
+        code=code("llara/parse.py", "llara/metrics.py", "llara/scoring.py", "llara/pipeline.py"),
     output:
-        score="results/llara/{dataset}/scores/{model}.json",
-        per_question="results/llara/{dataset}/scores/{model}.per_question.jsonl",
-    wildcard_constraints:
-        model="[^/.]+",
+        score="results/llara/{ll_dataset}/scores/{row}.json",
+        per_question="results/llara/{ll_dataset}/scores/{row}.per_question.jsonl",
+    log:
+        "logs/llara/{ll_dataset}/score/{row}.log",
+    conda:
+        "../envs/lrworld.yaml"
     script:
         "../scripts/llara_score.py"
 
 
 rule llara_table:
     input:
-        scores=expand("results/llara/{dataset}/scores/{model}.json", dataset=list(LLARA_DATASETS), model=LLARA_ROWS),
+        scores=expand("results/llara/{ll_dataset}/scores/{row}.json", ll_dataset=list(LLARA_DATASETS), row=LLARA_ROWS),
+        code=code("llara/tables.py", "llara/pipeline.py"),
     output:
         csv="results/tables/llara.csv",
         md="results/tables/llara.md",
+    log:
+        "logs/llara/table.log",
+    conda:
+        "../envs/lrworld.yaml"
     script:
         "../scripts/llara_table.py"

@@ -1,5 +1,9 @@
 """Snakemake: score one model on one dataset (LLaRA's parse; baselines by candidate index)."""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakemake is injected)
 from lrworld.llara.pipeline import run_score
 
-run_score(snakemake.input.candidates, snakemake.input.responses, snakemake.wildcards.model,  # noqa: F821
+run_score(snakemake.input.candidates, snakemake.input.responses, snakemake.wildcards.row,  # noqa: F821
           snakemake.output.score, snakemake.output.per_question)  # noqa: F821

@@ -1,4 +1,8 @@
 """Snakemake: the LLaRA table (rows = models, columns = dataset x {HitRatio@1, valid ratio})."""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakemake is injected)
 from lrworld.llara.pipeline import run_table
 
 run_table(list(snakemake.input.scores), snakemake.output.csv, snakemake.output.md)  # noqa: F821

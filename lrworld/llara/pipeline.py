@@ -63,17 +63,23 @@ def run_prompts(candidates: str | os.PathLike, template: str, out: str | os.Path
     return write_jsonl(out, build_prompts(read_jsonl(candidates), template, item_suffix))
 
 
-def run_llm(prompts: str | os.PathLike, model: str, model_cfg: dict, out: str | os.PathLike) -> int:
+def run_llm(prompts: str | os.PathLike, model: str, model_cfg: dict, out: str | os.PathLike,
+            cache_dir: str | os.PathLike = ".lrworld-cache") -> int:
+    """Answer through the spine's durable response cache, so a killed run resumes and a rerun
+    never pays twice for a prompt."""
+    from lrworld.inference import fill_cache
     from lrworld.models import make_backend
+    from lrworld.models.cache import ResponseCache, cache_key
 
-    recs = read_jsonl(prompts)
-    backend = make_backend(model, model_cfg)
-    items = [to_prompt_item(r) for r in recs]
-    responses = backend.answer(items)
-    if [r.qid for r in responses] != [i.qid for i in items]:
-        raise RuntimeError(f"backend {model!r} returned responses out of order or incomplete")
-    ident = backend.identity()
-    return write_jsonl(out, [{**r.to_dict(), "model": model, "identity": ident} for r in responses])
+    items = [to_prompt_item(r) for r in read_jsonl(prompts)]
+    plain = [{"qid": i.qid, "prompt": i.prompt, "labels": list(i.labels), "candidates": list(i.candidates)}
+             for i in items]
+    cache = ResponseCache(Path(cache_dir) / f"{model}.sqlite")
+    ident = fill_cache(plain, lambda: make_backend(model, model_cfg), cache)["identity"]
+    keys = [cache_key(ident, p["prompt"]) for p in plain]
+    found = cache.get_many(keys)
+    return write_jsonl(out, [{**found[k], "qid": p["qid"], "model": model, "identity": ident}
+                             for p, k in zip(plain, keys)])
 
 
 def run_baseline(name: str, cfg: dict, candidates: str | os.PathLike, baseline: str, out: str | os.PathLike,

@@ -15,7 +15,6 @@ NN baselines plug in through the small `Recommender` interface (``fit(data, seed
 
 from __future__ import annotations
 
-import importlib
 import time
 from collections import defaultdict
 from typing import Callable, Mapping, Protocol, Sequence
@@ -96,17 +95,16 @@ class CFRecommender(_Indexed):
 
 
 class SequentialRecommender(_Indexed):
-    """Adapter for `lrworld.baselines.sequential` (Caser, GRU4Rec; branch ``llara``).
-
-    TODO(wire-sequential): confirm the module's constructor name and id convention once merged.
-    Assumed here: ``build(name, n_items, seed=, **hp)``; ``fit(model, train_seqs, next_items,
-    epochs, seed)`` with 0-based item indices; ``score(model, histories) -> [n, n_items]``."""
+    """Adapter for the compact torch sequential models in `lrworld.baselines.sequential` (Caser,
+    GRU4Rec, SASRec): items are 0-based indices, the model pads with index n_items, and
+    `score(model, histories)` gives logits over all items for full ranking."""
 
     def __init__(self, model: str, epochs: int = 20, max_len: int = 50, **hp):
         self.model_name, self.epochs, self.max_len, self.hp = model, epochs, max_len, hp
 
     def fit(self, data: SplitData, seed: int = 0) -> None:
-        seq = importlib.import_module("lrworld.baselines.sequential")
+        from lrworld.baselines import sequential as seq
+
         self._seq = seq
         self._index(data)
         train_seqs, next_items = [], []
@@ -115,24 +113,24 @@ class SequentialRecommender(_Indexed):
             for t in range(1, len(ids)):
                 train_seqs.append(ids[max(0, t - self.max_len):t])
                 next_items.append(ids[t])
-        self.model = seq.build(self.model_name, len(self.item_ids), seed=seed, **self.hp)
-        seq.fit(self.model, train_seqs, next_items, self.epochs, seed)
+        self.model = seq.make_model(self.model_name, len(self.item_ids), seq_len=self.max_len, **self.hp)
+        # the seed's setting: Adam, lr 1e-3; fit re-initialises the weights from `seed`
+        seq.fit(self.model, train_seqs, next_items, epochs=self.epochs, seed=seed, lr=1e-3)
 
     def recommend(self, users, histories, k):
         hs = [[self.iix[i] for i in histories.get(u, [])][-self.max_len:] for u in users]
-        s = self._seq.score(self.model, hs)
-        return self._topk(np.asarray(s), users, histories, k)
+        return self._topk(np.asarray(self._seq.score(self.model, hs)), users, histories, k)
 
 
 def make_recommender(name: str, spec: Mapping | None = None) -> Recommender:
-    """``name`` from config["srbench"]["baselines"]: popularity, ncf, ngcf, lightgcn, caser, gru4rec."""
+    """``name`` from config["srbench"]["baselines"]: popularity, ncf, ngcf, lightgcn, caser, gru4rec, sasrec."""
     spec = dict(spec or {})
     key = name.lower()
     if key == "popularity":
         return Popularity()
     if key in ("ncf", "ngcf", "lightgcn"):
         return CFRecommender(key, **spec)
-    if key in ("caser", "gru4rec"):
+    if key in ("caser", "gru4rec", "sasrec"):
         return SequentialRecommender(key, **spec)
     raise ValueError(f"srbench.baselines: unknown recommender {name!r}")
 

@@ -1,18 +1,16 @@
-"""rules/llara.smk parses and plans the whole track (Snakemake dry run, no jobs executed)."""
-
-import os
-import subprocess
-import sys
-from pathlib import Path
+"""rules/llara.smk inside the real graph: a config with a `llara` section plans the whole track
+(Snakemake dry run of its table, no jobs executed)."""
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.graph import job_counts, snakemake
 
 
 def test_llara_rules_dry_run(tmp_path, shared_data):
     llara = shared_data / "llara"
     config = {
+        "datasets": {"ml": {"domain": "movie", "format": "ml-100k", "measures": ["attr_genre"],
+                            "source": {"path": str(shared_data / "movielens-100k/raw")}}},
         "models": {"random": {"backend": "random", "seed": 0}},
         "llara": {
             "seed": 0, "n_candidates": 20, "epochs": 2, "baselines": ["popularity", "gru4rec"], "models": ["random"],
@@ -24,12 +22,18 @@ def test_llara_rules_dry_run(tmp_path, shared_data):
         },
     }
     (tmp_path / "config.yaml").write_text(yaml.safe_dump(config))
-    (tmp_path / "Snakefile").write_text(f'configfile: "config.yaml"\ninclude: "{ROOT / "rules" / "llara.smk"}"\n')
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    out = subprocess.run([sys.executable, "-m", "snakemake", "-n", "-c1", "llara_all"],
-                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr[-3000:]
-    text = out.stdout + out.stderr
-    for rule, count in [("llara_candidates", 2), ("llara_prompts", 2), ("llara_answer", 2), ("llara_baseline", 4),
-                        ("llara_score", 6), ("llara_table", 1)]:
-        assert any(line.split()[:2] == [rule, str(count)] for line in text.splitlines()), (rule, text[-2000:])
+    plan = job_counts(snakemake(tmp_path, "-n", "results/tables/llara.md").stdout)
+    assert plan == {"llara_candidates": 2, "llara_prompts": 2, "llara_answer": 2, "llara_baseline": 4,
+                    "llara_score": 6, "llara_table": 1}
+
+
+def test_llara_dataset_names_are_checked(tmp_path, shared_data):
+    config = {
+        "datasets": {"ml": {"domain": "movie", "format": "ml-100k", "measures": ["attr_genre"],
+                            "source": {"path": str(shared_data / "movielens-100k/raw")}}},
+        "models": {"random": {"backend": "random"}},
+        "llara": {"datasets": {"../x": {"path": "/tmp"}}},
+    }
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump(config))
+    proc = snakemake(tmp_path, "-n", check=False)
+    assert proc.returncode != 0 and "config: llara.datasets: '../x' is not a valid name" in proc.stdout + proc.stderr
