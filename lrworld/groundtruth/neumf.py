@@ -98,13 +98,14 @@ def train_neumf(interactions: pd.DataFrame, epochs: int = 5, factors: int = 16, 
     rng = np.random.default_rng(seed)
     idx = index_interactions(interactions)
     held = leave_one_out(idx)
-    pairs = np.unique(np.c_[idx.user_codes[~held], idx.item_codes[~held]], axis=0)
-    tr_u = torch.as_tensor(pairs[:, 0], device=device)
-    tr_i = torch.as_tensor(pairs[:, 1], device=device)
+    key = np.unique(idx.user_codes[~held] * np.int64(idx.n_items) + idx.item_codes[~held])
+    tr_u = torch.as_tensor(key // idx.n_items, device=device)
+    tr_i = torch.as_tensor(key % idx.n_items, device=device)
+    del key
     model = NeuMF(idx.n_users, idx.n_items, factors, layers).to(device)
     opt = torch.optim.Adam(model.parameters(), lr=lr)
     lossf = nn.BCEWithLogitsLoss()
-    n_pos = len(pairs)
+    n_pos = len(tr_u)
     gen = torch.Generator(device=device).manual_seed(seed)
     history = []
     for epoch in range(1, epochs + 1):

@@ -58,12 +58,14 @@ def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, m
     t_ids, T = embedding_matrix(embeddings, tkind, column)
     c_ids, C = embedding_matrix(embeddings, ckind, column)
     Cu = _unit(C)
-    history = None
-    if tkind == "user":
-        history = interactions.groupby("user_id", sort=False)["item_id"].agg(lambda s: set(s.astype(str)))
     c_pos = {cid: j for j, cid in enumerate(c_ids)}
     rng = np.random.default_rng(seed)
     targets = kmeans_targets(T, k, n_targets, seed)
+    history = None
+    if tkind == "user":  # only the target users' histories: never a per-user set of the whole data
+        tu = {str(t_ids[r]) for r, _, _ in targets}
+        sub = interactions[interactions["user_id"].isin(tu)]
+        history = {u: set(g.astype(str)) for u, g in sub.groupby("user_id", sort=False)["item_id"]}
     cols = {c: [] for c in PROTO_COLUMNS}
     skipped = 0
     for r, cl, dist in targets:

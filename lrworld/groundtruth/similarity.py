@@ -11,7 +11,8 @@ Semantics (docs/groundtruth.md):
   replacement among the NON-positives (cos <= threshold), never t itself. So every negative is
   below the threshold and the answer is the strict argmax among the 10 candidates.
 - targets: entities with >= min_degree interactions, visited in a seeded random order; a target is
-  skipped when it has no positive or fewer than n_candidates-1 non-positives.
+  skipped when it has no positive or fewer than n_candidates-1 non-positives; at most max_visits
+  targets are visited (so fewer than n_targets questions can come back; stats say how many).
 """
 
 from __future__ import annotations
@@ -37,9 +38,11 @@ def cosine_rows(M: sp.csr_matrix, rows: np.ndarray, norms: np.ndarray | None = N
 
 
 def similar_pairs(interactions: pd.DataFrame, kind: str, n_targets: int, threshold: float = 0.01,
-                  seed: int = 0, n_candidates: int = 10, min_degree: int = 5, block: int = 64):
+                  seed: int = 0, n_candidates: int = 10, min_degree: int = 5, block: int = 64,
+                  max_visits: int | None = None):
     """Return (pairs, stats). pairs: one row per (target, candidate), PAIR_COLUMNS; the answer row
-    first within each target, then the negatives in draw order; targets in visiting order."""
+    first within each target, then the negatives in draw order; targets in visiting order.
+    max_visits bounds the work when most targets are skipped (default 20 * n_targets)."""
     if kind not in ("item", "user"):
         raise ValueError(f"kind must be 'item' or 'user', got {kind!r}")
     idx = index_interactions(interactions)
@@ -54,6 +57,9 @@ def similar_pairs(interactions: pd.DataFrame, kind: str, n_targets: int, thresho
     n_neg = n_candidates - 1
     rows = []
     skipped_no_pos = skipped_few_neg = visited = 0
+    if max_visits is None:
+        max_visits = 20 * n_targets
+    order = order[:max_visits]
     for start in range(0, len(order), block):
         if len(rows) >= n_targets:
             break
