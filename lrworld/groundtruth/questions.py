@@ -107,7 +107,8 @@ def _from_table(interactions, table, score_col, measure, target_kind, cand_kind,
             ctx["candidate_histories"] = {c: hist.get(c, []) for c in cands}
         ev = {score_col: [score[c] for c in cands]}
         for col in extra_cols:
-            ev[col] = g[col].iloc[0].item() if hasattr(g[col].iloc[0], "item") else g[col].iloc[0]
+            v = g[col].iloc[0]
+            ev[col] = v.item() if hasattr(v, "item") else v
         out.append(_record(dataset, measure, t, ctx, cands, cand_kind, ai, seed, ev))
     return out
 
@@ -115,13 +116,13 @@ def _from_table(interactions, table, score_col, measure, target_kind, cand_kind,
 def build_mem_item_item_questions(interactions, pairs, n_questions, seed, dataset):
     p = pairs[pairs["kind"] == "item"] if "kind" in pairs else pairs
     return _from_table(interactions, p, "similarity", "mem_item_item", "item", "item", n_questions, seed,
-                       dataset, extra_cols=("n_positives",))
+                       dataset, extra_cols=("n_positives", "negative_cutoff", "negative_rule"))
 
 
 def build_mem_user_user_questions(interactions, pairs, n_questions, seed, dataset):
     p = pairs[pairs["kind"] == "user"] if "kind" in pairs else pairs
     return _from_table(interactions, p, "similarity", "mem_user_user", "user", "user", n_questions, seed,
-                       dataset, extra_cols=("n_positives",))
+                       dataset, extra_cols=("n_positives", "negative_cutoff", "negative_rule"))
 
 
 def build_neu_item2users_questions(interactions, prototypes, n_questions, seed, dataset):

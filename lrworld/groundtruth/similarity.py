@@ -8,8 +8,13 @@ Semantics (docs/groundtruth.md):
   items they interacted with (binary, repeats count once). cos(a, b) = |a & b| / sqrt(|a| |b|).
 - positives of a target t: entities e != t with cos(t, e) > threshold. The answer is the positive
   with the highest cosine (ties: smallest id). Negatives: 9 entities drawn uniformly without
-  replacement among the NON-positives (cos <= threshold), never t itself. So every negative is
-  below the threshold and the answer is the strict argmax among the 10 candidates.
+  replacement from the negative pool, never t itself. The pool is the NON-positives
+  (cos <= threshold). On dense data a threshold as low as 0.01 leaves almost no non-positives
+  (every pair of users shares a popular item), so when it leaves fewer than 9 the pool falls back
+  to the entities at or below the target's `fallback_quantile` (default: median) cosine, provided
+  that cutoff is below the answer's cosine. The cutoff used is stored per target
+  (`negative_cutoff`, `negative_rule`), so every negative has cos <= cutoff < cos(answer): the
+  answer is the strict argmax among the 10 candidates.
 - targets: entities with >= min_degree interactions, visited in a seeded random order; a target is
   skipped when it has no positive or fewer than n_candidates-1 non-positives; at most max_visits
   targets are visited (so fewer than n_targets questions can come back; stats say how many).
@@ -23,7 +28,8 @@ import scipy.sparse as sp
 
 from lrworld.groundtruth.transactions import binary_matrix, index_interactions
 
-PAIR_COLUMNS = ["kind", "target", "candidate", "similarity", "is_answer", "n_positives"]
+PAIR_COLUMNS = ["kind", "target", "candidate", "similarity", "is_answer", "n_positives",
+                "negative_cutoff", "negative_rule"]
 
 
 def cosine_rows(M: sp.csr_matrix, rows: np.ndarray, norms: np.ndarray | None = None) -> np.ndarray:
@@ -39,7 +45,7 @@ def cosine_rows(M: sp.csr_matrix, rows: np.ndarray, norms: np.ndarray | None = N
 
 def similar_pairs(interactions: pd.DataFrame, kind: str, n_targets: int, threshold: float = 0.01,
                   seed: int = 0, n_candidates: int = 10, min_degree: int = 5, block: int = 64,
-                  max_visits: int | None = None):
+                  max_visits: int | None = None, fallback_quantile: float | None = 0.5):
     """Return (pairs, stats). pairs: one row per (target, candidate), PAIR_COLUMNS; the answer row
     first within each target, then the negatives in draw order; targets in visiting order.
     max_visits bounds the work when most targets are skipped (default 20 * n_targets)."""
@@ -75,16 +81,25 @@ def similar_pairs(interactions: pd.DataFrame, kind: str, n_targets: int, thresho
             if len(pos) == 0:
                 skipped_no_pos += 1
                 continue
-            neg_pool = np.flatnonzero(s <= threshold)  # excludes t (-inf is <= but drop it)
+            best = pos[np.argmax(s[pos])]  # first max = smallest code = smallest id (sorted codes)
+            cutoff, rule = float(threshold), "below_threshold"
+            neg_pool = np.flatnonzero(s <= cutoff)
             neg_pool = neg_pool[neg_pool != t]
+            if len(neg_pool) < n_neg and fallback_quantile is not None:
+                others = np.delete(s, t)
+                q = float(np.quantile(others, fallback_quantile))
+                if q < s[best]:
+                    cutoff, rule = q, "below_quantile"
+                    neg_pool = np.flatnonzero(s <= cutoff)
+                    neg_pool = neg_pool[neg_pool != t]
             if len(neg_pool) < n_neg:
                 skipped_few_neg += 1
                 continue
-            best = pos[np.argmax(s[pos])]  # first max = smallest code = smallest id (sorted codes)
             negs = rng.choice(neg_pool, size=n_neg, replace=False)
-            rows.append((t, best, negs, s[best], s[negs], len(pos)))
+            rows.append((t, best, negs, s[best], s[negs], len(pos), cutoff, rule))
     out = {c: [] for c in PAIR_COLUMNS}
-    for t, best, negs, sb, sn, npos in rows:
+    n_fallback = sum(r[7] == "below_quantile" for r in rows)
+    for t, best, negs, sb, sn, npos, cutoff, rule in rows:
         cands = np.r_[best, negs]
         out["kind"] += [kind] * len(cands)
         out["target"] += [str(ids[t])] * len(cands)
@@ -92,11 +107,14 @@ def similar_pairs(interactions: pd.DataFrame, kind: str, n_targets: int, thresho
         out["similarity"] += [float(sb)] + [float(x) for x in sn]
         out["is_answer"] += [True] + [False] * len(negs)
         out["n_positives"] += [int(npos)] * len(cands)
+        out["negative_cutoff"] += [float(cutoff)] * len(cands)
+        out["negative_rule"] += [rule] * len(cands)
     pairs = pd.DataFrame(out)
     pairs["similarity"] = pairs["similarity"].astype("float64")
     pairs["is_answer"] = pairs["is_answer"].astype(bool)
     pairs["n_positives"] = pairs["n_positives"].astype("int64")
     stats = {"kind": kind, "n_entities": int(M.shape[0]), "n_eligible": int(len(eligible)),
              "n_visited": visited, "n_targets": len(rows), "skipped_no_positive": skipped_no_pos,
-             "skipped_few_negatives": skipped_few_neg, "threshold": threshold, "min_degree": min_degree}
+             "skipped_few_negatives": skipped_few_neg, "n_quantile_fallback": n_fallback,
+             "threshold": threshold, "fallback_quantile": fallback_quantile, "min_degree": min_degree}
     return pairs, stats

@@ -36,6 +36,7 @@ def _dense_binary(inter, kind):
 
 def test_answer_is_true_argmax_cosine_on_ml100k(ml100k, ml100k_pairs, ml100k_questions):
     inter = ml100k[0]
+    rules_seen = set()
     for kind, measure in [("item", "mem_item_item"), ("user", "mem_user_user")]:
         M, ids = _dense_binary(inter, kind)
         pos = {x: i for i, x in enumerate(ids)}
@@ -53,6 +54,18 @@ def test_answer_is_true_argmax_cosine_on_ml100k(ml100k, ml100k_pairs, ml100k_que
             row = S[t].copy()
             row[t] = -1
             assert np.isclose(sims[q["answer_index"]], row.max())
-            # ... and no negative is a positive (cosine above the threshold)
+            # ... it is a positive, and every negative is at or below the recorded cutoff, which is
+            # the threshold itself unless the threshold left fewer than 9 non-positives
+            ev = q["evidence"]
             neg = np.delete(sims, q["answer_index"])
-            assert (neg <= 0.01).all() and sims[q["answer_index"]] > 0.01
+            assert sims[q["answer_index"]] > 0.01
+            assert (neg <= ev["negative_cutoff"] + 1e-12).all()
+            assert sims[q["answer_index"]] > ev["negative_cutoff"]
+            if ev["negative_rule"] == "below_threshold":
+                assert ev["negative_cutoff"] == 0.01
+            else:
+                rules_seen.add(kind)
+                row = np.delete(S[t], t)
+                assert np.isclose(ev["negative_cutoff"], np.quantile(row, 0.5))
+    # ML-100K users are dense: the fallback is exercised there and not for items
+    assert rules_seen == {"user"}
