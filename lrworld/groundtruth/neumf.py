@@ -83,10 +83,16 @@ def hit_ratio_at_10(model, pos_keys: np.ndarray, test_u, test_i, n_items, rng, d
     with torch.no_grad():
         for s in range(0, len(test_u), chunk):
             u, i = test_u[s:s + chunk], test_i[s:s + chunk]
-            negs = np.empty((len(u), n_sampled), dtype=np.int64)
+            negs = np.zeros((len(u), n_sampled), dtype=np.int64)
+            valid = np.zeros((len(u), n_sampled), dtype=bool)
             for r in range(len(u)):
                 picked: list[int] = []
-                while len(picked) < n_sampled:
+                lo, hi = np.searchsorted(pos_keys, [u[r] * n_items, (u[r] + 1) * n_items])
+                want = min(n_sampled, n_items - int(hi - lo) - (1 if i[r] not in pos_keys[lo:hi] - u[r] * n_items else 0))
+                if want < n_sampled:  # tiny catalogue: take every item the user never touched
+                    seen = set((pos_keys[lo:hi] - u[r] * n_items).tolist()) | {int(i[r])}
+                    picked = [c for c in range(n_items) if c not in seen][:n_sampled]
+                while len(picked) < want:
                     cand = rng.integers(0, n_items, size=3 * n_sampled)
                     keys = u[r] * np.int64(n_items) + cand
                     pos = np.searchsorted(pos_keys, keys).clip(max=len(pos_keys) - 1)
@@ -94,13 +100,14 @@ def hit_ratio_at_10(model, pos_keys: np.ndarray, test_u, test_i, n_items, rng, d
                     for c in cand[ok]:
                         if c not in picked:
                             picked.append(int(c))
-                            if len(picked) == n_sampled:
+                            if len(picked) == want:
                                 break
-                negs[r] = picked
+                negs[r, :len(picked)] = picked
+                valid[r, :len(picked)] = True
             items = torch.as_tensor(np.c_[i, negs], device=device)
             users = torch.as_tensor(np.repeat(u[:, None], n_sampled + 1, axis=1), device=device)
             sc = model(users.reshape(-1), items.reshape(-1)).reshape(len(u), -1)
-            rank = (sc[:, 1:] > sc[:, :1]).sum(dim=1)
+            rank = ((sc[:, 1:] > sc[:, :1]) & torch.as_tensor(valid, device=device)).sum(dim=1)
             hits += int((rank < 10).sum())
     model.train()
     return hits / max(1, len(test_u))
