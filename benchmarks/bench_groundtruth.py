@@ -89,7 +89,8 @@ def baselines(scale, args):
     T = Timer()
     kw = dict(min_support=args.min_support, min_confidence=args.min_confidence, max_len=args.max_len,
               window=args.window)
-    ours, st = T("rules: fpgrowth, sparse frame (ours)", mine_rules, inter, algorithm="fpgrowth", **kw)
+    ours, st = T("rules: hmine, sparse frame (ours)", mine_rules, inter, algorithm="hmine", **kw)
+    fp_sparse, _ = T("rules: fpgrowth, sparse frame", mine_rules, inter, algorithm="fpgrowth", **kw)
     ap_sparse, _ = T("rules: apriori, sparse frame", mine_rules, inter, algorithm="apriori", **kw)
 
     def dense_apriori():
@@ -102,11 +103,13 @@ def baselines(scale, args):
     ref = T("rules: plain mlxtend apriori, dense one-hot", dense_apriori)
     same = (ours.drop(columns=["support", "confidence", "lift"]).equals(ref.drop(columns=["support", "confidence", "lift"]))
             and np.allclose(ours[["support", "confidence", "lift"]], ref[["support", "confidence", "lift"]])
-            and ours[["antecedents", "consequents"]].equals(ap_sparse[["antecedents", "consequents"]]))
+            and ours[["antecedents", "consequents"]].equals(ap_sparse[["antecedents", "consequents"]])
+            and ours[["antecedents", "consequents"]].equals(fp_sparse[["antecedents", "consequents"]]))
     print(f"  rules: {st['n_transactions']:,} transactions, {len(ours):,} rules; identical to dense apriori: {same}")
     r = {n: t for n, t, _ in T.rows}
-    print(f"  RATIO dense-apriori / fpgrowth-sparse = {r['rules: plain mlxtend apriori, dense one-hot'] / r['rules: fpgrowth, sparse frame (ours)']:.1f}x; "
-          f"apriori-sparse / fpgrowth-sparse = {r['rules: apriori, sparse frame'] / r['rules: fpgrowth, sparse frame (ours)']:.2f}x")
+    o = r["rules: hmine, sparse frame (ours)"]
+    print(f"  RATIO vs ours (hmine-sparse): dense-apriori {r['rules: plain mlxtend apriori, dense one-hot'] / o:.1f}x, "
+          f"apriori-sparse {r['rules: apriori, sparse frame'] / o:.1f}x, fpgrowth-sparse {r['rules: fpgrowth, sparse frame'] / o:.1f}x")
 
     idx = index_interactions(inter)
     B = binary_matrix(idx)
@@ -140,16 +143,17 @@ def full(scale, args):
     print(f"\n== all five factors at scale {scale}: {len(inter):,} interactions, "
           f"{inter.user_id.nunique():,} users, {inter.item_id.nunique():,} items, {args.threads} torch threads")
     t_gt = time.perf_counter()
-    rules, st = T("assoc_rule: mine rules (fpgrowth sparse)", mine_rules, inter, args.min_support,
+    rules, st = T("assoc_rule: mine rules (hmine sparse)", mine_rules, inter, args.min_support,
                   args.min_confidence, args.max_len, args.window)
     print(f"    {st}")
     ip, ist = T("mem_item_item: similar pairs", similar_pairs, inter, "item", args.n_questions, args.threshold, 0)
     up, ust = T("mem_user_user: similar pairs", similar_pairs, inter, "user", args.n_questions, args.threshold, 0)
     print(f"    {ist}\n    {ust}")
-    res = T("neumf: train", train_neumf, inter, epochs=args.epochs, batch_size=args.batch_size,
+    res = T("neumf: train", train_neumf, inter, epochs=args.epochs, batch_size=args.batch_size, lr=args.lr,
             num_neg=args.num_neg, seed=0, device=args.device, eval_users=args.eval_users)
     emb = embeddings_frame(res)
-    proto, pst = T("neu_*: k-means prototypes", all_prototypes, emb, inter, args.n_questions, k=10, seed=0)
+    proto, pst = T("neu_*: k-means prototypes", all_prototypes, emb, inter, args.n_questions, k=10, seed=0,
+                    threads=args.threads)
     pairs = pd.concat([ip, up], ignore_index=True)
     qs = {}
     qs["assoc_rule"] = T("questions assoc_rule", Q.build_assoc_rule_questions, inter, rules, args.n_questions, 0, "syn")
@@ -178,6 +182,7 @@ def main(argv=None):
     ap.add_argument("--epochs", type=int, default=1)
     ap.add_argument("--num-neg", type=int, default=1)
     ap.add_argument("--batch-size", type=int, default=65536)
+    ap.add_argument("--lr", type=float, default=0.005)
     ap.add_argument("--eval-users", type=int, default=1000)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--device", default="auto")

@@ -33,10 +33,11 @@ class NeuMF(nn.Module):
         layers = list(layers)
         if layers[0] % 2:
             raise ValueError("layers[0] must be even (it is user+item MLP embedding width)")
-        self.gmf_user = nn.Embedding(n_users, factors)
-        self.gmf_item = nn.Embedding(n_items, factors)
-        self.mlp_user = nn.Embedding(n_users, layers[0] // 2)
-        self.mlp_item = nn.Embedding(n_items, layers[0] // 2)
+        # sparse gradients: an optimiser step touches only the rows in the batch, not whole tables
+        self.gmf_user = nn.Embedding(n_users, factors, sparse=True)
+        self.gmf_item = nn.Embedding(n_items, factors, sparse=True)
+        self.mlp_user = nn.Embedding(n_users, layers[0] // 2, sparse=True)
+        self.mlp_item = nn.Embedding(n_items, layers[0] // 2, sparse=True)
         mlp = []
         for a, b in zip(layers[:-1], layers[1:]):
             mlp += [nn.Linear(a, b), nn.ReLU()]
@@ -127,7 +128,9 @@ def train_neumf(interactions: pd.DataFrame, epochs: int = 5, factors: int = 16, 
     tr_i = torch.as_tensor(key % idx.n_items, device=device)
     del key
     model = NeuMF(idx.n_users, idx.n_items, factors, layers).to(device)
-    opt = torch.optim.Adam(model.parameters(), lr=lr)
+    emb_params = [p for n, p in model.named_parameters() if n.startswith(("gmf_", "mlp_user", "mlp_item"))]
+    dense_params = [p for n, p in model.named_parameters() if not n.startswith(("gmf_", "mlp_user", "mlp_item"))]
+    opts = [torch.optim.SparseAdam(emb_params, lr=lr), torch.optim.Adam(dense_params, lr=lr)]
     lossf = nn.BCEWithLogitsLoss()
     n_pos = len(tr_u)
     gen = torch.Generator(device=device).manual_seed(seed)
@@ -142,10 +145,12 @@ def train_neumf(interactions: pd.DataFrame, epochs: int = 5, factors: int = 16, 
         total, count = 0.0, 0
         for s in range(0, len(perm), batch_size):
             b = perm[s:s + batch_size]
-            opt.zero_grad(set_to_none=True)
+            for opt in opts:
+                opt.zero_grad(set_to_none=True)
             loss = lossf(model(users[b], items[b]), labels[b])
             loss.backward()
-            opt.step()
+            for opt in opts:
+                opt.step()
             total += float(loss.detach()) * len(b)
             count += len(b)
         rec = {"epoch": epoch, "loss": total / max(1, count), "seconds": round(time.perf_counter() - t0, 3)}

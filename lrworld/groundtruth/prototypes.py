@@ -28,12 +28,15 @@ def _unit(x: np.ndarray) -> np.ndarray:
     return x / np.where(n > 0, n, 1.0)
 
 
-def kmeans_targets(X: np.ndarray, k: int, n_targets: int, seed: int):
+def kmeans_targets(X: np.ndarray, k: int, n_targets: int, seed: int, threads: int = 1):
     """Return list of (row, cluster, distance) in round-robin nearest-to-centroid order."""
     from sklearn.cluster import KMeans
 
+    from threadpoolctl import threadpool_limits
+
     k = min(k, len(X))
-    km = KMeans(n_clusters=k, random_state=seed, n_init=3).fit(X)
+    with threadpool_limits(threads):  # OpenMP spin-waits crawl on a shared, oversubscribed machine
+        km = KMeans(n_clusters=k, random_state=seed, n_init=3).fit(X)
     d = np.linalg.norm(X - km.cluster_centers_[km.labels_], axis=1)
     per = []
     for c in range(k):
@@ -52,7 +55,7 @@ def kmeans_targets(X: np.ndarray, k: int, n_targets: int, seed: int):
 
 def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, measure: str,
                          n_targets: int, k: int = 10, seed: int = 0, n_candidates: int = 10,
-                         n_positives: int = 10, column: str = "gmf"):
+                         n_positives: int = 10, column: str = "gmf", threads: int = 1):
     """Return (table, stats): PROTO_COLUMNS, answer row first per target, targets in visit order."""
     tkind, ckind = DIRECTIONS[measure]
     t_ids, T = embedding_matrix(embeddings, tkind, column)
@@ -60,7 +63,7 @@ def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, m
     Cu = _unit(C)
     c_pos = {cid: j for j, cid in enumerate(c_ids)}
     rng = np.random.default_rng(seed)
-    targets = kmeans_targets(T, k, n_targets, seed)
+    targets = kmeans_targets(T, k, n_targets, seed, threads)
     history = None
     if tkind == "user":  # only the target users' histories: never a per-user set of the whole data
         tu = {str(t_ids[r]) for r, _, _ in targets}
@@ -98,11 +101,11 @@ def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, m
     return table, stats
 
 
-def all_prototypes(embeddings, interactions, n_targets, k=10, seed=0, n_positives=10, column="gmf"):
+def all_prototypes(embeddings, interactions, n_targets, k=10, seed=0, n_positives=10, column="gmf", threads=1):
     parts, stats = [], {}
     for m in DIRECTIONS:
         t, s = prototype_candidates(embeddings, interactions, m, n_targets, k, seed, n_positives=n_positives,
-                                    column=column)
+                                    column=column, threads=threads)
         parts.append(t)
         stats[m] = s
     return pd.concat(parts, ignore_index=True), stats

@@ -1,4 +1,5 @@
-"""Association rules over users' history windows (measure assoc_rule), mined with mlxtend.
+"""Association rules over users' history windows (measure assoc_rule), mined with mlxtend
+(default: mlxtend's H-Mine on a sparse frame, ~5x faster than its FP-Growth here; see docs).
 
 Exactly the rules mlxtend's `apriori` + `association_rules` return on the same transactions at the
 same thresholds (tests/groundtruth/test_rules.py checks it on ML-100K). Two exact shortcuts make it
@@ -15,7 +16,8 @@ import pandas as pd
 from lrworld.groundtruth.transactions import transaction_matrix
 
 RULE_COLUMNS = ["antecedents", "consequents", "support", "confidence", "lift"]
-DEFAULTS = {"min_support": 0.01, "min_confidence": 0.01, "max_len": 3, "window": 20}
+DEFAULTS = {"min_support": 0.01, "min_confidence": 0.01, "max_len": 3, "window": 20, "algorithm": "hmine"}
+ALGORITHMS = ("hmine", "fpgrowth", "apriori")  # all mlxtend; hmine chosen by measurement (docs)
 
 
 def frequent_item_columns(X, min_support: float) -> np.ndarray:
@@ -37,13 +39,13 @@ def sparse_onehot_frame(X, item_ids, min_support: float) -> pd.DataFrame:
     return pd.DataFrame.sparse.from_spmatrix(sub, columns=cols).astype(pd.SparseDtype(bool, False))
 
 
-def frequent_itemsets(X, item_ids, min_support: float, max_len: int | None, algorithm: str = "fpgrowth"):
-    from mlxtend.frequent_patterns import apriori, fpgrowth
+def frequent_itemsets(X, item_ids, min_support: float, max_len: int | None, algorithm: str = "hmine"):
+    from mlxtend.frequent_patterns import apriori, fpgrowth, hmine
 
     df = sparse_onehot_frame(X, item_ids, min_support)
     if df.shape[1] == 0:
         return pd.DataFrame({"support": pd.Series(dtype=float), "itemsets": pd.Series(dtype=object)})
-    fn = {"fpgrowth": fpgrowth, "apriori": apriori}[algorithm]
+    fn = {"fpgrowth": fpgrowth, "apriori": apriori, "hmine": hmine}[algorithm]
     return fn(df, min_support=min_support, use_colnames=True, max_len=max_len)
 
 
@@ -84,7 +86,7 @@ def canonical_rules(r: pd.DataFrame) -> pd.DataFrame:
 
 
 def mine_rules(interactions: pd.DataFrame, min_support: float = 0.01, min_confidence: float = 0.01,
-               max_len: int | None = 3, window: int | None = 20, algorithm: str = "fpgrowth"):
+               max_len: int | None = 3, window: int | None = 20, algorithm: str = "hmine"):
     """Return (rules, stats). rules: RULE_COLUMNS; stats: counts for the log and the README."""
     X, item_ids, _ = transaction_matrix(interactions, window)
     fi = frequent_itemsets(X, item_ids, min_support, max_len, algorithm)

@@ -49,7 +49,7 @@ def test_hand_computed_support_confidence_lift(four_tx):
 
 def test_rules_equal_dense_apriori_on_ml100k(ml100k, ml100k_rules):
     rules, stats = ml100k_rules
-    assert stats["n_rules"] == len(rules) > 500
+    assert stats["n_rules"] == len(rules) > 500 and stats["algorithm"] == "hmine"
     X, ids, _ = transaction_matrix(ml100k[0], window=20)
     dense = pd.DataFrame(X.toarray(), columns=[str(i) for i in ids])  # plain one-hot, every item
     fi = apriori(dense, min_support=0.01, use_colnames=True, max_len=3)
@@ -63,11 +63,19 @@ def test_rules_equal_dense_apriori_on_ml100k(ml100k, ml100k_rules):
     assert (rules["support"] >= 0.01).all() and (rules["confidence"] >= 0.01).all()
 
 
-def test_apriori_sparse_path_gives_the_same_rules(four_tx):
-    a, _ = mine_rules(four_tx, min_support=0.25, min_confidence=0.1, max_len=3, window=2, algorithm="apriori")
-    f, _ = mine_rules(four_tx, min_support=0.25, min_confidence=0.1, max_len=3, window=2, algorithm="fpgrowth")
-    pd.testing.assert_frame_equal(a, f)
+@pytest.mark.parametrize("algorithm", ["apriori", "fpgrowth"])
+def test_every_algorithm_gives_the_same_rules(four_tx, algorithm):
+    a, _ = mine_rules(four_tx, min_support=0.25, min_confidence=0.1, max_len=3, window=2, algorithm=algorithm)
+    h, _ = mine_rules(four_tx, min_support=0.25, min_confidence=0.1, max_len=3, window=2)  # hmine
+    pd.testing.assert_frame_equal(a, h)
     assert len(a) == 6  # ab, ac, bc each give two single-item rules
+
+
+def test_fpgrowth_equals_hmine_on_ml100k(ml100k, ml100k_rules):
+    f, _ = mine_rules(ml100k[0], min_support=0.01, min_confidence=0.01, max_len=3, window=20, algorithm="fpgrowth")
+    pd.testing.assert_frame_equal(f[["antecedents", "consequents"]], ml100k_rules[0][["antecedents", "consequents"]])
+    np.testing.assert_allclose(f[["support", "confidence", "lift"]], ml100k_rules[0][["support", "confidence", "lift"]],
+                               rtol=1e-12)
 
 
 def test_assoc_questions_are_valid(ml100k, ml100k_rules, ml100k_questions):
