@@ -61,17 +61,24 @@ def synthetic(scale: float, seed: int = 0, alpha_items: float = 1.0, alpha_users
                          "rating": np.full(len(users), np.nan), "timestamp": ts})
 
 
+def cpu_seconds() -> float:
+    """User + system CPU seconds of this process (all threads). On a shared machine wall time
+    depends on the neighbours; CPU time / cores used estimates an uncontended run."""
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    return ru.ru_utime + ru.ru_stime
+
+
 class Timer:
     def __init__(self):
         self.rows = []
 
     def __call__(self, name, fn, *a, **kw):
         gc.collect()
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), cpu_seconds()
         out = fn(*a, **kw)
-        dt = time.perf_counter() - t0
+        dt, dc = time.perf_counter() - t0, cpu_seconds() - c0
         self.rows.append((name, dt, peak_rss_gib()))
-        print(f"  {name:<44s} {dt:9.2f} s   peak RSS {peak_rss_gib():6.2f} GiB", flush=True)
+        print(f"  {name:<44s} {dt:9.2f} s wall {dc:9.2f} s CPU   peak RSS {peak_rss_gib():6.2f} GiB", flush=True)
         return out
 
 
@@ -163,8 +170,8 @@ def full(scale, args):
     qs["neu_user2items"] = T("questions neu_user2items", Q.build_neu_user2items_questions, inter, proto, args.n_questions, 0, "syn")
     gt = time.perf_counter() - t_gt
     print(f"  questions per measure: { {m: len(v) for m, v in qs.items()} }; NeuMF held-out HR@10 {res['hr10']:.3f}")
-    print(f"  TOTAL ground truth (excluding data generation): {gt:.1f} s; whole run {time.perf_counter() - t_all:.1f} s; "
-          f"peak RSS {peak_rss_gib():.2f} GiB")
+    print(f"  TOTAL ground truth (excluding data generation): {gt:.1f} s wall; whole run {time.perf_counter() - t_all:.1f} s "
+          f"wall, {cpu_seconds():.1f} s CPU; peak RSS {peak_rss_gib():.2f} GiB")
 
 
 def main(argv=None):
