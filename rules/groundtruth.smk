@@ -6,9 +6,7 @@ from lrworld.groundtruth.config import MEASURES, resolve
 
 GT = resolve(config.get("groundtruth"))
 
-wildcard_constraints:
-    kind="item|user",
-    gt_measure="|".join(MEASURES),
+GT_MEASURE_RE = "|".join(MEASURES)
 
 
 rule assoc_rules:
@@ -30,6 +28,8 @@ rule similar_pairs:
         interactions="results/data/{dataset}/interactions.parquet",
     output:
         pairs="results/gt/{dataset}/{kind}_similar_pairs.parquet",
+    wildcard_constraints:
+        kind="item|user",
     params:
         similarity=GT["similarity"],
         n_questions=GT["n_questions"],
@@ -91,6 +91,8 @@ rule gt_questions:
         artifact=lambda w: [GT_ARTIFACT[w.gt_measure].format(dataset=w.dataset)],
     output:
         questions="results/questions/{dataset}/{gt_measure}.jsonl",
+    wildcard_constraints:
+        gt_measure=GT_MEASURE_RE,
     params:
         n_questions=GT["n_questions"],
         seed=GT["seed"],
