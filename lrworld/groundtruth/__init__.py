@@ -1,0 +1,12 @@
+"""Ground truth for the five HitRate@1 factors of LRWorld (docs/groundtruth.md).
+
+Artifacts (one Snakemake rule each, rules/groundtruth.smk):
+  rules.mine_rules(interactions, min_support, min_confidence, max_len, window, algorithm) -> (rules, stats)
+  similarity.similar_pairs(interactions, kind, n_targets, threshold, seed, ...)          -> (pairs, stats)
+  neumf.train_neumf(interactions, epochs, factors, layers, lr, batch_size, num_neg, seed, device, ...)
+      -> dict (state_dict, ids, log, hr10); neumf.embeddings_frame(result) -> embeddings
+  prototypes.all_prototypes(embeddings, interactions, n_targets, k, seed, n_positives)   -> (table, stats)
+Questions (spine record shape, qtype "hit10"):
+  questions.BUILDERS[measure](interactions, artifact_df, n_questions, seed, dataset) -> list[dict]
+Config: config.resolve(config["groundtruth"]) merges over config.DEFAULTS.
+"""

@@ -1,0 +1,146 @@
+"""Question builders for the five HitRate@1 measures (10 candidates, one correct).
+
+Every builder returns records of the spine's question shape:
+  {"qid", "dataset", "measure", "qtype": "hit10", "context", "candidates", "candidate_kind",
+   "answer_index", "seed", "evidence"}
+Candidates are ids (str). The answer's slot comes from a seeded permutation, so it is uniform
+over the 10 slots. Where a user is shown (target or candidate) the context carries their recent
+items: `history` (target user) / `candidate_histories` (candidate users), most recent last.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+QTYPE = "hit10"
+N_CANDIDATES = 10
+HISTORY_LEN = 10
+
+
+def recent_items(interactions: pd.DataFrame, users, n: int = HISTORY_LEN) -> dict[str, list[str]]:
+    """Last n item ids of each given user, chronological (contract order), most recent last."""
+    users = set(map(str, users))
+    sub = interactions[interactions["user_id"].isin(users)]
+    return {str(u): [str(x) for x in g.to_numpy()[-n:]]
+            for u, g in sub.groupby("user_id", sort=True)["item_id"]}
+
+
+def _record(dataset, measure, key, context, candidates, kind, answer_index, seed, evidence):
+    return {"qid": f"{dataset}/{measure}/{key}", "dataset": dataset, "measure": measure, "qtype": QTYPE,
+            "context": context, "candidates": [str(c) for c in candidates], "candidate_kind": kind,
+            "answer_index": int(answer_index), "seed": int(seed), "evidence": evidence}
+
+
+def _place(answer, negatives, rng):
+    """Shuffle answer + negatives; return (candidates, answer_index, permutation)."""
+    cands = [answer, *negatives]
+    perm = rng.permutation(len(cands))
+    return [cands[p] for p in perm], int(np.flatnonzero(perm == 0)[0]), perm
+
+
+# --- association rules --------------------------------------------------------------------------
+
+def build_assoc_rule_questions(interactions: pd.DataFrame, rules: pd.DataFrame, n_questions: int,
+                               seed: int, dataset: str) -> list[dict]:
+    """One question per sampled rule A -> {c} with lift > 1 (single-item consequent).
+
+    Negatives: 9 items drawn uniformly from the dataset's items, excluding the items of A and every
+    consequent item of any mined rule with the same antecedent A (so no negative is a known rule
+    consequent of A: each has support(A+x) < min_support or confidence(A->x) < min_confidence)."""
+    rng = np.random.default_rng(seed)
+    all_items = np.asarray(sorted(interactions["item_id"].astype(str).unique()), dtype=object)
+    ants = [tuple(a) for a in rules["antecedents"]]
+    cons = [tuple(c) for c in rules["consequents"]]
+    blocked: dict[tuple, set] = {}
+    conf: dict[tuple, float] = {}
+    for a, c, cf in zip(ants, cons, rules["confidence"].to_numpy()):
+        blocked.setdefault(a, set(a)).update(c)
+        if len(c) == 1:
+            conf[(a, c[0])] = float(cf)
+    eligible = [i for i in range(len(rules)) if len(cons[i]) == 1 and rules["lift"].iat[i] > 1.0]
+    chosen = rng.permutation(eligible)[:n_questions] if eligible else []
+    out = []
+    for i in chosen:
+        a, c = ants[i], cons[i][0]
+        pool = all_items[~np.isin(all_items, list(blocked[a]))]
+        if len(pool) < N_CANDIDATES - 1:
+            continue
+        negs = list(rng.choice(pool, size=N_CANDIDATES - 1, replace=False))
+        cands, ai, _ = _place(c, negs, rng)
+        ev = {"support": float(rules["support"].iat[i]), "confidence": float(rules["confidence"].iat[i]),
+              "lift": float(rules["lift"].iat[i]),
+              "candidate_confidence": [conf.get((a, x)) for x in cands]}
+        out.append(_record(dataset, "assoc_rule", "+".join(a) + "->" + c, {"antecedents": list(a)},
+                           cands, "item", ai, seed, ev))
+    return out
+
+
+# --- candidate tables (memory similarity, NeuMF prototypes) -------------------------------------
+
+def _from_table(interactions, table, score_col, measure, target_kind, cand_kind, n_questions, seed,
+                dataset, extra_cols=()):
+    rng = np.random.default_rng(seed)
+    out = []
+    targets = list(dict.fromkeys(table["target"].astype(str)))[:n_questions]
+    groups = {t: g for t, g in table.groupby(table["target"].astype(str), sort=False)}
+    users_needed = set()
+    if target_kind == "user":
+        users_needed.update(targets)
+    if cand_kind == "user":
+        for t in targets:
+            users_needed.update(groups[t]["candidate"].astype(str))
+    hist = recent_items(interactions, users_needed) if users_needed else {}
+    for t in targets:
+        g = groups[t]
+        ans = g[g["is_answer"]]
+        if len(ans) != 1:
+            raise ValueError(f"{measure}: target {t} has {len(ans)} answers in the artifact")
+        answer = str(ans["candidate"].iat[0])
+        negs = [str(x) for x in g.loc[~g["is_answer"], "candidate"]]
+        score = dict(zip(g["candidate"].astype(str), g[score_col].astype(float)))
+        cands, ai, _ = _place(answer, negs, rng)
+        ctx = {f"target_{target_kind}": t}
+        if target_kind == "user":
+            ctx["history"] = hist.get(t, [])
+        if cand_kind == "user":
+            ctx["candidate_histories"] = {c: hist.get(c, []) for c in cands}
+        ev = {score_col: [score[c] for c in cands]}
+        for col in extra_cols:
+            v = g[col].iloc[0]
+            ev[col] = v.item() if hasattr(v, "item") else v
+        out.append(_record(dataset, measure, t, ctx, cands, cand_kind, ai, seed, ev))
+    return out
+
+
+def build_mem_item_item_questions(interactions, pairs, n_questions, seed, dataset):
+    p = pairs[pairs["kind"] == "item"] if "kind" in pairs else pairs
+    return _from_table(interactions, p, "similarity", "mem_item_item", "item", "item", n_questions, seed,
+                       dataset, extra_cols=("n_positives", "negative_cutoff", "negative_rule"))
+
+
+def build_mem_user_user_questions(interactions, pairs, n_questions, seed, dataset):
+    p = pairs[pairs["kind"] == "user"] if "kind" in pairs else pairs
+    return _from_table(interactions, p, "similarity", "mem_user_user", "user", "user", n_questions, seed,
+                       dataset, extra_cols=("n_positives", "negative_cutoff", "negative_rule"))
+
+
+def build_neu_item2users_questions(interactions, prototypes, n_questions, seed, dataset):
+    p = prototypes[prototypes["measure"] == "neu_item2users"]
+    return _from_table(interactions, p, "cosine", "neu_item2users", "item", "user", n_questions, seed,
+                       dataset, extra_cols=("cluster", "centroid_distance"))
+
+
+def build_neu_user2items_questions(interactions, prototypes, n_questions, seed, dataset):
+    p = prototypes[prototypes["measure"] == "neu_user2items"]
+    return _from_table(interactions, p, "cosine", "neu_user2items", "user", "item", n_questions, seed,
+                       dataset, extra_cols=("cluster", "centroid_distance"))
+
+
+BUILDERS = {
+    "assoc_rule": build_assoc_rule_questions,
+    "mem_item_item": build_mem_item_item_questions,
+    "mem_user_user": build_mem_user_user_questions,
+    "neu_item2users": build_neu_item2users_questions,
+    "neu_user2items": build_neu_user2items_questions,
+}

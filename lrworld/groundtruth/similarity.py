@@ -1,0 +1,120 @@
+"""Memory-based similarity (mem_item_item, mem_user_user): cosine of one-hot interaction vectors.
+
+Computed on scipy.sparse matrices and only for the sampled targets, in row blocks: the largest
+dense object is (block x n_entities), never n x n.
+
+Semantics (docs/groundtruth.md):
+- item-item: an item is the set of users who interacted with it; user-user: a user is the set of
+  items they interacted with (binary, repeats count once). cos(a, b) = |a & b| / sqrt(|a| |b|).
+- positives of a target t: entities e != t with cos(t, e) > threshold. The answer is the positive
+  with the highest cosine (ties: smallest id). Negatives: 9 entities drawn uniformly without
+  replacement from the negative pool, never t itself. The pool is the NON-positives
+  (cos <= threshold). On dense data a threshold as low as 0.01 leaves almost no non-positives
+  (every pair of users shares a popular item), so when it leaves fewer than 9 the pool falls back
+  to the entities at or below the target's `fallback_quantile` (default: median) cosine, provided
+  that cutoff is below the answer's cosine. The cutoff used is stored per target
+  (`negative_cutoff`, `negative_rule`), so every negative has cos <= cutoff < cos(answer): the
+  answer is the strict argmax among the 10 candidates.
+- targets: entities with >= min_degree interactions, visited in a seeded random order; a target is
+  skipped when it has no positive or fewer than n_candidates-1 non-positives; at most max_visits
+  targets are visited (so fewer than n_targets questions can come back; stats say how many).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+
+from lrworld.groundtruth.transactions import binary_matrix, index_interactions
+
+PAIR_COLUMNS = ["kind", "target", "candidate", "similarity", "is_answer", "n_positives",
+                "negative_cutoff", "negative_rule"]
+
+
+def cosine_rows(M: sp.csr_matrix, rows: np.ndarray, norms: np.ndarray | None = None) -> np.ndarray:
+    """Dense (len(rows), n) cosine of the given rows of binary M against every row of M."""
+    if norms is None:
+        norms = np.sqrt(np.asarray(M.multiply(M).sum(axis=1)).reshape(-1))
+    num = (M[rows] @ M.T).toarray()
+    den = norms[rows][:, None] * norms[None, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
+    return out
+
+
+def similar_pairs(interactions: pd.DataFrame, kind: str, n_targets: int, threshold: float = 0.01,
+                  seed: int = 0, n_candidates: int = 10, min_degree: int = 5, block: int = 64,
+                  max_visits: int | None = None, fallback_quantile: float | None = 0.5):
+    """Return (pairs, stats). pairs: one row per (target, candidate), PAIR_COLUMNS; the answer row
+    first within each target, then the negatives in draw order; targets in visiting order.
+    max_visits bounds the work when most targets are skipped (default 20 * n_targets)."""
+    if kind not in ("item", "user"):
+        raise ValueError(f"kind must be 'item' or 'user', got {kind!r}")
+    idx = index_interactions(interactions)
+    B = binary_matrix(idx)  # users x items
+    M = (B.T if kind == "item" else B).tocsr()
+    ids = idx.item_ids if kind == "item" else idx.user_ids
+    degree = np.diff(M.indptr)
+    norms = np.sqrt(degree.astype(np.float64))
+    rng = np.random.default_rng(seed)
+    eligible = np.flatnonzero(degree >= min_degree)
+    order = rng.permutation(eligible)
+    n_neg = n_candidates - 1
+    rows = []
+    skipped_no_pos = skipped_few_neg = visited = 0
+    if max_visits is None:
+        max_visits = 20 * n_targets
+    order = order[:max_visits]
+    for start in range(0, len(order), block):
+        if len(rows) >= n_targets:
+            break
+        blk = order[start:start + block]
+        sims = cosine_rows(M, blk, norms)
+        for j, t in enumerate(blk):
+            if len(rows) >= n_targets:
+                break
+            visited += 1
+            s = sims[j]
+            s[t] = -np.inf  # never the target itself
+            pos = np.flatnonzero(s > threshold)
+            if len(pos) == 0:
+                skipped_no_pos += 1
+                continue
+            best = pos[np.argmax(s[pos])]  # first max = smallest code = smallest id (sorted codes)
+            cutoff, rule = float(threshold), "below_threshold"
+            neg_pool = np.flatnonzero(s <= cutoff)
+            neg_pool = neg_pool[neg_pool != t]
+            if len(neg_pool) < n_neg and fallback_quantile is not None:
+                others = np.delete(s, t)
+                q = float(np.quantile(others, fallback_quantile))
+                if q < s[best]:
+                    cutoff, rule = q, "below_quantile"
+                    neg_pool = np.flatnonzero(s <= cutoff)
+                    neg_pool = neg_pool[neg_pool != t]
+            if len(neg_pool) < n_neg:
+                skipped_few_neg += 1
+                continue
+            negs = rng.choice(neg_pool, size=n_neg, replace=False)
+            rows.append((t, best, negs, s[best], s[negs], len(pos), cutoff, rule))
+    out = {c: [] for c in PAIR_COLUMNS}
+    n_fallback = sum(r[7] == "below_quantile" for r in rows)
+    for t, best, negs, sb, sn, npos, cutoff, rule in rows:
+        cands = np.r_[best, negs]
+        out["kind"] += [kind] * len(cands)
+        out["target"] += [str(ids[t])] * len(cands)
+        out["candidate"] += [str(ids[c]) for c in cands]
+        out["similarity"] += [float(sb)] + [float(x) for x in sn]
+        out["is_answer"] += [True] + [False] * len(negs)
+        out["n_positives"] += [int(npos)] * len(cands)
+        out["negative_cutoff"] += [float(cutoff)] * len(cands)
+        out["negative_rule"] += [rule] * len(cands)
+    pairs = pd.DataFrame(out)
+    pairs["similarity"] = pairs["similarity"].astype("float64")
+    pairs["is_answer"] = pairs["is_answer"].astype(bool)
+    pairs["n_positives"] = pairs["n_positives"].astype("int64")
+    stats = {"kind": kind, "n_entities": int(M.shape[0]), "n_eligible": int(len(eligible)),
+             "n_visited": visited, "n_targets": len(rows), "skipped_no_positive": skipped_no_pos,
+             "skipped_few_negatives": skipped_few_neg, "n_quantile_fallback": n_fallback,
+             "threshold": threshold, "fallback_quantile": fallback_quantile, "min_degree": min_degree}
+    return pairs, stats

@@ -1,0 +1,26 @@
+"""Snakemake: train NeuMF -> neumf.pt (state dict + training log + HR@10), embeddings.parquet."""
+
+import sys
+from pathlib import Path
+
+sys.path[:0] = [snakemake.scriptdir, str(Path(snakemake.scriptdir).parent)]  # noqa: F821
+
+import pandas as pd
+import torch
+from groundtruth_common import Log, limit_threads
+
+from lrworld.groundtruth.neumf import embeddings_frame, train_neumf
+from lrworld.io import atomic_path, write_parquet
+
+sm = snakemake  # noqa: F821
+log = Log(sm.log[0])
+limit_threads(sm.threads)
+p = dict(sm.params.neumf)
+inter = pd.read_parquet(sm.input.interactions)
+res = train_neumf(inter, epochs=p["epochs"], factors=p["factors"], layers=p["layers"], lr=p["lr"],
+                  batch_size=p["batch_size"], num_neg=p["num_neg"], seed=p["seed"], device=p["device"],
+                  eval_users=p["eval_users"], log=log)
+with atomic_path(sm.output.model) as tmp:
+    torch.save(res, tmp)
+write_parquet(sm.output.embeddings, embeddings_frame(res))
+log.stats("neumf", {"hr10": res["hr10"], "hr10_users": res["hr10_users"], "log": res["log"], "config": res["config"]})

@@ -1,0 +1,23 @@
+"""Snakemake: k-means prototypes over NeuMF embeddings -> prototypes.parquet (both directions)."""
+
+import sys
+from pathlib import Path
+
+sys.path[:0] = [snakemake.scriptdir, str(Path(snakemake.scriptdir).parent)]  # noqa: F821
+
+import pandas as pd
+from groundtruth_common import Log, limit_threads
+
+from lrworld.groundtruth.prototypes import all_prototypes
+from lrworld.io import write_parquet
+
+sm = snakemake  # noqa: F821
+log = Log(sm.log[0])
+limit_threads(sm.threads)
+p = sm.params.kmeans
+inter = pd.read_parquet(sm.input.interactions)
+emb = pd.read_parquet(sm.input.embeddings)
+table, stats = all_prototypes(emb, inter, int(sm.params.n_questions), k=p["k"], seed=int(sm.params.seed),
+                              n_positives=p["n_positives"], threads=sm.threads)
+log.stats("prototypes", stats)
+write_parquet(sm.output.prototypes, table)

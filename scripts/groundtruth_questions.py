@@ -1,0 +1,34 @@
+"""Snakemake: questions of one hit10 measure -> results/questions/{dataset}/{measure}.jsonl."""
+
+import sys
+from pathlib import Path
+
+sys.path[:0] = [snakemake.scriptdir, str(Path(snakemake.scriptdir).parent)]  # noqa: F821
+
+import pandas as pd
+from groundtruth_common import Log
+
+from lrworld.groundtruth.questions import BUILDERS
+from lrworld.io import write_jsonl
+
+sm = snakemake  # noqa: F821
+log = Log(sm.log[0])
+measure, dataset = sm.wildcards.gt_measure, sm.wildcards.dataset
+inter = pd.read_parquet(sm.input.interactions)
+items = pd.read_parquet(sm.input.item_table, columns=["item_id"])
+artifact = pd.concat([pd.read_parquet(f) for f in sm.input.artifact], ignore_index=True)
+qs = BUILDERS[measure](inter, artifact, int(sm.params.n_questions), int(sm.params.seed), dataset)
+# every item shown (candidate or context) must have a row in items.parquet, or the prompt has no title
+known = set(items["item_id"].astype(str))
+for q in qs:
+    shown = list(q["candidates"]) if q["candidate_kind"] == "item" else []
+    ctx = q["context"]
+    shown += ctx.get("antecedents", []) + ctx.get("history", []) + ([ctx["target_item"]] if "target_item" in ctx else [])
+    shown += [i for h in ctx.get("candidate_histories", {}).values() for i in h]
+    missing = [i for i in shown if i not in known]
+    if missing:
+        raise ValueError(f"{q['qid']}: item(s) {missing[:5]} not in {sm.input.item_table}")
+n = write_jsonl(sm.output.questions, qs)
+log(f"{measure}: wrote {n} questions (asked for {sm.params.n_questions})")
+if n < int(sm.params.n_questions):
+    log(f"WARNING: fewer questions than asked: the artifact has only {n} eligible targets/rules")
