@@ -10,6 +10,7 @@ configfile: "config.yaml"
 
 include: "rules/common.smk"
 include: "rules/data.smk"
+include: "rules/groundtruth.smk"
 include: "rules/questions.smk"
 include: "rules/inference.smk"
 include: "rules/scoring.smk"

@@ -41,11 +41,11 @@ _PERS = "personalization"
 _KNOW = "knowledgeability"
 
 _SHARED = (
-    Measure("assoc_rule", _ASSOC, "association rules", HIT10),
-    Measure("mem_item_item", _PERS, "memory item-item similarity", HIT10),
-    Measure("mem_user_user", _PERS, "memory user-user similarity", HIT10),
-    Measure("neu_item2users", _PERS, "neural item embedding -> users", HIT10),
-    Measure("neu_user2items", _PERS, "neural user embedding -> items", HIT10),
+    Measure("assoc_rule", _ASSOC, "association rules", HIT10, built=True),
+    Measure("mem_item_item", _PERS, "memory item-item similarity", HIT10, built=True),
+    Measure("mem_user_user", _PERS, "memory user-user similarity", HIT10, built=True),
+    Measure("neu_item2users", _PERS, "neural item embedding -> users", HIT10, built=True),
+    Measure("neu_user2items", _PERS, "neural user embedding -> items", HIT10, built=True),
 )
 
 REGISTRY: dict[str, tuple[Measure, ...]] = {

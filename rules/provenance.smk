@@ -8,7 +8,8 @@ localrules:
     provenance_table,
 
 
-CHAIN_RULES = ("fetch_raw", "ingest", "questions", "prompts", "answer", "responses", "score")
+CHAIN_RULES = ("fetch_raw", "ingest", "assoc_rules", "similar_pairs", "neumf", "prototypes", "gt_questions",
+               "questions", "prompts", "answer", "responses", "score")
 
 
 def rule_code(name):
@@ -40,6 +41,7 @@ rule provenance:
         template=template_for,
         questions="results/questions/{dataset}/{measure}.jsonl",
         questions_report="results/questions/{dataset}/{measure}.report.json",
+        ground_truth=ground_truth_files,
         interactions="results/data/{dataset}/interactions.parquet",
         item_table="results/data/{dataset}/items.parquet",
         ingest_report="results/data/{dataset}/ingest_report.json",

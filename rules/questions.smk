@@ -19,6 +19,9 @@ rule questions:
     output:
         questions="results/questions/{dataset}/{measure}.jsonl",
         report="results/questions/{dataset}/{measure}.report.json",
+    wildcard_constraints:
+        # the five HitRate@1 measures come from gt_questions (rules/groundtruth.smk)
+        measure=_alt([m for m in MEASURES if m not in GT_MEASURES]) or "(?!)",
     params:
         domain=lambda wc: DATASETS[wc.dataset]["domain"],
         history_length=config["questions"]["history_length"],

@@ -9,7 +9,7 @@ import pandas as pd
 from groundtruth_common import Log
 
 from lrworld.groundtruth.questions import BUILDERS
-from lrworld.io import write_jsonl
+from lrworld.io import write_json, write_jsonl
 
 sm = snakemake  # noqa: F821
 log = Log(sm.log[0])
@@ -29,6 +29,9 @@ for q in qs:
     if missing:
         raise ValueError(f"{q['qid']}: item(s) {missing[:5]} not in {sm.input.item_table}")
 n = write_jsonl(sm.output.questions, qs)
+write_json(sm.output.report, {"dataset": dataset, "measure": measure, "seed": int(sm.params.seed),
+                              "requested": int(sm.params.n_questions), "questions": n,
+                              "artifacts": list(sm.input.artifact)})
 log(f"{measure}: wrote {n} questions (asked for {sm.params.n_questions})")
 if n < int(sm.params.n_questions):
     log(f"WARNING: fewer questions than asked: the artifact has only {n} eligible targets/rules")

@@ -41,14 +41,33 @@ def item_text(row: dict) -> str:
     return f"{title} ({int(year)})" if year is not None and not pd.isna(year) else title
 
 
+def _categories(row: dict) -> list[str]:
+    genres = row.get("genres")
+    if genres is not None and len(genres):
+        return [clean(g) for g in genres]
+    leaf = row.get("category_leaf")
+    return [clean(leaf)] if isinstance(leaf, str) and leaf.strip() else []
+
+
 class ItemTexts:
-    """Looks up the display text of an item id once per dataset."""
+    """Looks up the display text of an item id once per dataset: `title (year)`, and with
+    `detailed` the genres or product category too (the paper's Table 10 shows items that way)."""
 
     def __init__(self, items: pd.DataFrame):
-        self._text = {str(r["item_id"]): item_text(r) for r in items.to_dict("records")}
+        rows = items.to_dict("records")
+        self._text = {str(r["item_id"]): item_text(r) for r in rows}
+        self._cats = {str(r["item_id"]): _categories(r) for r in rows}
 
     def __call__(self, item_id: str) -> str:
         return self._text[str(item_id)]
+
+    def detailed(self, item_id: str) -> str:
+        cats = self._cats[str(item_id)]
+        return f"{self(item_id)} [{', '.join(cats)}]" if cats else self(item_id)
+
+
+# A user candidate is shown by the titles of their most recent items (oldest first).
+USER_ITEMS_SHOWN = 5
 
 
 def render(template: str, question: dict, texts: ItemTexts) -> dict:
@@ -60,19 +79,31 @@ def render(template: str, question: dict, texts: ItemTexts) -> dict:
 
         def show(it):
             return clean(shown[str(it)])
+    elif question.get("qtype") == "hit10":
+        show = texts.detailed
     else:
         show = texts
-    hist_texts = [show(it) for it in question["history"]]
+    # Ground-truth questions (rules/groundtruth.smk) carry their context: antecedent items, a
+    # target item or user, and the recent items of each candidate user.
+    ctx = question.get("context") or {}
+    hist_ids = question.get("history") or ctx.get("history") or ctx.get("antecedents") or []
+    hist_texts = [show(it) for it in hist_ids]
     history = "\n".join(f"{i + 1}. {t}" for i, t in enumerate(hist_texts))
-    if question["candidate_kind"] == "value":
+    target = show(ctx["target_item"]) if ctx.get("target_item") else ""
+    kind = question["candidate_kind"]
+    if kind == "value":
         cand_texts = [clean(c) for c in question["candidates"]]
+    elif kind == "user":
+        recent = ctx["candidate_histories"]
+        cand_texts = ["a user who recently chose " + "; ".join(texts(i) for i in recent[c][-USER_ITEMS_SHOWN:])
+                      for c in question["candidates"]]
     else:
         cand_texts = [show(c) for c in question["candidates"]]
     sep = ". " if labels == MCQ_LABELS else ": "
     candidates = "\n".join(f"{lab}{sep}{txt}" for lab, txt in zip(labels, cand_texts))
     # Inline forms for templates written as one sentence (LLaRA / paper Table 24: "[HistoryHere]").
     prompt = string.Template(template).substitute(
-        history=history, candidates=candidates, labels=", ".join(labels),
+        history=history, candidates=candidates, labels=", ".join(labels), target=target,
         history_inline=", ".join(hist_texts), candidates_inline=", ".join(cand_texts))
     return {
         "qid": question["qid"],

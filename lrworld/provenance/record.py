@@ -37,12 +37,26 @@ def _node(role: str, path: str, rule: str | None, inputs: Iterable[str] = (), **
     return node
 
 
+# The rule that makes each ground-truth artifact (rules/groundtruth.smk), by file name.
+GT_RULE = {"rules.parquet": "assoc_rules", "item_similar_pairs.parquet": "similar_pairs",
+           "user_similar_pairs.parquet": "similar_pairs", "neumf.pt": "neumf", "embeddings.parquet": "neumf",
+           "prototypes.parquet": "prototypes"}
+
+
+def _gt_inputs(path: str, interactions: str) -> list[str]:
+    if Path(path).name == "prototypes.parquet":
+        return [interactions, str(Path(path).with_name("embeddings.parquet"))]
+    return [interactions]
+
+
 def score_chain(inp: dict, raw: list[str], metadata_files: list[str]) -> list[dict]:
     """The files behind one score, nearest first, ending in the raw dataset files.
 
     `inp` maps roles to paths: score, score_job, responses, summary, prompts, template, questions,
     questions_report, interactions, items, ingest_report."""
     data_in = list(raw) + list(metadata_files)
+    ground_truth = list(inp.get("ground_truth", []))
+    questions_rule = "gt_questions" if ground_truth else "questions"
     nodes = [
         _node("score", inp["score"], "score", [inp["responses"]]),
         _node("score_job", inp["score_job"], "score", [inp["responses"]], note="start/end/host of the score job"),
@@ -51,9 +65,11 @@ def score_chain(inp: dict, raw: list[str], metadata_files: list[str]) -> list[di
               note="model identity, asked/cached counts of the model's answer job for the dataset"),
         _node("prompts", inp["prompts"], "prompts", [inp["questions"], inp["items"], inp["template"]]),
         _node("template", inp["template"], None, note="prompt template (source file)"),
-        _node("questions", inp["questions"], "questions", [inp["interactions"], inp["items"]],
+        _node("questions", inp["questions"], questions_rule, [inp["interactions"], inp["items"], *ground_truth],
               note="ground truth: candidates and answer_index per question"),
-        _node("questions_report", inp["questions_report"], "questions", [inp["interactions"], inp["items"]]),
+        _node("questions_report", inp["questions_report"], questions_rule, [inp["interactions"], inp["items"]]),
+        *[_node("ground_truth", f, GT_RULE[Path(f).name], _gt_inputs(f, inp["interactions"]),
+                note="ground-truth artifact the answers are computed from") for f in ground_truth],
         _node("interactions", inp["interactions"], "ingest", data_in),
         _node("items", inp["items"], "ingest", data_in, note="ground truth: item attributes (genres, ...)"),
         _node("ingest_report", inp["ingest_report"], "ingest", data_in),
