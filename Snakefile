@@ -14,9 +14,10 @@ include: "rules/questions.smk"
 include: "rules/inference.smk"
 include: "rules/scoring.smk"
 include: "rules/provenance.smk"
+include: "rules/analysis.smk"
 
 
 rule all:
     input:
-        all_targets(),
+        all_targets() + analysis_targets(),
     default_target: True
