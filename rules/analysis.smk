@@ -10,7 +10,15 @@ ANALYSIS_ON = ANALYSIS.get("enabled", False)
 A_OUT = "results/analysis/{dataset}"
 SHUFFLES = [v for v in VARIANTS if variant_kind(v) == "shuffle"]
 KSHOTS = [v for v in VARIANTS if variant_kind(v) == "kshot"]
+for _i, _p in enumerate(ANALYSIS.get("model_pairs", [])):
+    for _k in ("small", "large"):
+        if _p[_k] not in config["models"]:
+            raise WorkflowError(f"config: analysis.model_pairs[{_i}].{_k}: unknown model {_p[_k]!r}")
+# pairs naming a disabled model are skipped (the paper's pairs can stay in the config)
 MODEL_PAIRS = [p for p in ANALYSIS.get("model_pairs", []) if p["small"] in MODELS and p["large"] in MODELS]
+_tok = ANALYSIS.get("tokenizer", "whitespace")
+if ANALYSIS_ON and _tok != "whitespace" and MODELS.get(_tok, {}).get("backend") != "hf":
+    raise WorkflowError(f"config: analysis.tokenizer: {_tok!r} is neither 'whitespace' nor an enabled hf model")
 
 
 def _table(name, caption, category, subcategory="{dataset}"):

@@ -100,6 +100,7 @@ def kshot_lines(curve: pd.DataFrame, stem, title: str):
     for (model, measure), g in curve.groupby(["model", "measure"]):
         ax.errorbar(g["k"], g["value"], yerr=[g["value"] - g["ci_low"], g["ci_high"] - g["value"]], marker="o",
                     capsize=2, label=f"{model} / {measure}")
+    ax.set_xticks(sorted(set(curve["k"])))
     ax.set_xlabel("shots (k)")
     ax.set_ylabel("score (95% CI)")
     ax.set_ylim(0, 1)
