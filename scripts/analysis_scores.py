@@ -24,7 +24,12 @@ note = (f"Cells: score [{conf}% percentile-bootstrap CI over questions, {p.n_boo
         f"n per cell in the CSV (`<column>_n`). * = the paired bootstrap difference to RANDOM on the same "
         f"questions has a {conf}% interval excluding 0 (all pairs: `results/analysis/{ds}/paired.csv`).")
 io.write_text(smk.output.scores_csv, num.to_csv(index=False, float_format="%.4f", lineterminator="\n"))
-io.write_text(smk.output.scores_md, to_markdown(fmt, f"{ds}: scores", note))
+cols, spans, i = list(fmt.columns), [], 1
+for label, span in groups[1:]:
+    spans.append(f"{label}: {', '.join(cols[i:i + span])}")
+    i += span
+io.write_text(smk.output.scores_md, to_markdown(fmt, f"{ds}: scores", note + "\n\nColumn groups (scale / factor): "
+                                                + "; ".join(spans) + "."))
 io.write_text(smk.output.scores_tex, to_latex(fmt, f"{ds}: scores. {note}", "tab:scores", groups))
 plots.grouped_bars(scores, model_order(list(p.models)), str(Path(smk.output.scores_png).with_suffix("")),
                    f"{ds}: zero-shot scores, {conf}% CI")
