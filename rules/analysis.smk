@@ -22,17 +22,17 @@ if ANALYSIS_ON and _tok != "whitespace" and MODELS.get(_tok, {}).get("backend") 
 
 
 def _table(name, caption, category, subcategory="{dataset}"):
-    """An analysis table: CSV (shown in the report), Markdown and LaTeX beside it."""
+    """An analysis table: CSV, Markdown, LaTeX, and HTML (the one shown in the report)."""
     stem = f"{A_OUT}/tables/{name}"
-    return {f"{name}_csv": report(stem + ".csv", caption=f"../docs/report/{caption}.rst", category=category,
-                                  subcategory=subcategory, labels={"dataset": "{dataset}", "file": name}),
-            f"{name}_md": stem + ".md", f"{name}_tex": stem + ".tex"}
+    return {f"{name}_csv": stem + ".csv", f"{name}_md": stem + ".md", f"{name}_tex": stem + ".tex",
+            f"{name}_html": report(stem + ".html", caption=f"../docs/report/{caption}.rst", category=category,
+                                   subcategory=subcategory, labels={"dataset": "{dataset}", "table": name, "figure": ""})}
 
 
 def _plot(name, caption, category):
     stem = f"{A_OUT}/plots/{name}"
     return {f"{name}_png": report(stem + ".png", caption=f"../docs/report/{caption}.rst", category=category,
-                                  subcategory="{dataset}", labels={"dataset": "{dataset}", "figure": name}),
+                                  subcategory="{dataset}", labels={"dataset": "{dataset}", "table": "", "figure": name}),
             f"{name}_svg": stem + ".svg"}
 
 
@@ -74,8 +74,9 @@ rule analysis_scores:
         code=code("analysis", "tables.py", "measures.py", "questions/seeding.py"),
     output:
         long=f"{A_OUT}/scores.csv",
-        paired=report(f"{A_OUT}/paired.csv", caption="../docs/report/paired.rst", category="Scores",
-                      subcategory="{dataset}", labels={"dataset": "{dataset}", "file": "paired"}),
+        paired=f"{A_OUT}/paired.csv",
+        paired_html=report(f"{A_OUT}/paired.html", caption="../docs/report/paired.rst", category="Scores",
+                           subcategory="{dataset}", labels={"dataset": "{dataset}", "table": "paired", "figure": ""}),
         **_table("scores", "scores", "Scores"),
         **_plot("scores", "scores_plot", "Scores"),
     params:

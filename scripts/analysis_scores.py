@@ -7,7 +7,7 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakema
 from lrworld import io, runlog
 from lrworld.analysis import plots
 from lrworld.analysis.load import model_order, responses_frame
-from lrworld.analysis.output import to_latex, to_markdown
+from lrworld.analysis.output import to_html, to_latex, to_markdown
 from lrworld.analysis.scores import paired_table, paper_table, score_table
 
 smk = snakemake  # noqa: F821
@@ -18,6 +18,7 @@ scores = score_table(frame, int(p.n_boot), float(p.confidence), int(p.seed))
 paired = paired_table(frame, list(p.models), int(p.n_boot), float(p.confidence), int(p.seed))
 io.write_text(smk.output.long, scores.to_csv(index=False, float_format="%.6f", lineterminator="\n"))
 io.write_text(smk.output.paired, paired.to_csv(index=False, float_format="%.6f", lineterminator="\n"))
+io.write_text(smk.output.paired_html, to_html(paired, f"{ds}: paired bootstrap differences"))
 num, fmt, groups = paper_table(scores, paired, p.domain, list(p.models))
 conf = int(round(float(p.confidence) * 100))
 note = (f"Cells: score [{conf}% percentile-bootstrap CI over questions, {p.n_boot} resamples, seed {p.seed}]; "
@@ -31,6 +32,7 @@ for label, span in groups[1:]:
 io.write_text(smk.output.scores_md, to_markdown(fmt, f"{ds}: scores", note + "\n\nColumn groups (scale / factor): "
                                                 + "; ".join(spans) + "."))
 io.write_text(smk.output.scores_tex, to_latex(fmt, f"{ds}: scores. {note}", "tab:scores", groups))
+io.write_text(smk.output.scores_html, to_html(fmt, f"{ds}: scores", note))
 plots.grouped_bars(scores, model_order(list(p.models)), str(Path(smk.output.scores_png).with_suffix("")),
                    f"{ds}: zero-shot scores, {conf}% CI")
 log.info("\n%s", fmt)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import math
 from pathlib import Path
 
@@ -64,15 +65,28 @@ def to_latex(df: pd.DataFrame, caption: str, label: str, groups: list[tuple[str,
     return "\n".join(lines) + "\n"
 
 
+_HTML_STYLE = ("body{font-family:sans-serif;margin:1em}table{border-collapse:collapse}"
+               "td,th{border:1px solid #bbb;padding:.2em .6em;text-align:right}th{background:#f0f0f0}")
+
+
+def to_html(df: pd.DataFrame, title: str, note: str = "", digits: int = 4) -> str:
+    """A standalone page (the Snakemake report shows HTML inline; it only offers CSV as a download)."""
+    body = df.to_html(index=False, na_rep="", float_format=lambda v: f"{v:.{digits}f}", border=0)
+    return (f"<!doctype html><html><head><meta charset=utf-8><title>{html.escape(title)}</title>"
+            f"<style>{_HTML_STYLE}</style></head><body><h2>{html.escape(title)}</h2>{body}"
+            f"<p>{html.escape(note)}</p></body></html>\n")
+
+
 def write_table(df: pd.DataFrame, stem: str | Path, title: str, caption: str = "", note: str = "",
                 groups=None, digits: int = 4) -> list[str]:
-    """stem.csv, stem.md, stem.tex; returns the paths."""
+    """stem.csv, stem.md, stem.tex and stem.html; returns the paths."""
     stem = str(stem)
     io.write_text(stem + ".csv", df.to_csv(index=False, float_format=f"%.{digits}f", lineterminator="\n"))
     io.write_text(stem + ".md", to_markdown(df, title, note, digits))
     io.write_text(stem + ".tex", to_latex(df, caption or title, "tab:" + Path(stem).name.replace("_", "-"),
                                           groups, digits))
-    return [stem + ext for ext in (".csv", ".md", ".tex")]
+    io.write_text(stem + ".html", to_html(df, title, note, digits))
+    return [stem + ext for ext in (".csv", ".md", ".tex", ".html")]
 
 
 def save_figure(fig, stem: str | Path) -> list[str]:

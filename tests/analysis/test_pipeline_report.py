@@ -53,7 +53,7 @@ def built(tmp_path_factory, shared_data):
 def test_every_table_and_plot_is_built(built):
     a = built / "results/analysis/ml"
     for t in TABLES:
-        for ext in ("csv", "md", "tex"):
+        for ext in ("csv", "md", "tex", "html"):
             assert (a / f"tables/{t}.{ext}").stat().st_size > 0, (t, ext)
     for p in PLOTS:
         assert (a / f"plots/{p}.png").read_bytes()[:4] == b"\x89PNG"
@@ -105,6 +105,22 @@ def test_report_opens_in_headless_chromium_with_images_loaded(built, tmp_path):
                 browser.screenshot(tmp_path / f"figure{seen}.png")
                 seen += 1
         assert seen == len(PLOTS)
+        iframe = ("[...document.querySelectorAll('iframe')].map(f => f.src)"
+                  ".find(s => s.startsWith('data:text/html;charset=utf8;filename=%s'))")
+        tables = 0
+        for category in ("Scores", "Position bias", "Popularity bias", "Tokens and time", "Ablations"):
+            goto(category)
+            names = browser.eval(f"[...{rows}].map(r => r.cells[1].innerText.trim())")
+            for i, name in enumerate(names):
+                if not name:
+                    continue  # a figure row
+                goto(category)
+                browser.eval(f"{rows}[{i}].querySelector('a[iconname=eye]').click()")
+                src = browser.wait_for(iframe % f"{name}.html")
+                assert "<table" in base64.b64decode(src.split("base64,", 1)[1]).decode(), name
+                tables += 1
+        assert tables == len(TABLES) + 1  # + paired
+        browser.screenshot(tmp_path / "table.png")
         goto("Measure cards")  # the card is an HTML page shown in the report
         browser.eval(f"{rows}[0].querySelector('a[iconname=eye]').click()")
         # a data: iframe is cross-origin to the report: read its source instead of its document
