@@ -15,6 +15,8 @@ for _i, _p in enumerate(ANALYSIS.get("model_pairs", [])):
         if _p[_k] not in config["models"]:
             raise WorkflowError(f"config: analysis.model_pairs[{_i}].{_k}: unknown model {_p[_k]!r}")
 # pairs naming a disabled model are skipped (the paper's pairs can stay in the config)
+# the card shows the zero_shot prompt (or the first configured variant's)
+CARD_VARIANT = "zero_shot" if "zero_shot" in VARIANTS else VARIANTS[0]
 MODEL_PAIRS = [p for p in ANALYSIS.get("model_pairs", []) if p["small"] in MODELS and p["large"] in MODELS]
 _tok = ANALYSIS.get("tokenizer", "whitespace")
 if ANALYSIS_ON and _tok != "whitespace" and MODELS.get(_tok, {}).get("backend") != "hf":
@@ -219,9 +221,9 @@ rule analysis_kshot:
 rule analysis_cards:
     input:
         scores=f"{A_OUT}/scores.csv",
-        prompts=lambda wc: f"results/prompts/{wc.dataset}/{wc.measure}/{VARIANTS[0] if 'zero_shot' not in VARIANTS else 'zero_shot'}.jsonl",
-        template=lambda wc: template_for(type("W", (), {"dataset": wc.dataset, "measure": wc.measure,
-                                                         "variant": "zero_shot" if "zero_shot" in VARIANTS else VARIANTS[0]})),
+        prompts=lambda wc: f"results/prompts/{wc.dataset}/{wc.measure}/{CARD_VARIANT}.jsonl",
+        template=lambda wc: str(template_path(DATASETS[wc.dataset]["domain"], wc.measure,
+                                              template_variant(CARD_VARIANT))),
         code=code("analysis", "measures.py"),
     output:
         card=report(f"{A_OUT}/cards/{{measure}}.html", caption="../docs/report/card.rst", category="Measure cards",

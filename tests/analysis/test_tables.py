@@ -85,8 +85,8 @@ def test_paper_table_random_first_with_ci_and_marks():
     assert "attr\\_genre" in tex and "\\textless{}movie, genre\\textgreater{}" in tex
 
 
-def test_write_table_three_formats(tmp_path):
+def test_write_table_four_formats(tmp_path):
     paths = write_table(pd.DataFrame({"a": [1.5], "b": ["x_y"]}), tmp_path / "t", "T", note="N")
-    assert [p[-3:] for p in paths] == ["csv", ".md", "tex"]
+    assert [p.rsplit(".", 1)[1] for p in paths] == ["csv", "md", "tex", "html"]
     assert "| 1.5000 | x_y |" in (tmp_path / "t.md").read_text()
     assert model_order(["b", "random", "a"]) == ["random", "b", "a"]
