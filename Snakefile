@@ -1,5 +1,7 @@
 # lrworld: benchmarks of LLMs in recommendation as a build graph.
-# Stages, one rules file each: data -> questions -> prompts -> responses -> scores -> tables.
+# LRWorld stages, one rules file each: data -> (ground truth) -> questions -> prompts -> answers
+# -> scores -> tables -> provenance and analyses. SRBench and LLaRA are tracks of their own,
+# planned when config has their section.
 from snakemake.utils import min_version
 
 min_version("9.0")
@@ -15,6 +17,7 @@ include: "rules/questions.smk"
 include: "rules/inference.smk"
 include: "rules/scoring.smk"
 include: "rules/provenance.smk"
+include: "rules/analysis.smk"
 include: "rules/srbench.smk"
 include: "rules/llara.smk"
 
@@ -22,6 +25,7 @@ include: "rules/llara.smk"
 rule all:
     input:
         all_targets(),
+        analysis_targets(),
         srbench_targets(),
         llara_targets(),
     default_target: True

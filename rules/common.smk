@@ -9,6 +9,7 @@ from snakemake.utils import validate
 from lrworld import config as lrw_config
 from lrworld.data.ingest import METADATA_KEYS, required_files
 from lrworld.prompts.render import template_path
+from lrworld.prompts.variants import template_variant
 
 try:
     lrw_config.validate(config)
@@ -59,7 +60,9 @@ def metadata_inputs(wildcards):
 
 
 def template_for(wildcards):
-    return str(template_path(DATASETS[wildcards.dataset]["domain"], wildcards.measure, wildcards.variant))
+    # kshot/noisy/shuffle<s> render with the zero_shot template (lrworld/prompts/variants.py)
+    return str(template_path(DATASETS[wildcards.dataset]["domain"], wildcards.measure,
+                             template_variant(wildcards.variant)))
 
 
 def gpus_for(model):

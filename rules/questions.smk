@@ -40,9 +40,13 @@ rule prompts:
         questions="results/questions/{dataset}/{measure}.jsonl",
         item_table="results/data/{dataset}/items.parquet",
         template=template_for,
-        code=code("prompts"),
+        code=code("prompts", "questions/seeding.py"),
     output:
         prompts="results/prompts/{dataset}/{measure}/{variant}.jsonl",
+    params:
+        # variant transforms (kshot, noisy, shuffle<s>) draw from these; zero_shot/cot ignore them
+        seed=config["seed"],
+        kshot_k=config.get("analysis", {}).get("kshot", {}).get("k", 3),
     log:
         "logs/prompts/{dataset}/{measure}/{variant}.log",
     conda:

@@ -1,0 +1,40 @@
+"""One card per measure for the Snakemake report: the prompt template, one rendered example
+question with its candidates and gold answer, and n, missed rate and score with CI per model."""
+
+from __future__ import annotations
+
+import html
+
+import pandas as pd
+
+from lrworld.analysis.load import model_order
+
+_STYLE = ("body{font-family:sans-serif;margin:1em;max-width:60em}pre{background:#f4f4f4;padding:.6em;"
+          "white-space:pre-wrap}table{border-collapse:collapse}td,th{border:1px solid #bbb;padding:.2em .6em}"
+          "td.n{text-align:right}")
+
+
+def card_html(dataset: str, measure: str, template: str, example: dict, scores: pd.DataFrame,
+              models: list[str], description: str = "") -> str:
+    e = html.escape
+    labels, cands = example["labels"], example["candidates"]
+    gold = example["answer_index"]
+    bold = ' style="font-weight:bold"'
+    cand_rows = "".join(f"<li{bold if i == gold else ''}>{e(lab)}. {e(c)}"
+                        f"{' (gold)' if i == gold else ''}</li>" for i, (lab, c) in enumerate(zip(labels, cands)))
+    s = scores[scores["measure"] == measure]
+    rows = []
+    for model in model_order([m for m in models if m in set(s["model"])]):
+        for r in s[s["model"] == model].sort_values("variant", key=lambda v: v != "zero_shot").itertuples():
+            rows.append(f"<tr><td>{e(model)}</td><td>{e(r.variant)}</td><td class=n>{r.n}</td>"
+                        f"<td class=n>{r.missed_rate:.4f}</td><td class=n>{r.value:.4f}</td>"
+                        f"<td class=n>[{r.ci_low:.4f}, {r.ci_high:.4f}]</td></tr>")
+    return (f"<!doctype html><html><head><meta charset=utf-8><title>{e(dataset)} / {e(measure)}</title>"
+            f"<style>{_STYLE}</style></head><body><h1>{e(measure)} <small>({e(dataset)})</small></h1>"
+            f"<p>{e(description)}</p>"
+            "<h2>Scores</h2><table><tr><th>model</th><th>variant</th><th>n</th><th>missed rate</th>"
+            "<th>score</th><th>95% CI (bootstrap)</th></tr>" + "".join(rows) + "</table>"
+            f"<h2>Prompt template</h2><pre>{e(template)}</pre>"
+            f"<h2>Example question <small>({e(example['qid'])})</small></h2><pre>{e(example['prompt'])}</pre>"
+            f"<p>Candidates:</p><ol style='list-style:none'>{cand_rows}</ol>"
+            f"<p>Gold answer: <b>{e(labels[gold])}. {e(cands[gold])}</b></p></body></html>\n")

@@ -1,0 +1,146 @@
+"""Prompt variants: the transforms that turn one measure's questions into a variant's prompts.
+
+A variant is a name in `config["variants"]`. Question files are never changed: every transform
+runs at the prompts stage, on a copy of the question, and the prompt record's `answer_index` is
+what gets scored.
+
+| variant | template | transform |
+|---|---|---|
+| `zero_shot` | `zero_shot.txt` | none |
+| `cot` | `cot.txt` ("Let's think step by step.") | none |
+| `kshot` / `kshot<k>` | `zero_shot.txt` | `k` solved examples (`analysis.kshot.k` for `kshot`) from *other users'* questions of the same measure, with their gold labels, before the question (the paper's Fig. 7) |
+| `noisy` | `zero_shot.txt` | one history item, drawn at random, replaced by a random item of the pool that is not in the history, the target or the candidates (the paper's §5.4, Table 23) |
+| `shuffle<s>` | `zero_shot.txt` | the candidates permuted under seed `s`, so the correct answer's slot is re-drawn (the paper's A.3, Tables 6 and 11) |
+
+Every draw is seeded from `(seed, variant, qid)` (never from the order of questions), so a
+variant's prompt for a question does not change when other questions are added or removed.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pandas as pd
+
+from lrworld.io import sha256_text
+from lrworld.questions.seeding import rng_for
+
+BASE_VARIANTS = ("zero_shot", "cot")
+_KSHOT = re.compile(r"^kshot(\d*)$")
+_SHUFFLE = re.compile(r"^shuffle(\d+)$")
+VARIANT_PATTERN = r"^(zero_shot|cot|noisy|kshot[0-9]*|shuffle[0-9]+)$"
+DEFAULT_K = 3
+
+
+def kind(variant: str) -> str:
+    """'zero_shot', 'cot', 'kshot', 'noisy' or 'shuffle'."""
+    if variant in BASE_VARIANTS or variant == "noisy":
+        return variant
+    if _KSHOT.match(variant):
+        return "kshot"
+    if _SHUFFLE.match(variant):
+        return "shuffle"
+    raise ValueError(f"unknown prompt variant {variant!r}; known: zero_shot, cot, kshot, kshot<k>, noisy, shuffle<s>")
+
+
+def template_variant(variant: str) -> str:
+    """The template file a variant renders with: its own for zero_shot/cot, zero_shot's otherwise."""
+    return variant if kind(variant) in BASE_VARIANTS else "zero_shot"
+
+
+def kshot_k(variant: str, default_k: int = DEFAULT_K) -> int:
+    m = _KSHOT.match(variant)
+    return int(m.group(1)) if m and m.group(1) else int(default_k)
+
+
+def shuffle_seed(variant: str) -> int:
+    return int(_SHUFFLE.match(variant).group(1))
+
+
+def _user(q: dict) -> str:
+    return str(q.get("user_id", q["qid"]))
+
+
+def shuffle_question(q: dict, seed: int, s: int) -> tuple[dict, dict]:
+    """Permute the candidates under seed s; the answer follows its candidate."""
+    rng = rng_for(seed, "shuffle", str(s), q["qid"])
+    perm = [int(i) for i in rng.permutation(len(q["candidates"]))]
+    out = dict(q, candidates=[q["candidates"][i] for i in perm], answer_index=perm.index(q["answer_index"]))
+    return out, {"permutation": perm, "original_answer_index": q["answer_index"]}
+
+
+def noisy_question(q: dict, seed: int, pool: list[str]) -> tuple[dict, dict]:
+    """Replace one history item (drawn at random) with a random pool item not already in play."""
+    rng = rng_for(seed, "noisy", q["qid"])
+    taken = set(map(str, q["history"])) | {str(q.get("target_item"))}
+    if q.get("candidate_kind") != "value":
+        taken |= set(map(str, q["candidates"]))
+    pos = int(rng.integers(len(q["history"])))
+    # Draw until the item is new; the pool is the dataset's items (thousands), so this ends fast.
+    for _ in range(10_000):
+        new = str(pool[int(rng.integers(len(pool)))])
+        if new not in taken:
+            break
+    else:  # pragma: no cover - a pool of only the question's own items
+        raise ValueError(f"{q['qid']}: no pool item outside the question to inject as noise")
+    history = list(q["history"])
+    old = history[pos]
+    history[pos] = new
+    return dict(q, history=history), {"replaced_position": pos, "replaced_item": old, "noise_item": new}
+
+
+def kshot_examples(q: dict, questions: list[dict], seed: int, k: int) -> list[dict]:
+    """k questions of other users (never q's user), drawn with a seed of q's id, in qid order."""
+    others = sorted((o for o in questions if _user(o) != _user(q)), key=lambda o: o["qid"])
+    if len(others) < k:
+        raise ValueError(f"{q['qid']}: {k}-shot needs {k} questions of other users, only {len(others)} exist")
+    rng = rng_for(seed, "kshot", str(k), q["qid"])
+    return [others[int(i)] for i in sorted(rng.choice(len(others), size=k, replace=False))]
+
+
+def examples_block(example_prompts: list[tuple[str, str]]) -> str:
+    """Solved examples, each the zero-shot prompt followed by its gold label."""
+    k = len(example_prompts)
+    parts = [f"Here {'is 1 solved example' if k == 1 else f'are {k} solved examples'} from other users.\n"]
+    for i, (prompt, label) in enumerate(example_prompts, 1):
+        parts.append(f"### Example {i}\n{prompt.rstrip()} {label}\n")
+    parts.append("### Question\n")
+    return "\n".join(parts)
+
+
+def render_variant_all(questions: list[dict], template_file: str | Path, items: pd.DataFrame, variant: str,
+                       seed: int = 0, kshot_default: int = DEFAULT_K) -> list[dict]:
+    """The prompts of one (measure, variant). zero_shot and cot are exactly `render_all`."""
+    from lrworld.prompts.render import ItemTexts, render, render_all
+
+    v = kind(variant)
+    if v in BASE_VARIANTS:
+        return render_all(questions, template_file, items, variant)
+    template = Path(template_file).read_text(encoding="utf-8")
+    texts = ItemTexts(items)
+    tsha = sha256_text(template)
+    pool = sorted(map(str, items["item_id"]))
+    k = kshot_k(variant, kshot_default) if v == "kshot" else 0
+    out = []
+    for q in questions:
+        if v == "shuffle":
+            tq, meta = shuffle_question(q, seed, shuffle_seed(variant))
+        elif v == "noisy":
+            tq, meta = noisy_question(q, seed, pool)
+        else:
+            tq, meta = q, {}
+        rec = render(template, tq, texts)
+        if v == "kshot":
+            exs = kshot_examples(q, questions, seed, k)
+            solved = []
+            for ex in exs:
+                r = render(template, ex, texts)
+                solved.append((r["prompt"], r["labels"][r["answer_index"]]))
+            rec["prompt"] = examples_block(solved) + rec["prompt"]
+            rec["prompt_sha256"] = sha256_text(rec["prompt"])
+            meta = {"k": k, "example_qids": [ex["qid"] for ex in exs]}
+        rec.update({"variant": variant, "measure": q["measure"], "dataset": q["dataset"], "template_sha256": tsha,
+                    "variant_meta": meta})
+        out.append(rec)
+    return out

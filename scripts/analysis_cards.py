@@ -1,0 +1,21 @@
+"""Snakemake entry: the report card of one measure."""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakemake is injected)
+
+import pandas as pd
+
+from lrworld import io, measures, runlog
+from lrworld.analysis.report_cards import card_html
+
+smk = snakemake  # noqa: F821
+log = runlog.setup(smk)
+w = smk.wildcards
+m = measures.get(smk.params.domain, w.measure)
+example = io.read_jsonl(smk.input.prompts)[0]
+scores = pd.read_csv(smk.input.scores)
+io.write_text(smk.output.card, card_html(w.dataset, w.measure, Path(smk.input.template).read_text(encoding="utf-8"),
+                                         example, scores, list(smk.params.models),
+                                         f"{m.scale} / {m.factor} ({m.qtype}, {m.primary_metric})"))
+log.info("card written")

@@ -1,0 +1,54 @@
+"""The measure card, the HTML table, and the config keys of the analyses."""
+
+import copy
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from lrworld import config as lrw_config
+from lrworld.analysis.output import to_html
+from lrworld.analysis.report_cards import card_html
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_card_shows_template_example_gold_and_scores_with_ci():
+    example = {"qid": "d/attr_genre/u1", "prompt": "Pick <one>:\nA. Drama\nB. War", "labels": ["A", "B"],
+               "candidates": ["Drama", "War"], "answer_index": 1}
+    scores = pd.DataFrame([{"model": "smol", "measure": "attr_genre", "variant": "zero_shot", "n": 30,
+                            "missed_rate": 0.1, "value": 0.5, "ci_low": 0.3, "ci_high": 0.7},
+                           {"model": "random", "measure": "attr_genre", "variant": "zero_shot", "n": 30,
+                            "missed_rate": 0.0, "value": 0.25, "ci_low": 0.1, "ci_high": 0.4}])
+    page = card_html("d", "attr_genre", "Tpl ${history}", example, scores, ["smol", "random"], "desc")
+    assert "Tpl ${history}" in page and "Pick &lt;one&gt;:" in page  # escaped, not markup
+    assert "B. War (gold)" in page and "Gold answer: <b>B. War</b>" in page
+    assert page.index(">random<") < page.index(">smol<")  # RANDOM first
+    assert "[0.3000, 0.7000]" in page and "0.1000" in page
+
+
+def test_html_table():
+    page = to_html(pd.DataFrame({"m": ["<x>"], "v": [0.5]}), "T & t", "note")
+    assert "<table" in page and "&lt;x&gt;" in page and "0.5000" in page and "T &amp; t" in page
+
+
+def _base():
+    return yaml.safe_load((ROOT / "config.yaml").read_text())
+
+
+def test_config_accepts_the_variants_and_the_ablation_file():
+    cfg = _base()
+    ablation = yaml.safe_load((ROOT / "config/ablation.yaml").read_text())
+    cfg.update(ablation)
+    lrw_config.validate(cfg)
+    assert cfg["analysis"]["enabled"] and "shuffle5" in cfg["variants"]
+
+
+@pytest.mark.parametrize("bad", [{"variants": ["fewshot"]}, {"variants": ["shuffle"]},
+                                 {"analysis": {"kshot": {"k": 0}}}, {"analysis": {"bootstap": 10}}])
+def test_config_rejects_bad_analysis_keys(bad):
+    cfg = copy.deepcopy(_base())
+    cfg.update(bad)
+    with pytest.raises(lrw_config.ConfigError):
+        lrw_config.validate(cfg)
