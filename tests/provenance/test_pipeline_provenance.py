@@ -88,7 +88,8 @@ def test_explain_ends_in_the_raw_file_and_verify_names_a_tampered_file(built, sh
     assert sum(r["correct"] for r in res["records"]) == res["number"]["correct"]
     assert res["job"]["rule"] == "score" and res["job"]["host"] and res["job"]["start"] <= res["job"]["end"]
     assert res["code"]["git"]["error"] == "not a git repository"
-    assert set(res["code"]["modules"]) == {"fetch_raw", "ingest", "questions", "prompts", "answer", "responses", "score"}
+    assert set(res["code"]["modules"]) == {"fetch_raw", "ingest", "assoc_rules", "similar_pairs", "neumf", "prototypes",
+                                           "gt_questions", "questions", "prompts", "answer", "responses", "score"}
     assert res["config"]["subset"]["model"]["random-b"]["seed"] == 5 and len(res["config"]["sha256"]) == 64
 
     assert lrworld(work, "verify", capsys=capsys)[0] == 0

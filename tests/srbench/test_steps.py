@@ -1,11 +1,5 @@
 """The pipeline steps end to end on a Yelp-format fixture (and, marked slow, through Snakemake)."""
 
-import os
-import shutil
-import subprocess
-import sys
-from pathlib import Path
-
 import pandas as pd
 import pytest
 import yaml
@@ -13,8 +7,7 @@ import yaml
 from lrworld import io
 from lrworld.srbench import data as D
 from lrworld.srbench import steps
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.graph import snakemake
 
 
 def _config(tmp_path):
@@ -60,15 +53,11 @@ def test_select_users_is_seeded(ml100k_split):
 
 
 @pytest.mark.slow
-def test_snakemake_graph(tmp_path):
+def test_snakemake_graph(tmp_path, shared_data):
+    """The SRBench rules inside the real graph, on the Yelp-format fixture."""
     cfg = _config(tmp_path)
+    cfg["datasets"] = {"ml": {"domain": "movie", "format": "ml-100k", "measures": ["attr_genre"],
+                              "source": {"path": str(shared_data / "movielens-100k/raw")}}}
     (tmp_path / "config.yaml").write_text(yaml.safe_dump(cfg))
-    for d in ("rules", "scripts"):
-        shutil.copytree(ROOT / d, tmp_path / d, ignore=lambda p, names: [n for n in names if not n.startswith("srbench")])
-    (tmp_path / "Snakefile").write_text('configfile: "config.yaml"\ninclude: "rules/srbench.smk"\n'
-                                        'rule all:\n    input: srbench_targets()\n')
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    r = subprocess.run([sys.executable, "-m", "snakemake", "-c1", "--quiet"], cwd=tmp_path, env=env,
-                       capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stderr[-3000:]
+    snakemake(tmp_path, "results/tables/srbench_yelp.md")
     assert "| popularity |" in (tmp_path / "results/tables/srbench_yelp.md").read_text()
