@@ -13,6 +13,8 @@ rule responses:
         cache_dir=config["cache_dir"],
     resources:
         gpu=model_resources,
+        gpu_model=model_gpu_model,
+        slurm_partition=lambda wc: slurm_partition(model_resources(wc)),
     threads: 2
     log:
         "logs/responses/{dataset}/{model}/{measure}/{variant}.log",
