@@ -9,7 +9,17 @@ PY=${PY:-.venv/bin/python}
 [[ -x $PY ]] || PY=python3
 t0=$SECONDS
 bash .ci/slurm/cluster.sh install
-trap 'bash .ci/slurm/cluster.sh stop' EXIT
+on_exit() {
+    local rc=$?
+    if [[ $rc != 0 ]]; then  # the daemons' own words, for a failed CI log
+        for f in "${LRWORLD_SLURM_DIR:-/tmp/lrworld-slurm}"/log/{slurmctld,slurmd,slurmdbd}.log; do
+            [[ -f $f ]] && { echo "--- tail $f"; tail -n 30 "$f"; }
+        done
+    fi
+    bash .ci/slurm/cluster.sh stop
+    exit $rc
+}
+trap on_exit EXIT
 bash .ci/slurm/cluster.sh start
 # Its own pytest base directory: SLURM jobs run in it, and a shared pytest-of-<user> is pruned by
 # other pytest sessions on the same machine.
