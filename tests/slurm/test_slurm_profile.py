@@ -9,6 +9,7 @@ LRWORLD_SLURM_REQUIRED=1 (CI), where they fail."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -74,7 +75,7 @@ def run_slurm(workdir: Path, *extra, cancel: str | None = None, timeout=420):
     CI. With `cancel`, scancel the first running SLURM job whose comment (rule and wildcards) contains it."""
     log = workdir / f"slurm-run-{time.strftime('%H%M%S')}.log"
     cmd = [*SNAKEMAKE, "-d", str(workdir), "--profile", str(PROFILE),
-           "--slurm-init-seconds-before-status-checks", "2", *extra]
+           "--slurm-init-seconds-before-status-checks", "2", "--verbose", *extra]  # verbose: the sbatch calls
     print(f"\n$ {' '.join(cmd)}", flush=True)
     t0 = time.time()
     cancelled = None
@@ -122,6 +123,16 @@ def submitted_ids(text):
     return [line.split("SLURM jobid ")[1].split()[0] for line in text.splitlines() if "SLURM jobid " in line]
 
 
+def sbatch_calls(text):
+    """{comment: [sbatch options]} from the plugin's own log lines (--verbose), without -D and --wrap."""
+    calls = {}
+    for line in text.splitlines():
+        if "sbatch call: sbatch " in line:
+            call = re.sub(r" -D \S+", "", line.split("sbatch call: ", 1)[1].split(" --wrap=")[0])
+            calls.setdefault(call.split("--comment ")[1].split()[0].strip("'"), []).append(call)
+    return calls
+
+
 def planned(text):
     lines = text.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("Job stats"))
@@ -164,6 +175,7 @@ def test_slurm_run_requests_gpus_only_for_gpu_rules_and_matches_local(cluster, t
     assert f"SLURM-job '{killed}' failed, SLURM status is: 'CANCELLED" in text, text[-4000:]
     assert not (work / "results/tables/ml.csv").exists()
     first = submitted_ids(text)
+    calls = sbatch_calls(text)
 
     # 2. the rerun (the plain profile command) submits only what is missing; its job is scancel'ed
     #    once more and the profile's `retries: 1` resubmits it.
@@ -174,6 +186,22 @@ def test_slurm_run_requests_gpus_only_for_gpu_rules_and_matches_local(cluster, t
     assert f"SLURM-job '{killed2}' failed, SLURM status is: 'CANCELLED" in text
     assert "Trying to restart job" in text
     second = submitted_ids(text)
+    for comment, cs in sbatch_calls(text).items():
+        calls.setdefault(comment, []).extend(cs)
+
+    # the sbatch calls the plugin made: --gpus for the GPU models' inference only
+    print("\nsbatch calls (options):", flush=True)
+    for comment, cs in calls.items():
+        for call in cs:
+            print(f"  {call}", flush=True)
+            gpu_flags = [f for f in call.split() if f.startswith(("--gpus", "--gres"))]
+            if "random-typed" in comment:
+                assert gpu_flags == ["--gpus=fake:1"], call
+            elif "random-gpu" in comment:
+                assert gpu_flags == ["--gpus=1"], call
+            else:
+                assert gpu_flags == [], call
+    assert sum(len(cs) for cs in calls.values()) == len(first) + len(second)
 
     # the same table as the local run
     for ext in ("csv", "md"):
