@@ -1,4 +1,5 @@
 # Config validation, wildcard constraints, code inputs and the input functions every stage uses.
+import os
 import re
 import sys
 from pathlib import Path
@@ -79,6 +80,18 @@ def model_resources(wildcards):
 def prompt_files(dataset):
     return expand("results/prompts/{dataset}/{measure}/{variant}.jsonl", dataset=dataset,
                   measure=DATASETS[dataset]["measures"], variant=VARIANTS)
+
+
+def model_gpu_model(wildcards):
+    """The GPU type a model asks for (`gpu_model:`), only when it uses a GPU; SLURM: --gpus=<type>:<n>."""
+    return MODELS[wildcards.model].get("gpu_model", "") if model_resources(wildcards) else ""
+
+
+def slurm_partition(gpus):
+    """SLURM partition from the environment: $LRWORLD_SLURM_GPU_PARTITION for GPU jobs, else
+    $LRWORLD_SLURM_PARTITION; "" leaves it to the cluster's default. Local runs ignore it."""
+    cpu = os.environ.get("LRWORLD_SLURM_PARTITION", "")
+    return os.environ.get("LRWORLD_SLURM_GPU_PARTITION", cpu) if gpus else cpu
 
 
 def score_files(dataset):

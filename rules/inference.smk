@@ -14,6 +14,8 @@ rule answer:
         cache_dir=config["cache_dir"],
     resources:
         gpu=model_resources,
+        gpu_model=model_gpu_model,
+        slurm_partition=lambda wc: slurm_partition(model_resources(wc)),
     threads: 2
     log:
         "logs/answer/{dataset}/{model}.log",
