@@ -170,7 +170,7 @@ def test_slurm_run_requests_gpus_only_for_gpu_rules_and_matches_local(cluster, t
 
     # 1. a SLURM job killed with scancel and no retries left: reported with its SLURM state and id;
     #    keep-going finishes the independent jobs.
-    rc, text, killed = run_slurm(work, "--retries", "0", cancel="rule_answer_wildcards_ml_random-gpu_")
+    rc, text, killed = run_slurm(work, "--retries", "0", cancel="rule_answer_wildcards_ml_random-gpu")
     assert rc != 0
     assert f"SLURM-job '{killed}' failed, SLURM status is: 'CANCELLED" in text, text[-4000:]
     assert not (work / "results/tables/ml.csv").exists()
@@ -179,7 +179,7 @@ def test_slurm_run_requests_gpus_only_for_gpu_rules_and_matches_local(cluster, t
 
     # 2. the rerun (the plain profile command) submits only what is missing; its job is scancel'ed
     #    once more and the profile's `retries: 1` resubmits it.
-    rc, text, killed2 = run_slurm(work, cancel="rule_answer_wildcards_ml_random-gpu_")
+    rc, text, killed2 = run_slurm(work, cancel="rule_answer_wildcards_ml_random-gpu")
     assert rc == 0, text[-5000:]
     plan = planned(text)
     assert plan["answer"] == 1 and not {"ingest", "questions", "prompts"} & set(plan), plan
@@ -218,7 +218,7 @@ def test_slurm_run_requests_gpus_only_for_gpu_rules_and_matches_local(cluster, t
     assert len(answers) == 3 + 2  # run 1: one per model; run 2: the killed one, resubmitted
     for r in rows:
         model = next((m for m in sorted(MODELS, key=len, reverse=True)
-                      if r["comment"].startswith(f"rule_answer_wildcards_ml_{m}_")), None)
+                      if r["comment"] == f"rule_answer_wildcards_ml_{m}"), None)
         if model in GPU_MODELS:
             assert GPU_MODELS[model] in r["tres"] and r["partition"] == "gpu", r
         else:
