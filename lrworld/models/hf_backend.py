@@ -156,7 +156,9 @@ class HFBackend:
                     start = torch.full((len(batch), 1), model.config.decoder_start_token_id, device=model.device)
                     logits = model(**enc, decoder_input_ids=start).logits[:, -1, :].float()
                 else:
-                    logits = model(**enc).logits[:, -1, :].float()
+                    # only the last position's logits: the LM head over every prompt position
+                    # (a 49k vocabulary for SmolLM2) would cost more than the layers themselves
+                    logits = model(**enc, logits_to_keep=1).logits[:, -1, :].float()
                 logprobs = torch.log_softmax(logits, dim=-1)
                 results = []
                 for row, it in zip(logprobs, batch):
