@@ -25,6 +25,8 @@ import numpy as np
 import torch
 from torch import nn
 
+from lrworld.baselines.neumf import NeuMF
+
 MODELS = ("ncf", "ngcf", "lightgcn")
 
 
@@ -43,29 +45,13 @@ def normalized_adjacency(n_users: int, n_items: int, users: np.ndarray, items: n
     return torch.sparse_coo_tensor(idx, torch.from_numpy(val), (n, n), check_invariants=False).coalesce()
 
 
-class NCF(nn.Module):
-    """NeuMF: a GMF branch (element-wise product of embeddings) and an MLP branch on concatenated
-    embeddings, joined by one output layer; score = logit of interaction."""
+class NCF(NeuMF):
+    """SRBench's NCF: the shared NeuMF (dense gradients, Adam), with full ranking over all items."""
 
     loss_kind = "bce"
 
     def __init__(self, n_users: int, n_items: int, dim: int = 32, mlp: tuple[int, ...] = (64, 32, 16)):
-        super().__init__()
-        self.n_users, self.n_items = n_users, n_items
-        self.gmf_u, self.gmf_i = nn.Embedding(n_users, dim), nn.Embedding(n_items, dim)
-        self.mlp_u, self.mlp_i = nn.Embedding(n_users, mlp[0] // 2), nn.Embedding(n_items, mlp[0] // 2)
-        layers: list[nn.Module] = []
-        for a, b in zip(mlp[:-1], mlp[1:]):
-            layers += [nn.Linear(a, b), nn.ReLU()]
-        self.mlp = nn.Sequential(*layers)
-        self.out = nn.Linear(dim + mlp[-1], 1)
-        for emb in (self.gmf_u, self.gmf_i, self.mlp_u, self.mlp_i):
-            nn.init.normal_(emb.weight, std=0.01)
-
-    def forward(self, u: torch.Tensor, i: torch.Tensor) -> torch.Tensor:
-        g = self.gmf_u(u) * self.gmf_i(i)
-        m = self.mlp(torch.cat([self.mlp_u(u), self.mlp_i(i)], dim=-1))
-        return self.out(torch.cat([g, m], dim=-1)).squeeze(-1)
+        super().__init__(n_users, n_items, factors=dim, layers=mlp)
 
     @torch.no_grad()
     def full_scores(self, users: torch.Tensor, max_pairs: int = 400_000) -> torch.Tensor:

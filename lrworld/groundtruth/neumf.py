@@ -21,35 +21,18 @@ import pandas as pd
 import torch
 from torch import nn
 
+from lrworld.baselines.neumf import NeuMF as _NeuMF
 from lrworld.groundtruth.transactions import index_interactions
 
 DEFAULTS = {"epochs": 5, "factors": 16, "layers": [64, 32, 16], "lr": 0.001, "batch_size": 1024,
             "num_neg": 4, "seed": 0, "eval_users": 2000}
 
 
-class NeuMF(nn.Module):
-    def __init__(self, n_users: int, n_items: int, factors: int = 16, layers=(64, 32, 16)):
-        super().__init__()
-        layers = list(layers)
-        if layers[0] % 2:
-            raise ValueError("layers[0] must be even (it is user+item MLP embedding width)")
-        # sparse gradients: an optimiser step touches only the rows in the batch, not whole tables
-        self.gmf_user = nn.Embedding(n_users, factors, sparse=True)
-        self.gmf_item = nn.Embedding(n_items, factors, sparse=True)
-        self.mlp_user = nn.Embedding(n_users, layers[0] // 2, sparse=True)
-        self.mlp_item = nn.Embedding(n_items, layers[0] // 2, sparse=True)
-        mlp = []
-        for a, b in zip(layers[:-1], layers[1:]):
-            mlp += [nn.Linear(a, b), nn.ReLU()]
-        self.mlp = nn.Sequential(*mlp)
-        self.out = nn.Linear(factors + layers[-1], 1)
-        for emb in (self.gmf_user, self.gmf_item, self.mlp_user, self.mlp_item):
-            nn.init.normal_(emb.weight, std=0.01)
+class NeuMF(_NeuMF):
+    """The shared NeuMF with sparse embedding gradients (SparseAdam on 25M-interaction data)."""
 
-    def forward(self, u: torch.Tensor, i: torch.Tensor) -> torch.Tensor:
-        g = self.gmf_user(u) * self.gmf_item(i)
-        m = self.mlp(torch.cat([self.mlp_user(u), self.mlp_item(i)], dim=-1))
-        return self.out(torch.cat([g, m], dim=-1)).squeeze(-1)
+    def __init__(self, n_users: int, n_items: int, factors: int = 16, layers=(64, 32, 16)):
+        super().__init__(n_users, n_items, factors, layers, sparse=True)
 
 
 def pick_device(device: str | None = None) -> str:

@@ -290,19 +290,23 @@ def test_closing_answer_iter_cancels_outstanding_requests(fault_server):
 # -- load ------------------------------------------------------------------------------------------------
 
 
-def test_load_2000_prompts_concurrency_32_each_answered_once(fault_server):
+N_LOAD = 20_000  # issue 11: 20,000 prompts at concurrency 32, each answered exactly once
+
+
+@pytest.mark.slow
+def test_load_20000_prompts_concurrency_32_each_answered_once(fault_server):
     srv = fault_server(fault_rate=0.05, seed=7)
-    items = [item(f"load question {i}: which movie next?") for i in range(2000)]
+    items = [item(f"load question {i}: which movie next?") for i in range(N_LOAD)]
     t0 = time.perf_counter()
     out = backend(srv, mode="choice", concurrency=32, retry_base_s=0.001, retry_max_delay_s=0.01).answer(items)
     elapsed = time.perf_counter() - t0
     assert [r.qid for r in out] == [it.qid for it in items]
     assert all(LABELS[r.choice_index] == expected_label(it.prompt) for it, r in zip(items, out))
-    assert len(srv.answered) == 2000 and set(srv.answered.values()) == {1}
+    assert len(srv.answered) == N_LOAD and set(srv.answered.values()) == {1}
     faults = srv.faults_served()
-    assert sum(v for k, v in faults.items() if k != "ok") > 50  # faults were really injected
-    assert sum(srv.requests.values()) == 2000 + sum(v for k, v in faults.items() if k != "ok")
-    print(f"2000 prompts, concurrency 32, {sum(faults.values()) - 2000} injected faults: {elapsed:.1f}s")
+    assert sum(v for k, v in faults.items() if k != "ok") > 500  # faults were really injected
+    assert sum(srv.requests.values()) == N_LOAD + sum(v for k, v in faults.items() if k != "ok")
+    print(f"{N_LOAD} prompts, concurrency 32, {sum(faults.values()) - N_LOAD} injected faults: {elapsed:.1f}s")
 
 
 # -- a real llama.cpp server ---------------------------------------------------------------------------------

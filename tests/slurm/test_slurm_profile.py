@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.graph import job_counts
+
 ROOT = Path(__file__).resolve().parents[2]
 PROFILE = ROOT / "profiles" / "slurm"
 SNAKEMAKE = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile")]
@@ -133,17 +135,6 @@ def sbatch_calls(text):
     return calls
 
 
-def planned(text):
-    lines = text.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("Job stats"))
-    counts = {}
-    for line in lines[start + 3:]:
-        parts = line.split()
-        if len(parts) != 2 or parts[0] == "total":
-            break
-        counts[parts[0]] = int(parts[1])
-    return counts
-
 
 def test_profile_has_no_site_names():
     """Partition and account come from the environment, never from the committed profile."""
@@ -181,7 +172,7 @@ def test_slurm_run_requests_gpus_only_for_gpu_rules_and_matches_local(cluster, t
     #    once more and the profile's `retries: 1` resubmits it.
     rc, text, killed2 = run_slurm(work, cancel="rule_answer_wildcards_ml_random-gpu")
     assert rc == 0, text[-5000:]
-    plan = planned(text)
+    plan = job_counts(text)
     assert plan["answer"] == 1 and not {"ingest", "questions", "prompts"} & set(plan), plan
     assert f"SLURM-job '{killed2}' failed, SLURM status is: 'CANCELLED" in text
     assert "Trying to restart job" in text
