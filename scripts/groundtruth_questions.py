@@ -18,6 +18,12 @@ inter = pd.read_parquet(sm.input.interactions)
 items = pd.read_parquet(sm.input.item_table, columns=["item_id"])
 artifact = pd.concat([pd.read_parquet(f) for f in sm.input.artifact], ignore_index=True)
 qs = BUILDERS[measure](inter, artifact, int(sm.params.n_questions), int(sm.params.seed), dataset)
+if not qs:
+    # A dataset too small for 10 candidates (9 negatives besides the answer) is an error, not an
+    # empty question file that would only fail later at scoring.
+    raise ValueError(f"datasets.{dataset}: {measure}: no question could be built from "
+                     f"{', '.join(map(str, sm.input.artifact))} ({inter['user_id'].nunique()} users, "
+                     f"{inter['item_id'].nunique()} items: too small for 10 candidates?)")
 # every item shown (candidate or context) must have a row in items.parquet, or the prompt has no title
 known = set(items["item_id"].astype(str))
 for q in qs:

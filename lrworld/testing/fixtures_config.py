@@ -39,7 +39,7 @@ def write_fixture_config(out: str | Path, shared: str | Path, n_questions: int =
     out then (1,682 posters)."""
     out, shared = Path(out), Path(shared)
     amz = write_amazon_2018(out / "amazon", n_users=60, n_items=80, seed=0)
-    nf = write_netflix(out / "netflix", n_users=40, seed=0)
+    nf = write_netflix(out / "netflix", n_users=150, seed=0, extra_movies=60)
     het = shared / "hetrec2011-lastfm-2k"
     write_user_taggedartists(out / "user_taggedartists.dat", het / "artists.dat", het / "tags.dat", seed=0)
     cfg = {

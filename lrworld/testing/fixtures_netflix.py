@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 # (title as in movie_titles.csv, year, metadata title, director, cast, listed_in, logline)
-MOVIES = [
+BASE_MOVIES = [
     ("Dinosaur Planet", 2003, "Dinosaur Planet", "Pierre de Lespinois", "Christian Slater, Scott Sampson",
      "Documentaries", "A four-episode animated series charting the adventures of four dinosaurs."),
     ("Isle of Man TT 2004 Review", 2004, None, None, None, None, None),
@@ -44,9 +44,26 @@ MOVIES = [
 ]
 
 
+_GENRES = ["Dramas", "Comedies", "Documentaries", "Thrillers", "Action & Adventure", "Romantic Movies"]
+
+
+def _generated_movies(n: int, rng: np.random.Generator) -> list[tuple]:
+    """`n` more catalogue rows in the same shape, so graph-level fixtures have enough movies for
+    10-candidate questions (the hand-written rows keep the real file's quirks)."""
+    out = []
+    for k in range(n):
+        year = int(rng.integers(1950, 2006))
+        genres = ", ".join(sorted(set(rng.choice(_GENRES, size=int(rng.integers(1, 3))))))
+        out.append((f"Generated Film {k + 1}", year, f"Generated Film {k + 1}", f"Director {k % 17 + 1}",
+                    f"Actor {k % 23 + 1}, Actor {(k * 7) % 23 + 1}", genres,
+                    f"Generated story number {k + 1}, about {genres.lower()}."))
+    return out
+
+
 def write_netflix(folder, n_users: int = 40, min_ratings: int = 7, seed: int = 0, malformed_line: int | None = None,
-                  parts: int = 2) -> dict:
+                  parts: int = 2, extra_movies: int = 0) -> dict:
     rng = np.random.default_rng(seed)
+    MOVIES = BASE_MOVIES + _generated_movies(extra_movies, np.random.default_rng(seed + 1))
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     with open(folder / "movie_titles.csv", "w", encoding="latin-1", newline="") as fh:
@@ -55,7 +72,7 @@ def write_netflix(folder, n_users: int = 40, min_ratings: int = 7, seed: int = 0
     per_movie: dict[int, list[str]] = {i: [] for i in range(1, len(MOVIES) + 1)}
     users = [str(int(x)) for x in rng.choice(2_649_429, size=n_users, replace=False) + 1]
     for u in users:
-        k = int(rng.integers(min_ratings, len(MOVIES)))
+        k = int(rng.integers(min_ratings, min(len(MOVIES), 40)))
         day = date(1999, 11, 11) + timedelta(days=int(rng.integers(0, 1500)))
         for j, m in enumerate(rng.choice(len(MOVIES), size=k, replace=False)):
             d = day + timedelta(days=j * int(rng.integers(1, 20)))
