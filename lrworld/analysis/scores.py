@@ -30,6 +30,15 @@ def _correct_map(g: pd.DataFrame) -> dict:
     return dict(zip(g["qid"], g["correct"]))
 
 
+def agreement(parsed_a: dict, parsed_b: dict, qids: list[str]) -> float:
+    """Share of the common questions on which both sides chose the same option (a missed answer
+    agrees with nothing): e.g. the same model in generate and in choice-scoring mode."""
+    if not qids:
+        return float("nan")
+    same = [parsed_a[q] is not None and not pd.isna(parsed_a[q]) and parsed_a[q] == parsed_b[q] for q in qids]
+    return sum(same) / len(qids)
+
+
 def paired_table(frame: pd.DataFrame, models: list[str], n_boot: int = 1000, confidence: float = 0.95,
                  seed: int = 0) -> pd.DataFrame:
     """Paired bootstrap differences on the same question ids: every pair of models per (measure,
@@ -37,21 +46,25 @@ def paired_table(frame: pd.DataFrame, models: list[str], n_boot: int = 1000, con
     (model, measure) (`kind` = 'variant')."""
     rows = []
     order = model_order([m for m in models if m in set(frame["model"])])
-    groups = {k: _correct_map(g) for k, g in frame.groupby(["model", "measure", "variant"])}
+    grouped = list(frame.groupby(["model", "measure", "variant"]))
+    groups = {k: _correct_map(g) for k, g in grouped}
+    choices = {k: dict(zip(g["qid"], g["parsed"])) for k, g in grouped}
     for (measure, variant) in sorted({(k[1], k[2]) for k in groups}):
         for a, b in itertools.combinations(order, 2):
             if (a, measure, variant) in groups and (b, measure, variant) in groups:
                 qids, x, y = align(groups[(b, measure, variant)], groups[(a, measure, variant)])
                 r = paired_bootstrap(x, y, n_boot, confidence, rng_for(seed, "paired", measure, variant, a, b))
+                r["agreement"] = agreement(choices[(b, measure, variant)], choices[(a, measure, variant)], qids)
                 rows.append({"kind": "model", "measure": measure, "variant": variant, "a": b, "b": a, **r})
     for (model, measure, variant) in sorted(groups):
         if variant != "zero_shot" and (model, measure, "zero_shot") in groups:
             qids, x, y = align(groups[(model, measure, variant)], groups[(model, measure, "zero_shot")])
             r = paired_bootstrap(x, y, n_boot, confidence, rng_for(seed, "paired-variant", model, measure, variant))
+            r["agreement"] = agreement(choices[(model, measure, variant)], choices[(model, measure, "zero_shot")], qids)
             rows.append({"kind": "variant", "measure": measure, "variant": variant, "a": f"{model}@{variant}",
                          "b": f"{model}@zero_shot", **r})
     return pd.DataFrame(rows, columns=["kind", "measure", "variant", "a", "b", "n", "diff", "ci_low", "ci_high",
-                                       "significant", "p_value"])
+                                       "significant", "p_value", "agreement"])
 
 
 def _columns(scores: pd.DataFrame, domain: str) -> list[tuple]:

@@ -69,12 +69,12 @@ def test_paper_table_random_first_with_ci_and_marks():
     rows = []
     for model, correct in (("smol", [1] * 30), ("random", [0] * 30)):
         rows += [{"model": model, "measure": "attr_genre", "variant": "zero_shot", "qid": f"q{i:02d}", "correct": c,
-                  "missed": 0} for i, c in enumerate(correct)]
+                  "missed": 0, "parsed": 0 if c else 1} for i, c in enumerate(correct)]
     frame = pd.DataFrame(rows)
     scores = score_table(frame, 200, 0.95, 0)
     paired = paired_table(frame, ["smol", "random"], 200, 0.95, 0)
     (p,) = paired.to_dict("records")
-    assert (p["a"], p["b"], p["diff"], p["significant"]) == ("smol", "random", 1.0, True)
+    assert (p["a"], p["b"], p["diff"], p["significant"], p["agreement"]) == ("smol", "random", 1.0, True, 0.0)
     num, fmt, groups = paper_table(scores, paired, "movie", ["smol", "random"])
     assert list(num["model"]) == ["random", "smol"]
     assert fmt.loc[1, "attr_genre"] == "1.0000 [1.0000, 1.0000]*"
@@ -90,3 +90,13 @@ def test_write_table_four_formats(tmp_path):
     assert [p.rsplit(".", 1)[1] for p in paths] == ["csv", "md", "tex", "html"]
     assert "| 1.5000 | x_y |" in (tmp_path / "t.md").read_text()
     assert model_order(["b", "random", "a"]) == ["random", "b", "a"]
+
+
+def test_agreement_of_two_answer_modes_by_hand():
+    """The same questions answered twice (e.g. generate vs choice scoring): agreement is the share
+    of questions with the same chosen option; a missed answer agrees with nothing."""
+    parsed = {"gen": [0, 1, None, 3], "choice": [0, 1, 2, 2]}
+    rows = [{"model": m, "measure": "attr_genre", "variant": "zero_shot", "qid": f"q{i}", "parsed": p,
+             "correct": int(p == 0), "missed": int(p is None)} for m, ps in parsed.items() for i, p in enumerate(ps)]
+    (p,) = paired_table(pd.DataFrame(rows), ["gen", "choice"], 100, 0.95, 0).to_dict("records")
+    assert p["agreement"] == pytest.approx(2 / 4) and p["n"] == 4
