@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import inspect
+import logging
 import os
 import time
 from pathlib import Path
@@ -20,6 +22,7 @@ from lrworld.io import sha256_file
 from lrworld.models.base import PromptItem, Response
 
 _WEIGHT_HASHES: dict[tuple, str] = {}
+log = logging.getLogger(__name__)
 
 
 def resolve_location(name: str, cfg: dict) -> tuple[str, str | None]:
@@ -58,6 +61,7 @@ class HFBackend:
         self.location, self.gguf_file = resolve_location(name, cfg)
         self._tokenizer = None
         self._model = None
+        self._prefix_ok = True
 
     # -- loading -------------------------------------------------------------------------------
     def _kwargs(self) -> dict:
@@ -110,6 +114,7 @@ class HFBackend:
             "mode": self.mode,
             "max_new_tokens": self.max_new_tokens if self.mode == "generate" else None,
             "dtype": self.cfg.get("dtype", "float32"),
+            "prefix_cache": bool(self.cfg.get("prefix_cache", True)) if self.mode == "choice" else None,
             "chat_template_sha256": hashlib.sha256(template.encode()).hexdigest(),
             "system": self.cfg.get("system"),
         }
@@ -136,6 +141,41 @@ class HFBackend:
             out.append(sorted(ids))
         return out
 
+    def _last_logits_with_shared_prefix(self, texts: list[str]):
+        """Next-token logits after each text, computing the batch's common token prefix once.
+
+        A measure's prompts share the chat template and the template's opening lines; their KV
+        cache is computed for one row and repeated across the batch. The suffixes are right-padded,
+        so every real token keeps its position after the prefix, and the LM head is applied only
+        at each row's last real token.
+        """
+        import torch
+
+        tok, model = self.tokenizer, self.model
+        ids = [tok(t, add_special_tokens=False)["input_ids"] for t in texts]
+        p = 0
+        shortest = min(len(x) for x in ids)
+        while p < shortest - 1 and all(x[p] == ids[0][p] for x in ids):
+            p += 1
+        if p < 8:  # not worth a second forward pass
+            enc = tok(texts, return_tensors="pt", padding=True, add_special_tokens=False).to(model.device)
+            return model(**enc, logits_to_keep=1).logits[:, -1, :].float()
+        dev = model.device
+        prefix = torch.tensor([ids[0][:p]], device=dev)
+        cache = model(input_ids=prefix, use_cache=True).past_key_values
+        cache.batch_repeat_interleave(len(texts))
+        suffixes = [x[p:] for x in ids]
+        width = max(len(x) for x in suffixes)
+        pad = tok.pad_token_id
+        suffix_ids = torch.tensor([x + [pad] * (width - len(x)) for x in suffixes], device=dev)
+        mask = torch.tensor([[1] * (p + len(x)) + [0] * (width - len(x)) for x in suffixes], device=dev)
+        base = getattr(model, model.base_model_prefix)
+        # transformers 5 renamed the decoder's past_key_values argument to cache
+        key = "cache" if "cache" in inspect.signature(base.forward).parameters else "past_key_values"
+        hidden = base(input_ids=suffix_ids, attention_mask=mask, **{key: cache}).last_hidden_state
+        last = torch.tensor([len(x) - 1 for x in suffixes], device=dev)
+        return model.get_output_embeddings()(hidden[torch.arange(len(texts), device=dev), last]).float()
+
     def answer(self, items: Sequence[PromptItem]) -> list[Response]:
         out: list[Response] = []
         for start in range(0, len(items), self.batch_size):
@@ -155,6 +195,14 @@ class HFBackend:
                 if self.arch == "seq2seq":
                     start = torch.full((len(batch), 1), model.config.decoder_start_token_id, device=model.device)
                     logits = model(**enc, decoder_input_ids=start).logits[:, -1, :].float()
+                elif self._prefix_ok and self.cfg.get("prefix_cache", True) and len(batch) > 1:
+                    try:
+                        logits = self._last_logits_with_shared_prefix(texts)
+                    except (AttributeError, TypeError, ValueError, NotImplementedError) as exc:
+                        # an architecture without a repeatable cache: the plain pass, from now on
+                        log.warning("models.%s: prefix cache unavailable (%s); plain forward passes", self.name, exc)
+                        self._prefix_ok = False
+                        logits = model(**enc, logits_to_keep=1).logits[:, -1, :].float()
                 else:
                     # only the last position's logits: the LM head over every prompt position
                     # (a 49k vocabulary for SmolLM2) would cost more than the layers themselves
