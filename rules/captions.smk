@@ -22,6 +22,7 @@ rule captions:
         image_dir=lambda wc: DATASETS[wc.dataset].get("image_dir"),
     resources:
         gpu=captioner_gpus,
+        slurm_partition=lambda wc: slurm_partition(captioner_gpus(wc)),
     threads: 2
     log:
         "logs/captions/{dataset}.log",

@@ -73,6 +73,7 @@ rule llara_answer:
         cache_dir=config["cache_dir"],
     resources:
         gpu=lambda wc: gpus_for(wc.llm),
+        slurm_partition=lambda wc: slurm_partition(gpus_for(wc.llm)),
     log:
         "logs/llara/{ll_dataset}/answer/{llm}.log",
     conda:
