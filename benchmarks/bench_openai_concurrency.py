@@ -51,7 +51,7 @@ def run(backend: OpenAIBackend, items: list[PromptItem]) -> tuple[float, list]:
 
 
 def bench_llama(args) -> None:
-    from lrworld.testing.llama_server import llama_server
+    from tests.support.llama_server import llama_server
 
     items = mcq_prompts(args.n)
     levels = sorted(set(args.concurrency))
@@ -81,7 +81,7 @@ def bench_llama(args) -> None:
 
 
 def bench_fault(args) -> None:
-    from lrworld.testing.fault_server import FaultServer
+    from tests.support.fault_server import FaultServer
 
     items = [PromptItem(qid=f"f{i}", prompt=f"fault-load question {i}", labels=("A", "B", "C", "D"))
              for i in range(args.n)]

@@ -20,10 +20,10 @@ from pathlib import Path
 
 import torch
 
-from lrworld import io
+from lrworld.core import io
 from lrworld.models.base import Response
-from lrworld.srbench import runner, steps
-from lrworld.srbench.data import make_split, ml100k_from_raw
+from lrworld.tracks.srbench import runner, steps
+from lrworld.tracks.srbench.data import make_split, ml100k_from_raw
 
 GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 

@@ -73,7 +73,7 @@ localrules:
 rule analysis_scores:
     input:
         responses=lambda wc: responses_files(wc.dataset),
-        code=code("analysis", "tables.py", "measures.py", "questions/seeding.py"),
+        code=code("analysis", "scoring/table.py", "questions/measures.py", "questions/seeding.py"),
     output:
         long=f"{A_OUT}/scores.csv",
         paired=f"{A_OUT}/paired.csv",
@@ -224,7 +224,7 @@ rule analysis_cards:
         prompts=lambda wc: f"results/prompts/{wc.dataset}/{wc.measure}/{CARD_VARIANT}.jsonl",
         template=lambda wc: str(template_path(DATASETS[wc.dataset]["domain"], wc.measure,
                                               template_variant(CARD_VARIANT))),
-        code=code("analysis", "measures.py"),
+        code=code("analysis", "questions/measures.py"),
     output:
         card=report(f"{A_OUT}/cards/{{measure}}.html", caption="../docs/report/card.rst", category="Measure cards",
                     subcategory="{dataset}", labels={"dataset": "{dataset}", "measure": "{measure}"}),

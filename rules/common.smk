@@ -7,7 +7,7 @@ from pathlib import Path
 sys.path.insert(0, workflow.basedir)
 
 from snakemake.utils import validate
-from lrworld import config as lrw_config
+from lrworld.core import config as lrw_config
 from lrworld.data.ingest import METADATA_KEYS, required_files
 from lrworld.prompts.render import template_path
 from lrworld.prompts.variants import template_variant
@@ -41,7 +41,7 @@ wildcard_constraints:
 def code(*parts):
     """The package modules a rule runs, declared as inputs: a code change re-runs the rule
     (a change in `script:` files alone is not enough for Snakemake to re-run)."""
-    files = [PKG / "__init__.py", PKG / "io.py"]
+    files = [PKG / "__init__.py", PKG / "core/__init__.py", PKG / "core/io.py"]
     for part in parts:
         p = PKG / part
         files += sorted(p.rglob("*.py")) if p.is_dir() else [p]

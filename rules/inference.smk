@@ -6,7 +6,7 @@
 rule answer:
     input:
         prompts=lambda wc: prompt_files(wc.dataset),
-        code=code("models", "inference.py"),
+        code=code("models", "inference"),
     output:
         answered="results/responses/{dataset}/{model}/answered.json",
     params:
@@ -31,7 +31,7 @@ rule responses:
         # ancient: a new answer job (another measure's prompts changed) must not re-run this
         # measure's responses; its own prompts, the model's config and the code still do.
         answered=ancient("results/responses/{dataset}/{model}/answered.json"),
-        code=code("models/cache.py", "inference.py", "scoring/parse.py"),
+        code=code("inference/cache.py", "inference", "scoring/parse.py"),
     output:
         responses="results/responses/{dataset}/{model}/{measure}/{variant}.jsonl",
     params:

@@ -2,7 +2,7 @@
 # valid ratio, for LLMs (through the spine's backends and response cache) and traditional
 # sequential recommenders. Config: config["llara"] (docs/llara.md). Wildcards of its own
 # (`ll_dataset`, `llm`, `baseline`, `row`) keep it apart from the LRWorld graph.
-from lrworld.llara.pipeline import BASELINE_PREFIX, dataset_inputs
+from lrworld.tracks.llara.pipeline import BASELINE_PREFIX, dataset_inputs
 
 LLARA = config.get("llara", {})
 LLARA_DATASETS = LLARA.get("datasets", {})
@@ -29,7 +29,7 @@ def _llara_ds(wc):
 rule llara_candidates:
     input:
         data=lambda wc: dataset_inputs(wc.ll_dataset, _llara_ds(wc)),
-        code=code("llara"),
+        code=code("tracks/llara"),
     output:
         candidates="results/llara/{ll_dataset}/candidates.jsonl",
         summary="results/llara/{ll_dataset}/candidates.summary.json",
@@ -48,7 +48,7 @@ rule llara_candidates:
 rule llara_prompts:
     input:
         candidates="results/llara/{ll_dataset}/candidates.jsonl",
-        code=code("llara/prompts.py", "llara/pipeline.py"),
+        code=code("tracks/llara/prompts.py", "tracks/llara/pipeline.py"),
     output:
         prompts="results/llara/{ll_dataset}/prompts.jsonl",
     params:
@@ -65,7 +65,7 @@ rule llara_prompts:
 rule llara_answer:
     input:
         prompts="results/llara/{ll_dataset}/prompts.jsonl",
-        code=code("llara/pipeline.py", "models", "inference.py"),
+        code=code("tracks/llara/pipeline.py", "models", "inference"),
     output:
         responses="results/llara/{ll_dataset}/responses/{llm}.jsonl",
     params:
@@ -86,7 +86,7 @@ rule llara_baseline:
     input:
         data=lambda wc: dataset_inputs(wc.ll_dataset, _llara_ds(wc)),
         candidates="results/llara/{ll_dataset}/candidates.jsonl",
-        code=code("llara", "baselines"),
+        code=code("tracks/llara", "recsys"),
     output:
         responses="results/llara/{ll_dataset}/baseline_{baseline}.jsonl",
         info="results/llara/{ll_dataset}/baseline_{baseline}.info.json",
@@ -116,7 +116,7 @@ rule llara_score:
     input:
         candidates="results/llara/{ll_dataset}/candidates.jsonl",
         responses=_llara_responses,
-        code=code("llara/parse.py", "llara/metrics.py", "llara/scoring.py", "llara/pipeline.py"),
+        code=code("tracks/llara/parse.py", "tracks/llara/metrics.py", "tracks/llara/scoring.py", "tracks/llara/pipeline.py"),
     output:
         score="results/llara/{ll_dataset}/scores/{row}.json",
         per_question="results/llara/{ll_dataset}/scores/{row}.per_question.jsonl",
@@ -131,7 +131,7 @@ rule llara_score:
 rule llara_table:
     input:
         scores=expand("results/llara/{ll_dataset}/scores/{row}.json", ll_dataset=list(LLARA_DATASETS), row=LLARA_ROWS),
-        code=code("llara/tables.py", "llara/pipeline.py"),
+        code=code("tracks/llara/tables.py", "tracks/llara/pipeline.py"),
     output:
         csv="results/tables/llara.csv",
         md="results/tables/llara.md",

@@ -46,7 +46,7 @@ rule provenance:
         item_table="results/data/{dataset}/items.parquet",
         ingest_report="results/data/{dataset}/ingest_report.json",
         raw=raw_inputs,
-        code=code("provenance/__init__.py", "provenance/environment.py", "provenance/record.py", "tables.py"),
+        code=code("provenance/__init__.py", "provenance/environment.py", "provenance/record.py", "scoring/table.py"),
     output:
         record=report("results/provenance/{dataset}/{model}/{measure}/{variant}.json",
                       caption="../docs/provenance_caption.rst", category="Provenance",
@@ -70,7 +70,7 @@ rule provenance_table:
         md="results/tables/{dataset}.md",
         table_job="results/provenance/{dataset}/table-job.json",
         records=lambda wc: [f.replace("results/scores/", "results/provenance/", 1) for f in score_files(wc.dataset)],
-        code=code("provenance/__init__.py", "provenance/environment.py", "provenance/record.py", "tables.py"),
+        code=code("provenance/__init__.py", "provenance/environment.py", "provenance/record.py", "scoring/table.py"),
     output:
         record=report("results/provenance/{dataset}/table.json", caption="../docs/provenance_caption.rst",
                       category="Provenance", subcategory="{dataset}", labels={"model": "(table)", "measure": "all",

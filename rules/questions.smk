@@ -15,7 +15,7 @@ rule questions:
         unpack(caption_inputs),
         interactions="results/data/{dataset}/interactions.parquet",
         item_table="results/data/{dataset}/items.parquet",
-        code=code("questions", "measures.py"),
+        code=code("questions", "questions/measures.py"),
     output:
         questions="results/questions/{dataset}/{measure}.jsonl",
         report="results/questions/{dataset}/{measure}.report.json",

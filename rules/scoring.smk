@@ -4,7 +4,7 @@
 rule score:
     input:
         responses="results/responses/{dataset}/{model}/{measure}/{variant}.jsonl",
-        code=code("scoring", "measures.py", "provenance/environment.py", "provenance/digest.py"),
+        code=code("scoring", "questions/measures.py", "provenance/environment.py", "provenance/digest.py"),
     output:
         score="results/scores/{dataset}/{model}/{measure}/{variant}.json",
         job="results/provenance/{dataset}/{model}/{measure}/{variant}.score-job.json",
@@ -21,7 +21,7 @@ rule score:
 rule table:
     input:
         scores=lambda wc: score_files(wc.dataset),
-        code=code("tables.py", "measures.py", "provenance/environment.py"),
+        code=code("scoring/table.py", "questions/measures.py", "provenance/environment.py"),
     output:
         csv="results/tables/{dataset}.csv",
         md="results/tables/{dataset}.md",

@@ -1,7 +1,7 @@
 # SRBench (issue 10): NN and LLM sequential recommenders on one footing; config["srbench"]
 # (docs/srbench.md). Its datasets use their own wildcard, `sr_dataset`, so their names never
 # collide with the LRWorld datasets'.
-from lrworld.srbench.steps import recommenders as _srbench_recommenders
+from lrworld.tracks.srbench.steps import recommenders as _srbench_recommenders
 
 SRBENCH = config.get("srbench", {})
 SR_DATASETS = SRBENCH.get("datasets", {})
@@ -29,7 +29,7 @@ def srbench_inputs(wildcards):
 rule srbench_split:
     input:
         data=srbench_inputs,
-        code=code("srbench/data.py", "srbench/steps.py", "data"),
+        code=code("tracks/srbench/data.py", "tracks/srbench/steps.py", "data"),
     output:
         split="results/srbench/{sr_dataset}/split.parquet",
         item_table="results/srbench/{sr_dataset}/items.parquet",
@@ -47,7 +47,7 @@ rule srbench_lists:
     input:
         split="results/srbench/{sr_dataset}/split.parquet",
         item_table="results/srbench/{sr_dataset}/items.parquet",
-        code=code("srbench", "baselines", "models"),
+        code=code("tracks/srbench", "recsys", "models"),
     output:
         "results/srbench/{sr_dataset}/lists/{recommender}.jsonl",
     params:
@@ -70,7 +70,7 @@ rule srbench_score:
         split="results/srbench/{sr_dataset}/split.parquet",
         item_table="results/srbench/{sr_dataset}/items.parquet",
         lists="results/srbench/{sr_dataset}/lists/{recommender}.jsonl",
-        code=code("srbench/metrics.py", "srbench/steps.py"),
+        code=code("tracks/srbench/metrics.py", "tracks/srbench/steps.py"),
     output:
         "results/srbench/{sr_dataset}/scores/{recommender}.json",
     log:
@@ -85,7 +85,7 @@ rule srbench_table:
     input:
         scores=lambda wc: expand("results/srbench/{sr_dataset}/scores/{recommender}.json",
                                  sr_dataset=wc.sr_dataset, recommender=_srbench_recommenders(config)),
-        code=code("srbench/tables.py"),
+        code=code("tracks/srbench/tables.py"),
     output:
         csv="results/tables/srbench_{sr_dataset}.csv",
         md="results/tables/srbench_{sr_dataset}.md",

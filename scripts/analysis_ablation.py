@@ -6,7 +6,7 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakema
 
 import pandas as pd
 
-from lrworld import runlog
+from lrworld.core import runlog
 from lrworld.analysis import ablation, plots
 from lrworld.analysis.output import write_table
 

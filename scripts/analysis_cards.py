@@ -6,7 +6,8 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakema
 
 import pandas as pd
 
-from lrworld import io, measures, runlog
+from lrworld.core import io, runlog
+from lrworld.questions import measures
 from lrworld.analysis.report_cards import card_html
 
 smk = snakemake  # noqa: F821

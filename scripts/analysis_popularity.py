@@ -6,7 +6,7 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakema
 
 import pandas as pd
 
-from lrworld import io, runlog
+from lrworld.core import io, runlog
 from lrworld.analysis import plots
 from lrworld.analysis.load import responses_frame
 from lrworld.analysis.output import write_table

@@ -4,7 +4,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakemake is injected)
 
-from lrworld import io, runlog
+from lrworld.core import io, runlog
 from lrworld.analysis import plots
 from lrworld.analysis.load import model_order, responses_frame
 from lrworld.analysis.output import to_html, to_latex, to_markdown

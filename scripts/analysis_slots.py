@@ -7,7 +7,7 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakema
 
 import pandas as pd
 
-from lrworld import io, runlog
+from lrworld.core import io, runlog
 from lrworld.analysis.output import write_table
 from lrworld.analysis.position import slot_distribution
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakemake is injected)
 
-from lrworld import io, runlog
+from lrworld.core import io, runlog
 from lrworld.analysis.load import responses_frame
 from lrworld.analysis.output import write_table
 from lrworld.analysis.tokens import make_counter, prompt_tokens, usage_and_time

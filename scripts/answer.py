@@ -4,10 +4,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakemake is injected)
 
-from lrworld import io, runlog
-from lrworld.inference import fill_cache
+from lrworld.core import io, runlog
+from lrworld.inference.stage import fill_cache
 from lrworld.models.base import make_backend
-from lrworld.models.cache import ResponseCache
+from lrworld.inference.cache import ResponseCache
 
 smk = snakemake  # noqa: F821
 log = runlog.setup(smk)

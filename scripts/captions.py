@@ -7,7 +7,7 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakema
 
 import pandas as pd
 
-from lrworld import io, runlog
+from lrworld.core import io, runlog
 from lrworld.captions.run import caption_items
 
 smk = snakemake  # noqa: F821

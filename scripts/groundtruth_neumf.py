@@ -10,7 +10,7 @@ import torch
 from groundtruth_common import Log, limit_threads
 
 from lrworld.groundtruth.neumf import embeddings_frame, train_neumf
-from lrworld.io import atomic_path, write_parquet
+from lrworld.core.io import atomic_path, write_parquet
 
 sm = snakemake  # noqa: F821
 log = Log(sm.log[0])

@@ -9,7 +9,7 @@ import pandas as pd
 from groundtruth_common import Log, limit_threads
 
 from lrworld.groundtruth.prototypes import all_prototypes
-from lrworld.io import write_parquet
+from lrworld.core.io import write_parquet
 
 sm = snakemake  # noqa: F821
 log = Log(sm.log[0])

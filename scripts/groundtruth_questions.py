@@ -9,7 +9,7 @@ import pandas as pd
 from groundtruth_common import Log
 
 from lrworld.groundtruth.questions import BUILDERS
-from lrworld.io import write_json, write_jsonl
+from lrworld.core.io import write_json, write_jsonl
 
 sm = snakemake  # noqa: F821
 log = Log(sm.log[0])

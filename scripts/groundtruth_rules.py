@@ -9,7 +9,7 @@ import pandas as pd
 from groundtruth_common import Log
 
 from lrworld.groundtruth.rules import mine_rules
-from lrworld.io import write_parquet
+from lrworld.core.io import write_parquet
 
 sm = snakemake  # noqa: F821  (injected by Snakemake)
 log = Log(sm.log[0])

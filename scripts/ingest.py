@@ -4,7 +4,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakemake is injected)
 
-from lrworld import io, runlog
+from lrworld.core import io, runlog
 from lrworld.data.ingest import METADATA_KEYS, ingest
 
 smk = snakemake  # noqa: F821

@@ -3,8 +3,8 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakemake is injected)
-from lrworld.io import write_json
-from lrworld.llara.pipeline import run_baseline
+from lrworld.core.io import write_json
+from lrworld.tracks.llara.pipeline import run_baseline
 
 p = snakemake.params  # noqa: F821
 info = run_baseline(snakemake.wildcards.ll_dataset, p.cfg, snakemake.input.candidates, snakemake.wildcards.baseline,  # noqa: F821

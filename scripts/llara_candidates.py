@@ -3,7 +3,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakemake is injected)
-from lrworld.llara.pipeline import run_candidates
+from lrworld.tracks.llara.pipeline import run_candidates
 
 p = snakemake.params  # noqa: F821
 run_candidates(snakemake.wildcards.ll_dataset, p.cfg, seed=int(p.seed), n=int(p.n_candidates),  # noqa: F821

@@ -3,7 +3,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakemake is injected)
-from lrworld.llara.pipeline import run_score
+from lrworld.tracks.llara.pipeline import run_score
 
 run_score(snakemake.input.candidates, snakemake.input.responses, snakemake.wildcards.row,  # noqa: F821
           snakemake.output.score, snakemake.output.per_question)  # noqa: F821

@@ -3,6 +3,6 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakemake is injected)
-from lrworld.llara.pipeline import run_table
+from lrworld.tracks.llara.pipeline import run_table
 
 run_table(list(snakemake.input.scores), snakemake.output.csv, snakemake.output.md)  # noqa: F821

@@ -6,7 +6,7 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakema
 
 import pandas as pd
 
-from lrworld import io, runlog
+from lrworld.core import io, runlog
 from lrworld.questions.build import build_questions
 
 smk = snakemake  # noqa: F821

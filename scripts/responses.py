@@ -4,9 +4,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakemake is injected)
 
-from lrworld import io, runlog
-from lrworld.inference import collect_responses
-from lrworld.models.cache import ResponseCache
+from lrworld.core import io, runlog
+from lrworld.inference.stage import collect_responses
+from lrworld.inference.cache import ResponseCache
 
 smk = snakemake  # noqa: F821
 log = runlog.setup(smk)

@@ -4,7 +4,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakemake is injected)
 
-from lrworld import io, measures, runlog
+from lrworld.core import io, runlog
+from lrworld.questions import measures
 from lrworld.provenance.digest import answers_sha256
 from lrworld.provenance.environment import JobClock
 from lrworld.scoring.metrics import score

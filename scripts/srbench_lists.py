@@ -5,7 +5,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakemake is injected)
 import torch
 
-from lrworld.srbench import steps
+from lrworld.tracks.srbench import steps
 
 torch.set_num_threads(int(snakemake.threads))  # noqa: F821
 sm = snakemake  # noqa: F821

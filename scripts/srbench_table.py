@@ -3,7 +3,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakemake is injected)
-from lrworld.srbench import steps
+from lrworld.tracks.srbench import steps
 
 sm = snakemake  # noqa: F821
 steps.table(sm.params.names, sm.input.scores, sm.output.csv, sm.output.md, sm.config, sm.wildcards.sr_dataset)

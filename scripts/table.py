@@ -4,9 +4,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakemake is injected)
 
-from lrworld import io, runlog
+from lrworld.core import io, runlog
 from lrworld.provenance.environment import JobClock
-from lrworld.tables import results_table, to_markdown
+from lrworld.scoring.table import results_table, to_markdown
 
 smk = snakemake  # noqa: F821
 clock = JobClock()

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from lrworld import io
+from lrworld.core import io
 from lrworld.cli import main
 from lrworld.provenance.record import score_record, table_record
 

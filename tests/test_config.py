@@ -3,7 +3,7 @@ import copy
 import pytest
 import yaml
 
-from lrworld.config import ConfigError, validate
+from lrworld.core.config import ConfigError, validate
 
 BASE = yaml.safe_load(open("config.yaml"))
 

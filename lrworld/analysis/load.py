@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from lrworld import io
+from lrworld.core import io
 
 # results/responses/<ds>/<model>/<measure>/<variant>.jsonl
 _RESP = re.compile(r"responses/(?P<dataset>[^/]+)/(?P<model>[^/]+)/(?P<measure>[^/]+)/(?P<variant>[^/]+)\.jsonl$")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from lrworld import io
+from lrworld.core import io
 
 _TEX_ESCAPE = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
                "~": r"\textasciitilde{}", "<": r"\textless{}", ">": r"\textgreater{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}"}

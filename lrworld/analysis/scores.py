@@ -7,11 +7,11 @@ import itertools
 
 import pandas as pd
 
-from lrworld import measures
+from lrworld.questions import measures
 from lrworld.analysis.bootstrap import align, bootstrap_ci, paired_bootstrap
 from lrworld.analysis.load import model_order
 from lrworld.questions.seeding import rng_for
-from lrworld.tables import column_name
+from lrworld.scoring.table import column_name
 
 
 def score_table(frame: pd.DataFrame, n_boot: int = 1000, confidence: float = 0.95, seed: int = 0) -> pd.DataFrame:

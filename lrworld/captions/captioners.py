@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from lrworld.io import sha256_text
+from lrworld.core.io import sha256_text
 
 DEFAULT_MODEL = "llava-hf/llava-v1.6-mistral-7b-hf"
 PROMPT_FILE = Path(__file__).resolve().parents[1] / "templates" / "captions" / "figure3.txt"

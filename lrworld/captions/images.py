@@ -11,7 +11,7 @@ from typing import Callable
 
 import pandas as pd
 
-from lrworld.io import atomic_path
+from lrworld.core.io import atomic_path
 
 EXTS = (".jpg", ".jpeg", ".png", ".webp", ".gif", ".bmp")
 

@@ -12,7 +12,7 @@ import zipfile
 from pathlib import Path
 
 from lrworld.data.contract import DataError
-from lrworld.io import sha256_file
+from lrworld.core.io import sha256_file
 
 
 def _check_sha(path: Path, expected: str, what: str) -> None:

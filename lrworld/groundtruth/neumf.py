@@ -21,7 +21,7 @@ import pandas as pd
 import torch
 from torch import nn
 
-from lrworld.baselines.neumf import NeuMF as _NeuMF
+from lrworld.recsys.neumf import NeuMF as _NeuMF
 from lrworld.groundtruth.transactions import index_interactions
 
 DEFAULTS = {"epochs": 5, "factors": 16, "layers": [64, 32, 16], "lr": 0.001, "batch_size": 1024,

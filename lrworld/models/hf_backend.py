@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Sequence
 
-from lrworld.io import sha256_file
+from lrworld.core.io import sha256_file
 from lrworld.models.base import PromptItem, Response
 
 _WEIGHT_HASHES: dict[tuple, str] = {}

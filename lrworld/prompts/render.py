@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from lrworld.io import sha256_text
+from lrworld.core.io import sha256_text
 
 TEMPLATE_ROOT = Path(__file__).resolve().parents[1] / "templates"
 MCQ_LABELS = ("A", "B", "C", "D")

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from lrworld.io import sha256_text
+from lrworld.core.io import sha256_text
 from lrworld.questions.seeding import rng_for
 
 BASE_VARIANTS = ("zero_shot", "cot")

@@ -6,7 +6,7 @@ digest instead, so a rebuild with the same answers gives a byte-identical score 
 
 from __future__ import annotations
 
-from lrworld import io
+from lrworld.core import io
 
 ANSWER_FIELDS = ("qid", "prompt_sha256", "cache_key", "answer_index", "raw_text", "choice_index", "parsed")
 

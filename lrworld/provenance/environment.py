@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from lrworld import io
+from lrworld.core import io
 
 # The packages whose versions shape a number (the list, plus the data stack under them).
 PACKAGES = ("lrworld", "snakemake", "torch", "transformers", "openai", "mlxtend", "pandas",

@@ -17,7 +17,8 @@ import time
 from pathlib import Path
 from typing import Iterable
 
-from lrworld import io, tables
+from lrworld.core import io
+from lrworld.scoring import table as tables
 from lrworld.provenance import RECORD_FORMAT
 from lrworld.provenance.environment import file_entry, git_state, host, redact, utc_iso, versions
 

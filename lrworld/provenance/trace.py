@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from lrworld import io
+from lrworld.core import io
 from lrworld.provenance.record import short
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from lrworld import measures
+from lrworld.questions import measures
 from lrworld.questions import knowledge
 from lrworld.questions.seeding import rng_for
 from lrworld.questions.windows import latest_windows, sample

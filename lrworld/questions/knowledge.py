@@ -23,7 +23,7 @@ from collections import Counter
 import numpy as np
 import pandas as pd
 
-from lrworld.measures import Measure
+from lrworld.questions.measures import Measure
 from lrworld.questions.seeding import place_answer
 from lrworld.questions.windows import Window
 

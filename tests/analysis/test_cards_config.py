@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from lrworld import config as lrw_config
+from lrworld.core import config as lrw_config
 from lrworld.analysis.output import to_html
 from lrworld.analysis.report_cards import card_html
 

@@ -10,8 +10,8 @@ from PIL import Image
 from lrworld.captions import captioners
 from lrworld.captions.run import caption_items
 from lrworld.questions.build import build_questions
-from lrworld.testing.fault_server import FaultServer
-from lrworld.testing.tiny_llava import build_tiny_llava
+from tests.support.fault_server import FaultServer
+from tests.support.tiny_llava import build_tiny_llava
 
 COLORS = {"1": (200, 30, 30), "2": (30, 200, 30), "3": (30, 30, 200)}
 

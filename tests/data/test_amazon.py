@@ -7,7 +7,7 @@ from lrworld.data.amazon import category_path, clean_brand, clean_text
 from lrworld.data.contract import DataError
 from lrworld.data.ingest import ingest, required_files
 from lrworld.questions.build import build_questions
-from lrworld.testing.fixtures_amazon import write_amazon_2018
+from tests.support.fixtures_amazon import write_amazon_2018
 
 CFG = {"format": "amazon-2018", "prefix": "Home_and_Kitchen"}
 
@@ -73,7 +73,7 @@ def test_product_questions(tmp_path, measure, field):
 def test_abo_alignment_by_asin(tmp_path):
     import json as _json
 
-    from lrworld.testing.fixtures_amazon import write_abo
+    from tests.support.fixtures_amazon import write_abo
 
     fx = write_amazon_2018(tmp_path / "amz", n_users=20, n_items=30, seed=6)
     # drop the image URLs of the metadata so ABO's local images fill them

@@ -7,7 +7,7 @@ from lrworld.data.contract import DataError
 from lrworld.data.ingest import ingest
 from lrworld.prompts.render import render_all, template_path
 from lrworld.questions.build import build_questions
-from lrworld.testing.fixtures_lastfm import write_user_taggedartists
+from tests.support.fixtures_lastfm import write_user_taggedartists
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ from lrworld.data.contract import DataError
 from lrworld.data.ingest import ingest, required_files
 from lrworld.data.netflix import norm_title, read_titles
 from lrworld.questions.build import build_questions
-from lrworld.testing.fixtures_netflix import write_netflix
+from tests.support.fixtures_netflix import write_netflix
 
 CFG = {"format": "netflix", "parts": [1, 2]}
 

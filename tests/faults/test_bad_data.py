@@ -66,7 +66,7 @@ def test_malformed_imdb_json_is_named(tmp_path, shared_data):
 
 
 def test_no_half_written_output_on_failure(tmp_path):
-    from lrworld import io
+    from lrworld.core import io
 
     target = tmp_path / "out.jsonl"
 

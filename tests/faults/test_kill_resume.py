@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from lrworld import io
-from lrworld.testing.fault_server import FaultServer
+from lrworld.core import io
+from tests.support.fault_server import FaultServer
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]

@@ -4,7 +4,7 @@ Snakemake run)."""
 import pytest
 import yaml
 
-from lrworld.io import read_jsonl
+from lrworld.core.io import read_jsonl
 from tests.graph import job_counts, snakemake
 
 MEASURES = ["assoc_rule", "mem_item_item", "mem_user_user", "neu_item2users", "neu_user2items"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lrworld.testing.fault_server import FaultServer
+from tests.support.fault_server import FaultServer
 
 
 class SleepRecorder:
@@ -41,7 +41,7 @@ def fault_server():
 def llama_url():
     """The OpenAI base URL of a real llama.cpp server with SmolLM2-135M (started once per session)."""
     pytest.importorskip("xllamacpp")
-    from lrworld.testing.llama_server import llama_server, smollm2_gguf
+    from tests.support.llama_server import llama_server, smollm2_gguf
 
     try:
         gguf = smollm2_gguf()

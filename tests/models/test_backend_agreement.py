@@ -8,7 +8,7 @@ from lrworld.data.ingest import ingest
 from lrworld.models import PromptItem, make_backend
 from lrworld.prompts.render import render_all, template_path
 from lrworld.questions.build import build_questions
-from lrworld.testing.llama_server import llama_server
+from tests.support.llama_server import llama_server
 
 pytestmark = pytest.mark.slow
 

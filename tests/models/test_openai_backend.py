@@ -14,7 +14,7 @@ import pytest
 from lrworld.models.base import PromptItem, make_backend
 from lrworld.models.openai_backend import OpenAIBackend, label_scores, public_url
 from lrworld.models.retry import BackendError
-from lrworld.testing.fault_server import expected_label, prompt_digest
+from tests.support.fault_server import expected_label, prompt_digest
 
 LABELS = ("A", "B", "C", "D")
 SECRET = "sk-test-SECRET"

@@ -1,6 +1,6 @@
 import hashlib
 
-from lrworld import io
+from lrworld.core import io
 from lrworld.provenance import record
 
 

@@ -5,8 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from lrworld import measures
-from lrworld.testing.fixtures_config import write_fixture_config
+from lrworld.questions import measures
+from tests.support.fixtures_config import write_fixture_config
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,0 +1,74 @@
+"""Frozen candidate sets: the true next item + (n-1) items the user has not interacted with.
+
+LLaRA re-draws negatives on every pass (``negative_sampling`` calls ``random.sample`` in
+``__getitem__``); we draw once per question from a seed and the question id, and freeze the
+result as ``candidates.jsonl``. The draw for one question does not depend on any other question.
+
+Pool (as LLaRA): every item with a title, minus the user's known items (``Example.seen``) and the
+target. One deviation: items whose normalised title is empty (MovieLens ``unknown``, which
+LLaRA's year-stripping turns into ``""``) are left out of the pool, because ``""`` is "contained"
+in every answer and would make every answer to that question invalid.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from typing import Iterable
+
+from lrworld.tracks.llara.data import Example, LlaraSet
+from lrworld.tracks.llara.parse import ambiguous_pairs, norm_title
+
+N_CANDIDATES = 20
+
+
+def _rng(seed: int, qid: str) -> random.Random:
+    digest = hashlib.sha256(f"llara-candidates:{seed}:{qid}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+def draw_candidates(ds: LlaraSet, examples: Iterable[Example] | None = None, n: int = N_CANDIDATES,
+                    seed: int = 0) -> list[dict]:
+    """One record per example: candidate ids (shuffled, gold included), titles, gold index and the
+    substring-ambiguity flag (see :func:`lrworld.tracks.llara.parse.ambiguous_pairs`)."""
+    examples = ds.test if examples is None else list(examples)
+    pool_all = sorted(i for i, t in ds.item_names.items() if norm_title(t))
+    out = []
+    for ex in examples:
+        banned = set(ex.seen) | set(ex.history) | {ex.next}
+        pool = [i for i in pool_all if i not in banned]
+        if len(pool) < n - 1:
+            raise ValueError(f"{ex.qid}: only {len(pool)} items available as negatives, need {n - 1}")
+        rng = _rng(seed, ex.qid)
+        cands = rng.sample(pool, n - 1) + [ex.next]
+        rng.shuffle(cands)
+        titles = [ds.item_names[i] for i in cands]
+        pairs = ambiguous_pairs(titles)
+        rec = {
+            "qid": ex.qid,
+            "dataset": ds.name,
+            "row_index": ex.row_index,
+            "history": list(ex.history),
+            "history_titles": [ds.item_names[i] for i in ex.history],
+            "next": ex.next,
+            "next_title": ds.item_names[ex.next],
+            "candidates": cands,
+            "candidate_titles": titles,
+            "gold_index": cands.index(ex.next),
+            "ambiguous": bool(pairs),
+            "ambiguous_pairs": [list(p) for p in pairs],
+            "seed": seed,
+        }
+        if ds.item_ids is not None:
+            rec["candidate_item_ids"] = [ds.item_ids[i] for i in cands]
+        out.append(rec)
+    return out
+
+
+def summary(records: list[dict]) -> dict:
+    """Counts for the candidates artifact's sidecar and the docs."""
+    n = len(records)
+    n_amb = sum(r["ambiguous"] for r in records)
+    gold_amb = sum(any(r["gold_index"] in p for p in r["ambiguous_pairs"]) for r in records)
+    return {"n_questions": n, "n_ambiguous_sets": n_amb, "n_ambiguous_sets_involving_gold": gold_amb,
+            "share_ambiguous": n_amb / n if n else 0.0}

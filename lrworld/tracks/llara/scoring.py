@@ -1,0 +1,39 @@
+"""Score one model's answers on one dataset's frozen candidate sets."""
+
+from __future__ import annotations
+
+from lrworld.tracks.llara.metrics import summarize
+from lrworld.tracks.llara.parse import parse_answer, parse_index
+
+
+def score_responses(candidate_records: list[dict], responses: list[dict], mode: str = "text") -> tuple[list[dict], dict]:
+    """``mode="text"``: LLaRA's title parse of ``raw_text`` (every LLM, including the random
+    backend). ``mode="index"``: ``choice_index`` picks the candidate (traditional recommenders).
+
+    Returns (one record per question, summary). Every question needs exactly one response."""
+    if mode not in ("text", "index"):
+        raise ValueError(f"mode must be 'text' or 'index', got {mode!r}")
+    by_qid: dict[str, dict] = {}
+    for r in responses:
+        if r["qid"] in by_qid:
+            raise ValueError(f"duplicate response for {r['qid']}")
+        by_qid[r["qid"]] = r
+    known = {c["qid"] for c in candidate_records}
+    if extra := sorted(set(by_qid) - known):
+        raise ValueError(f"{len(extra)} response(s) for unknown questions, e.g. {extra[:3]}")
+    if missing := sorted(known - set(by_qid)):
+        raise ValueError(f"{len(missing)} question(s) without a response, e.g. {missing[:3]}")
+    parsed, per_q = [], []
+    for c in candidate_records:
+        r = by_qid[c["qid"]]
+        if mode == "text":
+            p = parse_answer(r.get("raw_text", ""), c["candidate_titles"], c["next_title"])
+        else:
+            p = parse_index(r.get("choice_index"), len(c["candidates"]), c["gold_index"])
+        parsed.append(p)
+        per_q.append({"qid": c["qid"], "raw_text": r.get("raw_text"), "valid": p.valid, "correct": p.correct,
+                      "choice_index": p.choice_index, "matched": list(p.matched), "gold_index": c["gold_index"],
+                      "ambiguous": c["ambiguous"]})
+    summary = summarize(parsed, [c["ambiguous"] for c in candidate_records])
+    summary["parse"] = "llara_title_substring" if mode == "text" else "candidate_index"
+    return per_q, summary

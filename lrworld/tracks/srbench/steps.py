@@ -1,0 +1,127 @@
+"""The SRBench pipeline steps called by ``scripts/srbench_*.py`` (rules/srbench.smk).
+
+``config["srbench"]`` (see docs/srbench.md for the full example)::
+
+    datasets:        {name: {loader: ml100k_raw|contract|beauty|yelp, <paths>}}
+    ks:              [5, 10, 20]       # list lengths of the table
+    runs:            10                # T for LLM-SR (identical prompts, run index in the qid)
+    nn_runs:         3                 # T for NN-SR (one training per seed 0..T-1)
+    overlap:         union             # ARR overlap: union | pairwise
+    max_users:       null              # evaluate a seeded sample of this many users (all if null)
+    baselines:       {popularity: {}, ncf: {epochs: 20}, ngcf: {...}, lightgcn: {...}}
+    llm:             {models: [names in config["models"]], modes: [few_shot|full], max_history: 50}
+
+Recommender names in file paths: a baseline's name, or ``<model>__<mode>`` for an LLM.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Mapping, Sequence
+
+import pandas as pd
+
+from lrworld.core import io
+from lrworld.tracks.srbench import data as D
+from lrworld.tracks.srbench import runner, tables
+
+DEFAULTS = {"ks": [5, 10, 20], "runs": 10, "nn_runs": 3, "overlap": "union", "max_users": None,
+            "baselines": {}, "llm": {"models": [], "modes": ["few_shot"], "max_history": None}}
+
+
+def settings(config: Mapping) -> dict:
+    s = {**DEFAULTS, **dict(config.get("srbench", {}))}
+    s["llm"] = {**DEFAULTS["llm"], **dict(s.get("llm") or {})}
+    return s
+
+
+def recommenders(config: Mapping) -> list[str]:
+    """Every recommender name of the table, baselines first."""
+    s = settings(config)
+    names = list(s["baselines"])
+    names += [f"{m}__{mode}" for m in s["llm"]["models"] for mode in s["llm"]["modes"]]
+    return names
+
+
+def load_dataset(name: str, spec: Mapping) -> tuple[pd.DataFrame, pd.DataFrame]:
+    loader = spec.get("loader")
+    if loader == "contract":  # the spine's aligned Parquet files
+        return pd.read_parquet(spec["interactions"]), pd.read_parquet(spec["items"])
+    if loader == "ml100k_raw":
+        return D.ml100k_from_raw(spec["raw_dir"])
+    if loader == "beauty":
+        inter, items = D.load_beauty_sequences(spec["sequences"])
+        reviews = D.load_amazon_reviews(spec["reviews"]) if spec.get("reviews") else None
+        meta = D.load_amazon_meta(spec["meta"], set(items["item_id"])) if spec.get("meta") else None
+        return D.attach_amazon(inter, items, reviews, meta)
+    if loader == "yelp":
+        return D.load_yelp(spec["review"], spec["business"], kcore=int(spec.get("kcore", 5)))
+    raise ValueError(f"srbench.datasets.{name}.loader: unknown loader {loader!r} (contract, ml100k_raw, beauty, yelp)")
+
+
+def split(name: str, spec: Mapping, out_split: str | Path, out_items: str | Path) -> None:
+    inter, items = load_dataset(name, spec)
+    sd = D.make_split(inter, items, name)
+    io.write_parquet(out_split, sd.interactions)
+    io.write_parquet(out_items, sd.items)
+
+
+def load_split(split_path: str | Path, items_path: str | Path, name: str = "") -> D.SplitData:
+    items = pd.read_parquet(items_path)
+    items["genres"] = items["genres"].map(lambda g: [str(x) for x in g] if g is not None else [])
+    return D.SplitData(pd.read_parquet(split_path), items, name)
+
+
+def select_users(sd: D.SplitData, max_users: int | None, seed: int = 0) -> list[str]:
+    """All evaluated users, or a seeded sample of ``max_users`` of them (kept in id order), the
+    same for every recommender of the dataset."""
+    users = sd.eval_users
+    if max_users and max_users < len(users):
+        keep = set(random.Random(seed).sample(users, max_users))
+        users = [u for u in users if u in keep]
+    return users
+
+
+def lists(dataset: str, recommender: str, split_path, items_path, out_jsonl, config: Mapping) -> None:
+    s = settings(config)
+    sd = load_split(split_path, items_path, dataset)
+    users = select_users(sd, s["max_users"])
+    kmax = max(s["ks"])
+    if recommender in s["baselines"]:
+        spec = s["baselines"][recommender] or {}
+        recs = runner.run_recommender(lambda: runner.make_recommender(recommender, spec), sd, kmax,
+                                      seeds=list(range(int(s["nn_runs"]))), users=users)
+    else:
+        model, _, mode = recommender.rpartition("__")
+        if model not in s["llm"]["models"]:
+            raise ValueError(f"srbench: {recommender!r} is neither a baseline nor <llm model>__<mode>")
+        from lrworld.models import make_backend
+
+        mcfg = dict(config["models"][model])
+        backend = make_backend(model, mcfg)
+        # The random backend picks one of the labels: give it the item universe.
+        labels = tuple(str(i) for i in sorted(sd.index_to_item())) if mcfg.get("backend") == "random" else ()
+        recs = runner.run_llm(backend, sd, dataset, kmax, int(s["runs"]), mode, s["llm"]["max_history"], users, labels)
+    io.write_jsonl(out_jsonl, recs)
+
+
+def score(dataset: str, split_path, items_path, lists_path, out_json, config: Mapping) -> None:
+    s = settings(config)
+    sd = load_split(split_path, items_path, dataset)
+    out = runner.score_records(io.read_jsonl(lists_path), sd, s["ks"], s["overlap"])
+    out["overlap"] = s["overlap"]
+    io.write_json(out_json, out)
+
+
+def table(names: Sequence[str], score_paths: Sequence[str | Path], out_csv, out_md, config: Mapping, dataset: str = "") -> None:
+    s = settings(config)
+    scores = {n: io.read_json(p) for n, p in zip(names, score_paths)}
+    t = tables.dataset_table(scores, s["ks"])
+    rs = tables.rank_sum(t)
+    full = t.join(rs.add_suffix("_points"))
+    with io.atomic_path(out_csv) as tmp:
+        full.to_csv(tmp)
+    md = (f"# SRBench: {dataset}\n\n" + tables.to_markdown(t) + "\n## Rank-sum (best = most points)\n\n"
+          + tables.to_markdown(rs, digits=1))
+    io.write_text(out_md, md)

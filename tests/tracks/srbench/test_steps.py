@@ -1,0 +1,63 @@
+"""The pipeline steps end to end on a Yelp-format fixture (and, marked slow, through Snakemake)."""
+
+import pandas as pd
+import pytest
+import yaml
+
+from lrworld.core import io
+from lrworld.tracks.srbench import data as D
+from lrworld.tracks.srbench import steps
+from tests.graph import snakemake
+
+
+def _config(tmp_path):
+    rp, bp = D.write_yelp_fixture(tmp_path / "yelp", n_users=40, n_businesses=30, reviews_per_user=8, seed=2)
+    return {
+        "models": {"rnd": {"backend": "random", "seed": 0}},
+        "srbench": {
+            "datasets": {"yelp": {"loader": "yelp", "review": str(rp), "business": str(bp), "kcore": 3}},
+            "ks": [5, 10], "runs": 3, "nn_runs": 2,
+            "baselines": {"popularity": {}, "lightgcn": {"epochs": 1}},
+            "llm": {"models": ["rnd"], "modes": ["few_shot"]},
+        },
+    }
+
+
+def test_steps_end_to_end(tmp_path):
+    cfg = _config(tmp_path)
+    out = tmp_path / "results"
+    sp, ip = out / "split.parquet", out / "items.parquet"
+    steps.split("yelp", cfg["srbench"]["datasets"]["yelp"], sp, ip)
+    sd = steps.load_split(sp, ip, "yelp")
+    assert set(sd.interactions["split"]) == {"train", "valid", "test"} and isinstance(sd.items["genres"].iloc[0], list)
+    names = steps.recommenders(cfg)
+    assert names == ["popularity", "lightgcn", "rnd__few_shot"]
+    paths = []
+    for n in names:
+        steps.lists("yelp", n, sp, ip, out / f"{n}.jsonl", cfg)
+        steps.score("yelp", sp, ip, out / f"{n}.jsonl", out / f"{n}.json", cfg)
+        paths.append(out / f"{n}.json")
+    recs = io.read_jsonl(out / "rnd__few_shot.jsonl")
+    assert {r["run"] for r in recs} == {0, 1, 2} and "raw_text" in recs[0]
+    assert {r["seed"] for r in io.read_jsonl(out / "lightgcn.jsonl")} == {0, 1}
+    steps.table(names, paths, out / "t.csv", out / "t.md", cfg, "yelp")
+    t = pd.read_csv(out / "t.csv", index_col=0)
+    assert list(t.index) == names and "total_points" in t.columns and "ndcg@10" in t.columns
+    assert "Rank-sum" in (out / "t.md").read_text()
+
+
+def test_select_users_is_seeded(ml100k_split):
+    a = steps.select_users(ml100k_split, 50)
+    assert a == steps.select_users(ml100k_split, 50) and len(a) == 50 and a == sorted(a, key=ml100k_split.eval_users.index)
+    assert steps.select_users(ml100k_split, None) == ml100k_split.eval_users
+
+
+@pytest.mark.slow
+def test_snakemake_graph(tmp_path, shared_data):
+    """The SRBench rules inside the real graph, on the Yelp-format fixture."""
+    cfg = _config(tmp_path)
+    cfg["datasets"] = {"ml": {"domain": "movie", "format": "ml-100k", "measures": ["attr_genre"],
+                              "source": {"path": str(shared_data / "movielens-100k/raw")}}}
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump(cfg))
+    snakemake(tmp_path, "results/tables/srbench_yelp.md")
+    assert "| popularity |" in (tmp_path / "results/tables/srbench_yelp.md").read_text()
