@@ -1,0 +1,99 @@
+"""The code a rule runs, found from its script's imports.
+
+A rule's script imports package modules, which import others; a change to any of them must re-run
+the rule, and nothing else. The closure is read from the source with `ast` (never by importing),
+transitively within the `lrworld` package: every `import`/`from ... import` anywhere in a module
+(imports inside functions count, since they run when the function does), the `__init__.py` of
+every package on the way (Python runs them), and, for a package whose `__init__` calls
+`discover(__name__)` (lrworld.core.registry), every module of that package.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+from functools import lru_cache
+from pathlib import Path
+
+PACKAGE = "lrworld"
+_DISCOVER = "discover"
+
+
+def module_path(root: Path, module: str) -> Path | None:
+    """The file of `module` (a dotted name under the package) below `root`, or None."""
+    if module != PACKAGE and not module.startswith(PACKAGE + "."):
+        return None
+    base = root.joinpath(*module.split("."))
+    for p in (base.with_suffix(".py"), base / "__init__.py"):
+        if p.is_file():
+            return p
+    return None
+
+
+def _module_name(root: Path, path: Path) -> str:
+    rel = path.relative_to(root).with_suffix("")
+    parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts
+    return ".".join(parts)
+
+
+@lru_cache(maxsize=None)
+def _parse(path: Path, mtime_ns: int) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+
+
+def _imported(root: Path, path: Path) -> tuple[set[str], bool]:
+    """Dotted module names `path` imports (absolute, resolved), and whether it calls discover()."""
+    tree = _parse(path, path.stat().st_mtime_ns)
+    here = _module_name(root, path) if path.is_relative_to(root / PACKAGE) else ""
+    package = here if path.name == "__init__.py" else here.rpartition(".")[0]
+    out, discovers = set(), False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1] if package else []
+                mod = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                mod = node.module or ""
+            out.add(mod)
+            # `from pkg import name` may name a submodule
+            out.update(f"{mod}.{a.name}" for a in node.names if a.name != "*")
+        elif isinstance(node, ast.Call):
+            f = node.func
+            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+            discovers |= name == _DISCOVER
+    return out, discovers
+
+
+def closure(root: str | Path, *entry_points: str | Path) -> list[Path]:
+    """Every package file the entry points (scripts, or modules) run, sorted; entry points included."""
+    root = Path(root).resolve()
+    todo = [Path(p) if Path(p).is_absolute() else root / p for p in entry_points]
+    seen: set[Path] = set()
+    while todo:
+        path = todo.pop().resolve()
+        if path in seen or not path.is_file():
+            continue
+        seen.add(path)
+        names, discovers = _imported(root, path)
+        if discovers and path.name == "__init__.py":
+            todo += [p for p in path.parent.glob("*.py") if not p.name.startswith("_")]
+        for name in names:
+            parts = name.split(".")
+            # the packages on the way run their __init__ too
+            for i in range(1, len(parts) + 1):
+                p = module_path(root, ".".join(parts[:i]))
+                if p is not None:
+                    todo.append(p)
+    return sorted(seen)
+
+
+def digest(root: str | Path, files: list[Path]) -> str:
+    """sha256 over the files' paths (relative to root) and bytes: the rule's code identity."""
+    root = Path(root).resolve()
+    h = hashlib.sha256()
+    for f in files:
+        h.update(str(f.relative_to(root)).encode() + b"\0")
+        h.update(hashlib.sha256(f.read_bytes()).digest())
+    return h.hexdigest()
