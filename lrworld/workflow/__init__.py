@@ -1,0 +1,1 @@
+"""Helpers the Snakemake rules files use: code closure, input functions, resources."""
