@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from lrworld.models.base import PromptItem  # noqa: E402
-from lrworld.models.openai_backend import OpenAIBackend  # noqa: E402
+from lrworld.models.backends.openai import OpenAIBackend  # noqa: E402
 
 MOVIES = ["Toy Story", "Heat", "Fargo", "Alien", "Up", "Cars", "Jaws", "Rocky", "Coco", "Psycho", "Brave", "Casino",
           "Scream", "Seven", "Ran", "Saw", "Big", "Juno", "Gravity", "Arrival", "Amelie", "Memento", "Clueless",

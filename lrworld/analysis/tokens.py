@@ -19,7 +19,7 @@ def make_counter(name: str, models: dict | None = None) -> Callable[[str], int]:
     cfg = (models or {}).get(name)
     if cfg is None or cfg.get("backend") != "hf":
         raise ValueError(f"analysis.tokenizer: {name!r} is neither 'whitespace' nor an enabled hf model")
-    from lrworld.models.base import make_backend
+    from lrworld.models import make_backend
 
     tok = make_backend(name, dict(cfg)).tokenizer
     return lambda text: len(tok(text, add_special_tokens=False)["input_ids"])

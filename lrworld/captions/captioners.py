@@ -80,7 +80,7 @@ class LlavaCaptioner:
 
 class OpenAICaptioner:
     def __init__(self, cfg: dict, prompt: str):
-        from lrworld.models.openai_backend import OpenAIBackend
+        from lrworld.models.backends.openai import OpenAIBackend
 
         bcfg = {k: v for k, v in cfg.items() if k not in ("backend",)}
         bcfg.update({"backend": "openai", "mode": "generate"})

@@ -7,11 +7,13 @@ key path and what is allowed, so errors are reformatted here. Checks the schema 
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import yaml
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 
+from lrworld.models.registry import COMMON_KEYS, backends
 from lrworld.questions import measures
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "schema" / "config.schema.yaml"
@@ -45,8 +47,51 @@ def _message(err) -> str:
 
 
 def schema() -> dict:
+    """The config schema: the YAML file, with what the registries declare filled in."""
     with open(SCHEMA_PATH, encoding="utf-8") as fh:
-        return yaml.safe_load(fh)
+        s = yaml.safe_load(fh)
+    _add_backends(s)
+    return s
+
+
+def _add_backends(s: dict) -> None:
+    """A model entry names a registered backend; its other keys are checked against that
+    backend's own fragment afterwards (`_check_models`), so each error names the backend."""
+    entry = s["properties"]["models"]["additionalProperties"]
+    entry["properties"] = {"backend": {"enum": backends().names()}}
+
+
+def backend_schema(backend: str) -> dict:
+    return {"type": "object", "additionalProperties": False,
+            "properties": {**COMMON_KEYS, **backends().get(backend).schema}}
+
+
+# Keys of the captioner entry that are not its backend's (the instruction it is given).
+CAPTIONER_KEYS = {"prompt_file": {"type": "string"}}
+
+
+def _entries(config: dict):
+    """(key path, backend entry) of every model entry, the captioner's included."""
+    for name, model in config["models"].items():
+        yield ["models", name], model, {}
+    if "captioner" in config:
+        yield ["captioner"], config["captioner"], CAPTIONER_KEYS
+
+
+def _check_models(config: dict) -> None:
+    for path, model, extra in _entries(config):
+        sub = backend_schema(model["backend"])
+        sub["properties"].update(extra)
+        errors = sorted(Draft202012Validator(sub).iter_errors(model), key=lambda e: list(map(str, e.absolute_path)))
+        if errors:
+            err = errors[0]
+            if err.validator == "additionalProperties":
+                extra = sorted(set(err.instance) - set(sub["properties"]))
+                if not any("key" in k.lower() for k in extra):
+                    _raise(f"{_key(path + [extra[0]])}: unknown key for backend {model['backend']!r}; "
+                           f"allowed: {sorted(sub['properties'])}")
+            err.path.extendleft(path[::-1])
+            _raise(_message(err))
 
 
 def validate(config: dict) -> None:
@@ -55,6 +100,7 @@ def validate(config: dict) -> None:
     errors = sorted(validator.iter_errors(config), key=lambda e: (len(list(e.absolute_path)), list(map(str, e.absolute_path))))
     if errors:
         _raise(_message(errors[0]))
+    _check_models(config)
     for name, ds in config["datasets"].items():
         domain = ds["domain"]
         known = measures.measure_ids(domain)
@@ -67,6 +113,29 @@ def validate(config: dict) -> None:
 
 def _raise(msg: str):
     raise ConfigError(f"config: {msg}")
+
+
+def _with_defaults(cls):
+    """jsonschema's documented recipe: a validator that fills each property's `default`."""
+    validate_properties = cls.VALIDATORS["properties"]
+
+    def set_defaults(validator, properties, instance, schema):
+        for prop, sub in properties.items():
+            if isinstance(instance, dict) and "default" in sub and prop not in instance:
+                instance[prop] = copy.deepcopy(sub["default"])
+        yield from validate_properties(validator, properties, instance, schema)
+
+    return validators.extend(cls, {"properties": set_defaults})
+
+
+def fill_defaults(config: dict) -> dict:
+    """Fill every default the schema and the backends declare, in place (after `validate`)."""
+    _with_defaults(Draft202012Validator)(schema()).validate(config)
+    reg = backends()
+    for name, model in config["models"].items():
+        config["models"][name] = reg.get(model["backend"]).with_defaults(model)
+    config["captioner"] = reg.get(config["captioner"]["backend"]).with_defaults(config["captioner"])
+    return config
 
 
 def enabled_models(config: dict) -> dict:

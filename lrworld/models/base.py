@@ -7,7 +7,6 @@ Backends that can score the candidate labels directly (choice scoring) also fill
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol, Sequence
 
@@ -19,6 +18,10 @@ class PromptItem:
     labels: tuple[str, ...]  # option labels shown to the model, e.g. ("A", "B", "C", "D")
     candidates: tuple[str, ...] = ()  # candidate texts, same order as labels
     image_paths: tuple[str, ...] = ()
+    # a free-generation request for a list of `list_k` ids out of `id_range` (SRBench): what a
+    # model is asked to produce, so a baseline such as `random` can answer it in kind
+    list_k: int | None = None
+    id_range: tuple[int, int] | None = None
 
 
 @dataclass
@@ -48,20 +51,3 @@ class Backend(Protocol):
     def answer(self, items: Sequence[PromptItem]) -> list[Response]:
         """Answer all items; may batch internally. Raise on transport errors, never return an
         error as an answer."""
-
-
-_BACKENDS = {
-    "random": "lrworld.models.random_backend:RandomBackend",
-    "hf": "lrworld.models.hf_backend:HFBackend",
-    "openai": "lrworld.models.openai_backend:OpenAIBackend",
-}
-
-
-def make_backend(name: str, cfg: dict) -> Backend:
-    """Build the backend a model entry of config.yaml names (`backend:`); imports lazily so the
-    random baseline never imports torch."""
-    kind = cfg.get("backend")
-    if kind not in _BACKENDS:
-        raise ValueError(f"models.{name}.backend: unknown backend {kind!r}; choose one of {sorted(_BACKENDS)}")
-    module, cls = _BACKENDS[kind].split(":")
-    return getattr(importlib.import_module(module), cls)(name, cfg)

@@ -2,7 +2,7 @@ import numpy as np
 from scipy.stats import chisquare
 
 from lrworld.models.base import PromptItem
-from lrworld.models.random_backend import RandomBackend
+from lrworld.models.backends.random import RandomBackend
 
 KEYS = {"qid", "dataset", "measure", "qtype", "context", "candidates", "candidate_kind", "answer_index",
         "seed", "evidence"}

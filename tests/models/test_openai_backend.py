@@ -11,8 +11,8 @@ from email.utils import formatdate
 
 import pytest
 
-from lrworld.models.base import PromptItem, make_backend
-from lrworld.models.openai_backend import OpenAIBackend, label_scores, public_url
+from lrworld.models import PromptItem, make_backend
+from lrworld.models.backends.openai import OpenAIBackend, label_scores, public_url
 from lrworld.models.retry import BackendError
 from tests.support.fault_server import expected_label, prompt_digest
 

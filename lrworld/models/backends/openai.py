@@ -33,6 +33,7 @@ from typing import Any, Awaitable, Callable, Iterator, Sequence
 from urllib.parse import urlsplit, urlunsplit
 
 from lrworld.models.base import PromptItem, Response
+from lrworld.models.registry import register_backend
 from lrworld.models.retry import BackendError, RetryPolicy, parse_retry_after
 
 log = logging.getLogger(__name__)
@@ -41,6 +42,26 @@ DEFAULT_BASE_URL = "https://api.openai.com/v1"
 MODES = ("generate", "choice")
 # Statuses worth another try: timeout, lock conflict, too early, rate limit, and any 5xx.
 RETRY_STATUSES = {408, 409, 425, 429}
+
+
+SCHEMA = {
+    "model": {"type": "string"},
+    "base_url": {"type": "string"},
+    "api_key_env": {"type": "string", "pattern": "^[A-Z_][A-Z0-9_]*$", "default": "OPENAI_API_KEY"},
+    "mode": {"enum": list(MODES), "default": "generate"},
+    "system": {"type": "string"},
+    "seed": {"type": "integer"},
+    "temperature": {"type": ["number", "null"], "minimum": 0, "maximum": 2, "default": 0.0},
+    "max_tokens": {"type": "integer", "minimum": 1, "default": 512},
+    "top_logprobs": {"type": "integer", "minimum": 1, "maximum": 20, "default": 20},
+    "token_param": {"enum": ["max_tokens", "max_completion_tokens"], "default": "max_tokens"},
+    "concurrency": {"type": "integer", "minimum": 1, "maximum": 1024, "default": 8},
+    "timeout_s": {"type": "number", "minimum": 0, "default": 120.0},
+    "max_retries": {"type": "integer", "minimum": 0, "default": 8},
+    "max_wait_s": {"type": "number", "minimum": 0, "default": 600.0},
+    "retry_base_s": {"type": "number", "minimum": 0, "default": 1.0},
+    "retry_max_delay_s": {"type": "number", "minimum": 0, "default": 60.0},
+}
 
 _RETRY, _REFUSAL, _FATAL = "retry", "refusal", "fatal"
 
@@ -73,6 +94,7 @@ def _cfg_number(cfg: dict, key: str, default, kind=float):
         raise ValueError(f"openai backend: {key}={value!r} is not a {kind.__name__}") from None
 
 
+@register_backend("openai", schema=SCHEMA)
 class OpenAIBackend:
     """`OpenAIBackend(name, cfg)`; cfg is the model's entry in config.yaml (see docs/openai_backend.md).
 

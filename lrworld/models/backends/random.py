@@ -1,4 +1,5 @@
-"""The paper's RANDOM row: a uniform pick among the candidate labels."""
+"""The paper's RANDOM row: a uniform pick among the candidate labels (or, for a list request, k
+distinct ids drawn uniformly from its id range)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,10 @@ import random
 from typing import Sequence
 
 from lrworld.models.base import PromptItem, Response
+from lrworld.models.registry import register_backend
 
 
+@register_backend("random", schema={"seed": {"type": "integer", "default": 0}})
 class RandomBackend:
     def __init__(self, name: str, cfg: dict):
         self.name = name
@@ -23,7 +26,14 @@ class RandomBackend:
             # Seeded per question, not per run: the pick does not depend on batch order or on
             # which other questions are answered in the same job.
             digest = hashlib.sha256(f"{self.seed}:{item.qid}".encode()).digest()
-            idx = random.Random(int.from_bytes(digest[:8], "big")).randrange(len(item.labels))
+            rng = random.Random(int.from_bytes(digest[:8], "big"))
+            if not item.labels and item.list_k:
+                lo, hi = item.id_range
+                ids = rng.sample(range(lo, hi + 1), min(item.list_k, hi - lo + 1))
+                out.append(Response(qid=item.qid, raw_text=", ".join(map(str, ids)), tokens_in=0, tokens_out=0,
+                                    latency_s=0.0))
+                continue
+            idx = rng.randrange(len(item.labels))
             out.append(Response(qid=item.qid, raw_text=item.labels[idx], tokens_in=0, tokens_out=0,
                                 latency_s=0.0, choice_index=idx))
         return out

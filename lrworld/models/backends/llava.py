@@ -1,0 +1,103 @@
+"""The `llava` backend: vision-language models through transformers (default
+llava-hf/llava-v1.6-mistral-7b-hf, on GPU), answering requests with images by greedy generation.
+The captioner of the multimodal measure (paper Figure 3) is its main user."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Sequence
+
+from lrworld.models.base import PromptItem, Response
+from lrworld.models.registry import register_backend
+
+DEFAULT_MODEL = "llava-hf/llava-v1.6-mistral-7b-hf"
+
+SCHEMA = {
+    "model": {"type": "string", "default": DEFAULT_MODEL},  # hub id or local folder
+    "revision": {"type": "string"},
+    "dtype": {"enum": ["float32", "bfloat16", "float16"], "default": "bfloat16"},
+    "device": {"type": "string"},
+    "max_new_tokens": {"type": "integer", "minimum": 1, "maximum": 4096, "default": 256},
+    "gpus": {"type": "integer", "minimum": 0},
+    "gpu_mem_gb": {"type": "number", "minimum": 0},
+    "gpu_model": {"type": "string", "pattern": "^[A-Za-z0-9_.-]+$"},
+}
+
+
+def llava_resources(cfg: dict) -> dict:
+    """One GPU unless `gpus:` says otherwise or the model is pinned to the CPU."""
+    gpus = cfg.get("gpus", 0 if cfg.get("device", "") == "cpu" else 1)
+    return {"gpu": gpus, "gpu_model": cfg.get("gpu_model", "") if gpus else ""}
+
+
+def weights_id(model: str) -> str:
+    """A hub id as is; a local folder by the sha256 of its weight files (a retrained model is another)."""
+    p = Path(model)
+    if not p.is_dir():
+        return model
+    h = hashlib.sha256()
+    for f in sorted(p.glob("*.safetensors")) + sorted(p.glob("*.bin")):
+        h.update(f.name.encode())
+        h.update(hashlib.sha256(f.read_bytes()).digest())
+    return "sha256:" + h.hexdigest()
+
+
+@register_backend("llava", schema=SCHEMA, resources=llava_resources)
+class LlavaBackend:
+    def __init__(self, name: str, cfg: dict):
+        self.name = name
+        self.model_id = str(cfg["model"])
+        self.revision = cfg.get("revision")
+        self.max_new_tokens = int(cfg["max_new_tokens"])
+        self.dtype = cfg["dtype"]
+        self.device = cfg.get("device")
+        self._model = self._processor = None
+
+    def identity(self) -> dict:
+        return {"backend": "llava", "model": weights_id(self.model_id), "revision": self.revision,
+                "max_new_tokens": self.max_new_tokens, "dtype": self.dtype, "decoding": "greedy"}
+
+    def _load(self):
+        import torch
+        from transformers import AutoModelForImageTextToText, AutoProcessor
+
+        kw = {"revision": self.revision} if self.revision else {}
+        self._processor = AutoProcessor.from_pretrained(self.model_id, **kw)
+        device = self.device or ("cuda" if torch.cuda.is_available() else "cpu")
+        dtype = getattr(torch, self.dtype) if device != "cpu" else torch.float32
+        self._model = AutoModelForImageTextToText.from_pretrained(self.model_id, dtype=dtype, **kw).to(device)
+        self._model.eval()
+        self._device = device
+
+    def _text(self, prompt: str) -> str:
+        conv = [{"role": "user", "content": [{"type": "image"}, {"type": "text", "text": prompt}]}]
+        if getattr(self._processor, "chat_template", None):
+            return self._processor.apply_chat_template(conv, add_generation_prompt=True)
+        return f"USER: <image>\n{prompt} ASSISTANT:"  # LLaVA-1.5's own format
+
+    def _one(self, item: PromptItem) -> Response:
+        import time
+
+        import torch
+        from PIL import Image
+
+        if len(item.image_paths) != 1:
+            raise ValueError(f"llava backend: request {item.qid} has {len(item.image_paths)} images; one is needed")
+        with Image.open(item.image_paths[0]) as im:
+            image = im.convert("RGB")
+        t0 = time.perf_counter()
+        inputs = self._processor(images=image, text=self._text(item.prompt), return_tensors="pt").to(self._device)
+        if "pixel_values" in inputs and inputs["pixel_values"].is_floating_point():
+            inputs["pixel_values"] = inputs["pixel_values"].to(self._model.dtype)
+        with torch.inference_mode():
+            out = self._model.generate(**inputs, max_new_tokens=self.max_new_tokens, do_sample=False)
+        n = inputs["input_ids"].shape[1]
+        text = self._processor.decode(out[0, n:], skip_special_tokens=True).strip()
+        return Response(qid=item.qid, raw_text=text, tokens_in=int(n), tokens_out=int(out.shape[1] - n),
+                        latency_s=time.perf_counter() - t0)
+
+    def answer(self, items: Sequence[PromptItem]) -> list[Response]:
+        if self._model is None:
+            self._load()
+        return [self._one(it) for it in items]
