@@ -22,7 +22,9 @@ import torch
 
 from lrworld.core import io
 from lrworld.models.base import Response
-from lrworld.tracks.srbench import runner, steps
+from lrworld.inference.cache import ResponseCache
+from lrworld.inference.stage import fill_cache, read_answers
+from lrworld.tracks.srbench import llm, runner, steps
 from lrworld.tracks.srbench.data import make_split, ml100k_from_raw
 
 GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -108,8 +110,12 @@ def main() -> None:
     sd = make_split(*ml100k_from_raw(a.raw_dir), "ml-100k")
     users = steps.select_users(sd, a.users)
     backend = LlamaCppBackend(a.temperature) if a.engine == "llamacpp" else SmolLM2Backend(a.temperature)
-    recs = runner.run_llm(backend, sd, "ml-100k", a.k, a.runs, a.mode, users=users)
     out = Path(a.out)
+    # the pipeline's own path: requests -> the inference stage's cache -> lists
+    reqs = llm.requests(sd, "ml-100k", users, a.k, a.runs, a.mode)
+    cache = ResponseCache(out / "cache.sqlite")
+    ident = fill_cache(reqs, lambda: backend, cache)["identity"]
+    recs = llm.lists(reqs, [ans for _, ans in read_answers(reqs, ident, cache)], sd, a.k)
     tag = f"smollm2__{a.mode}__t{a.temperature:g}"
     io.write_jsonl(out / f"{tag}.jsonl", recs)
     scores = runner.score_records(recs, sd, [5, 10])

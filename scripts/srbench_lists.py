@@ -1,4 +1,4 @@
-"""Snakemake entry: T runs of one recommender (NN baseline or LLM) on one dataset -> lists JSONL."""
+"""Snakemake entry: T seeds of one NN baseline on one dataset -> lists JSONL."""
 import sys
 from pathlib import Path
 
@@ -9,4 +9,4 @@ from lrworld.tracks.srbench import steps
 
 torch.set_num_threads(int(snakemake.threads))  # noqa: F821
 sm = snakemake  # noqa: F821
-steps.lists(sm.wildcards.sr_dataset, sm.wildcards.recommender, sm.input.split, sm.input.item_table, sm.output[0], sm.config)
+steps.lists(sm.wildcards.sr_dataset, sm.wildcards.baseline, sm.input.split, sm.input.item_table, sm.output[0], sm.config)

@@ -18,6 +18,20 @@ def cache_key(identity: dict, prompt: str) -> str:
     return sha256_text(dumps_canonical({"identity": identity, "prompt": prompt}))
 
 
+# Request fields besides the prompt that change the answer: the images shown (by content) and
+# the sample index of repeated runs (SRBench asks the same prompt T times; each run is its own
+# entry, so a killed run resumes and a finished one is never re-sampled).
+KEYED_FIELDS = ("image_sha256", "sample")
+
+
+def request_key(identity: dict, request: dict) -> str:
+    """The cache key of one request; a plain prompt keeps the key `cache_key` gives it."""
+    extra = {k: request[k] for k in KEYED_FIELDS if request.get(k)}
+    if not extra:
+        return cache_key(identity, request["prompt"])
+    return sha256_text(dumps_canonical({"identity": identity, "prompt": request["prompt"], **extra}))
+
+
 class ResponseCache:
     def __init__(self, path: str | Path):
         self.path = Path(path)

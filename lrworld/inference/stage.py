@@ -1,7 +1,10 @@
-"""Answer prompt records with a backend, through the response cache.
+"""The one inference stage: every model call of every track (LRWorld questions, LLaRA, SRBench's
+repeated runs, image captions) is a request answered through the durable response cache.
 
-Only cache misses reach the backend, and the backend (which may load gigabytes of weights) is
-built lazily, so a rerun whose prompts are all cached never loads a model.
+A request is a JSON record with `qid` and `prompt`, and optionally `labels` (the options a model
+may answer with), `candidates`, `image_paths` with their `image_sha256`, and `sample` (the run
+index). Only cache misses reach the backend, and the backend (which may load gigabytes of
+weights) is built lazily, so a rerun whose requests are all cached never loads a model.
 """
 
 from __future__ import annotations
@@ -9,34 +12,35 @@ from __future__ import annotations
 import logging
 from typing import Callable
 
+from lrworld.inference.cache import ResponseCache, request_key
 from lrworld.models.base import PromptItem, Response
-from lrworld.inference.cache import ResponseCache, cache_key
 from lrworld.scoring.parse import parse_choice
 
 log = logging.getLogger(__name__)
 
 
-def _item(rec: dict) -> PromptItem:
-    return PromptItem(qid=rec["qid"], prompt=rec["prompt"], labels=tuple(rec["labels"]),
-                      candidates=tuple(rec.get("candidates", ())), image_paths=tuple(rec.get("image_paths", ())))
+def to_item(req: dict) -> PromptItem:
+    return PromptItem(qid=req["qid"], prompt=req["prompt"], labels=tuple(req.get("labels", ())),
+                      candidates=tuple(req.get("candidates", ())), image_paths=tuple(req.get("image_paths", ())),
+                      list_k=req.get("list_k"), id_range=tuple(req["id_range"]) if req.get("id_range") else None)
 
 
-def fill_cache(prompts: list[dict], backend_factory: Callable[[], object], cache: ResponseCache,
+def fill_cache(requests: list[dict], backend_factory: Callable[[], object], cache: ResponseCache,
                chunk_size: int = 16) -> dict:
-    """Ask the backend every prompt not yet in the cache; each answer is stored as it arrives.
+    """Ask the backend every request not yet in the cache; each answer is stored as it arrives.
 
-    Identical prompts (e.g. shared by two measures) are asked once. Returns the backend identity
-    (the cache's key space) and counts.
+    Identical requests (e.g. a prompt shared by two measures) are asked once. Returns the backend
+    identity (the cache's key space) and counts.
     """
     backend = backend_factory()
     identity = backend.identity()
     unique: dict[str, dict] = {}
-    for p in prompts:
-        unique.setdefault(cache_key(identity, p["prompt"]), p)
+    for r in requests:
+        unique.setdefault(request_key(identity, r), r)
     keys = list(unique)
     done = cache.get_many(keys)
     todo = [k for k in keys if k not in done]
-    log.info("%d prompts (%d distinct), %d cached, %d to ask", len(prompts), len(keys), len(keys) - len(todo), len(todo))
+    log.info("%d prompts (%d distinct), %d cached, %d to ask", len(requests), len(keys), len(keys) - len(todo), len(todo))
 
     def store(key: str, resp: Response) -> None:
         rec = resp.to_dict()
@@ -46,30 +50,35 @@ def fill_cache(prompts: list[dict], backend_factory: Callable[[], object], cache
     asked = 0
     if todo and hasattr(backend, "answer_iter"):
         # Concurrent API backends: each answer is stored the moment it arrives, in any order.
-        for j, resp in backend.answer_iter([_item(unique[k]) for k in todo]):
+        for j, resp in backend.answer_iter([to_item(unique[k]) for k in todo]):
             store(todo[j], resp)
             asked += 1
     else:
         for start in range(0, len(todo), chunk_size):
             chunk = todo[start:start + chunk_size]
-            for key, resp in zip(chunk, backend.answer([_item(unique[k]) for k in chunk])):
+            for key, resp in zip(chunk, backend.answer([to_item(unique[k]) for k in chunk])):
                 store(key, resp)
             asked += len(chunk)
-    return {"identity": identity, "prompts": len(prompts), "distinct": len(keys), "asked": asked,
+    return {"identity": identity, "prompts": len(requests), "distinct": len(keys), "asked": asked,
             "cached": len(keys) - asked}
 
 
-def collect_responses(prompts: list[dict], identity: dict, cache: ResponseCache) -> list[dict]:
-    """Per-sample response records for `prompts`, read from the cache and parsed."""
-    keys = [cache_key(identity, p["prompt"]) for p in prompts]
+def read_answers(requests: list[dict], identity: dict, cache: ResponseCache) -> list[tuple[str, dict]]:
+    """(cache key, cached answer) of every request, in order; every one must be cached."""
+    keys = [request_key(identity, r) for r in requests]
     found = cache.get_many(keys)
-    missing = [p["qid"] for p, k in zip(prompts, keys) if k not in found]
+    missing = [r["qid"] for r, k in zip(requests, keys) if k not in found]
     if missing:
         raise LookupError(f"{len(missing)} prompts have no cached answer (first: {missing[0]}); "
                           f"the model's answer job did not finish: rerun snakemake")
+    return [(k, found[k]) for k in keys]
+
+
+def collect_responses(prompts: list[dict], identity: dict, cache: ResponseCache) -> list[dict]:
+    """Per-sample response records of LRWorld prompts, read from the cache and parsed."""
     out = []
-    for p, k in zip(prompts, keys):
-        rec = dict(found[k])
+    for p, (k, found) in zip(prompts, read_answers(prompts, identity, cache)):
+        rec = dict(found)
         parsed = rec.get("choice_index")
         if parsed is None:
             parsed = parse_choice(rec.get("raw_text"), p["labels"], p.get("candidates", ()),

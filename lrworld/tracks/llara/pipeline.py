@@ -12,7 +12,7 @@ import pandas as pd
 from lrworld.core.io import read_json, read_jsonl, write_json, write_jsonl, write_text
 from lrworld.tracks.llara.candidates import N_CANDIDATES, draw_candidates, summary
 from lrworld.tracks.llara.data import LlaraSet, build_from_interactions, load_released
-from lrworld.tracks.llara.prompts import build_prompts, to_prompt_item
+from lrworld.tracks.llara.prompts import build_prompts
 from lrworld.tracks.llara.scoring import score_responses
 from lrworld.tracks.llara.tables import build_table, to_markdown
 
@@ -63,23 +63,16 @@ def run_prompts(candidates: str | os.PathLike, template: str, out: str | os.Path
     return write_jsonl(out, build_prompts(read_jsonl(candidates), template, item_suffix))
 
 
-def run_llm(prompts: str | os.PathLike, model: str, model_cfg: dict, out: str | os.PathLike,
-            cache_dir: str | os.PathLike = ".lrworld-cache") -> int:
-    """Answer through the spine's durable response cache, so a killed run resumes and a rerun
-    never pays twice for a prompt."""
-    from lrworld.inference.stage import fill_cache
-    from lrworld.models import make_backend
-    from lrworld.inference.cache import ResponseCache, cache_key
+def run_responses(prompts: str | os.PathLike, model: str, identity: dict, cache_dir: str | os.PathLike,
+                  out: str | os.PathLike) -> int:
+    """One LLM's answers to the prompts, read from the response cache the `answer` rule filled."""
+    from lrworld.inference.cache import ResponseCache
+    from lrworld.inference.stage import read_answers
 
-    items = [to_prompt_item(r) for r in read_jsonl(prompts)]
-    plain = [{"qid": i.qid, "prompt": i.prompt, "labels": list(i.labels), "candidates": list(i.candidates)}
-             for i in items]
+    recs = read_jsonl(prompts)
     cache = ResponseCache(Path(cache_dir) / f"{model}.sqlite")
-    ident = fill_cache(plain, lambda: make_backend(model, model_cfg), cache)["identity"]
-    keys = [cache_key(ident, p["prompt"]) for p in plain]
-    found = cache.get_many(keys)
-    return write_jsonl(out, [{**found[k], "qid": p["qid"], "model": model, "identity": ident}
-                             for p, k in zip(plain, keys)])
+    return write_jsonl(out, [{**a, "qid": p["qid"], "model": model, "identity": identity}
+                             for p, (_, a) in zip(recs, read_answers(recs, identity, cache))])
 
 
 def run_baseline(name: str, cfg: dict, candidates: str | os.PathLike, baseline: str, out: str | os.PathLike,
@@ -153,4 +146,4 @@ def run_table(score_paths: list[str], out_csv: str | os.PathLike, out_md: str | 
 
 
 __all__ = ["BASELINE_PREFIX", "N_CANDIDATES", "dataset_inputs", "load_dataset", "run_baseline", "run_candidates",
-           "run_llm", "run_prompts", "run_score", "run_table"]
+           "run_prompts", "run_responses", "run_score", "run_table"]

@@ -13,7 +13,6 @@ import os
 from pathlib import Path
 
 from lrworld.core.io import sha256_text
-from lrworld.models.base import PromptItem
 
 TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "templates" / "llara"
 PLACEHOLDERS = ("[HistoryHere]", "[CansHere]")
@@ -60,15 +59,10 @@ def build_prompts(candidate_records: list[dict], template_name: str, item_suffix
             "qid": rec["qid"],
             "prompt": render(template, rec["history_titles"], rec["candidate_titles"], item_suffix),
             "candidates": list(rec["candidate_titles"]),
+            # LLaRA's answer is a title: a backend that picks a label answers with one
+            "labels": list(rec["candidate_titles"]),
             "gold_title": rec["next_title"],
             "template": template_name,
             "template_sha256": digest,
         })
     return out
-
-
-def to_prompt_item(rec: dict) -> PromptItem:
-    """A spine PromptItem: the labels are the candidate titles themselves (LLaRA's answer is a
-    title), so a backend that picks a label answers with a title."""
-    titles = tuple(rec["candidates"])
-    return PromptItem(qid=rec["qid"], prompt=rec["prompt"], labels=titles, candidates=titles)

@@ -1,4 +1,5 @@
-"""Produce recommendation lists for SRBench: NN-SR baselines over T seeds, LLM-SR over T runs.
+"""Produce recommendation lists for SRBench: NN-SR baselines over T seeds (LLM-SR's T runs go
+through the inference stage: lrworld.tracks.srbench.llm).
 
 Every recommender, NN or LLM, yields the same records (one per run and evaluated user)::
 
@@ -21,9 +22,9 @@ from typing import Callable, Mapping, Protocol, Sequence
 
 import numpy as np
 
-from lrworld.tracks.srbench import metrics, prompts
+from lrworld.tracks.srbench import metrics
 from lrworld.tracks.srbench.data import SplitData
-from lrworld.tracks.srbench.extract import extract, hallucination_rate
+from lrworld.tracks.srbench.extract import hallucination_rate
 
 
 class Recommender(Protocol):
@@ -154,33 +155,6 @@ def run_recommender(make: Callable[[], Recommender], data: SplitData, k: int, se
             per = (time.perf_counter() - t1) / len(chunk)
             records += [{"run": t, "seed": int(seed), "user_id": u, "items": l, "latency_s": per, "fit_s": fit_s}
                         for u, l in zip(chunk, lists)]
-    return records
-
-
-def run_llm(backend, data: SplitData, dataset: str, k: int, runs: int, mode: str = "few_shot",
-            max_history: int | None = None, users: Sequence[str] | None = None,
-            labels: tuple[str, ...] = ()) -> list[dict]:
-    """Ask ``backend`` for K ids per user, ``runs`` times. The T prompts of one user are identical
-    except for the run index in PromptItem.qid, so a response cache keyed on the prompt alone
-    would make every run a copy of the first: bypass it or key it by qid (docs/srbench.md)."""
-    users = list(users) if users is not None else data.eval_users
-    hist = data.histories()
-    table = prompts.item_table(data.items)
-    index_to_item = data.index_to_item()
-    records = []
-    for t in range(runs):
-        items = prompts.prompt_items(dataset, users, hist, table, k, t, mode, max_history, labels)
-        t0 = time.perf_counter()
-        responses = backend.answer(items)
-        wall = (time.perf_counter() - t0) / max(len(items), 1)
-        if [r.qid for r in responses] != [i.qid for i in items]:
-            raise RuntimeError("backend returned responses out of order or incomplete")
-        for u, r in zip(users, responses):
-            ex = extract(r.raw_text, index_to_item, k)
-            records.append({"run": t, "seed": t, "user_id": u, "items": ex.items,
-                            "latency_s": r.latency_s if r.latency_s is not None else wall, "fit_s": 0.0,
-                            "raw_text": r.raw_text, "n_numbers": len(ex.numbers), "hallucinated": ex.hallucinated,
-                            "n_duplicates": ex.n_duplicates})
     return records
 
 

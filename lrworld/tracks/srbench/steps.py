@@ -11,7 +11,8 @@
     baselines:       {popularity: {}, ncf: {epochs: 20}, ngcf: {...}, lightgcn: {...}}
     llm:             {models: [names in config["models"]], modes: [few_shot|full], max_history: 50}
 
-Recommender names in file paths: a baseline's name, or ``<model>__<mode>`` for an LLM.
+Recommender names in file paths: a baseline's name, or ``<model>__<mode>`` for an LLM (whose
+requests and lists are made by ``lrworld.tracks.srbench.llm``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import pandas as pd
 
 from lrworld.core import io
 from lrworld.tracks.srbench import data as D
-from lrworld.tracks.srbench import runner, tables
+from lrworld.tracks.srbench import llm, runner, tables
 
 DEFAULTS = {"ks": [5, 10, 20], "runs": 10, "nn_runs": 3, "overlap": "union", "max_users": None,
             "baselines": {}, "llm": {"models": [], "modes": ["few_shot"], "max_history": None}}
@@ -88,22 +89,34 @@ def lists(dataset: str, recommender: str, split_path, items_path, out_jsonl, con
     sd = load_split(split_path, items_path, dataset)
     users = select_users(sd, s["max_users"])
     kmax = max(s["ks"])
-    if recommender in s["baselines"]:
-        spec = s["baselines"][recommender] or {}
-        recs = runner.run_recommender(lambda: runner.make_recommender(recommender, spec), sd, kmax,
-                                      seeds=list(range(int(s["nn_runs"]))), users=users)
-    else:
-        model, _, mode = recommender.rpartition("__")
-        if model not in s["llm"]["models"]:
-            raise ValueError(f"srbench: {recommender!r} is neither a baseline nor <llm model>__<mode>")
-        from lrworld.models import make_backend
-
-        mcfg = dict(config["models"][model])
-        backend = make_backend(model, mcfg)
-        # The random backend picks one of the labels: give it the item universe.
-        labels = tuple(str(i) for i in sorted(sd.index_to_item())) if mcfg.get("backend") == "random" else ()
-        recs = runner.run_llm(backend, sd, dataset, kmax, int(s["runs"]), mode, s["llm"]["max_history"], users, labels)
+    if recommender not in s["baselines"]:
+        raise ValueError(f"srbench: {recommender!r} is not a configured baseline")
+    spec = s["baselines"][recommender] or {}
+    recs = runner.run_recommender(lambda: runner.make_recommender(recommender, spec), sd, kmax,
+                                  seeds=list(range(int(s["nn_runs"]))), users=users)
     io.write_jsonl(out_jsonl, recs)
+
+
+def llm_prompts(dataset: str, mode: str, split_path, items_path, out_jsonl, settings_: Mapping) -> int:
+    """LLM-SR requests of one mode: T runs of every evaluated user (the `answer` rule asks them)."""
+    sd = load_split(split_path, items_path, dataset)
+    users = select_users(sd, settings_["max_users"])
+    return io.write_jsonl(out_jsonl, llm.requests(sd, dataset, users, max(settings_["ks"]), int(settings_["runs"]),
+                                                  mode, settings_["max_history"]))
+
+
+def llm_lists(dataset: str, model: str, split_path, items_path, prompts_path, identity: dict, cache_dir,
+              out_jsonl, kmax: int) -> list[dict]:
+    """One LLM's lists, read from the response cache the `answer` rule filled."""
+    from lrworld.inference.cache import ResponseCache
+    from lrworld.inference.stage import read_answers
+
+    reqs = io.read_jsonl(prompts_path)
+    cache = ResponseCache(Path(cache_dir) / f"{model}.sqlite")
+    records = llm.lists(reqs, [a for _, a in read_answers(reqs, identity, cache)],
+                        load_split(split_path, items_path, dataset), kmax)
+    io.write_jsonl(out_jsonl, records)
+    return records
 
 
 def score(dataset: str, split_path, items_path, lists_path, out_json, config: Mapping) -> None:

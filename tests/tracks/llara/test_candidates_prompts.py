@@ -1,6 +1,7 @@
 from lrworld.tracks.llara.candidates import draw_candidates, summary
 from lrworld.tracks.llara.data import LlaraSet, Example
-from lrworld.tracks.llara.prompts import build_prompts, load_template, render, template_path, to_prompt_item
+from lrworld.inference.stage import to_item
+from lrworld.tracks.llara.prompts import build_prompts, load_template, render, template_path
 
 import pytest
 
@@ -64,5 +65,5 @@ def test_render_and_prompt_items(lastfm_cands):
     p0, c0 = prompts[0], lastfm_cands[0]
     assert p0["prompt"].startswith("This user has listened to " + ", ".join(c0["history_titles"]))
     assert ", ".join(c0["candidate_titles"]) in p0["prompt"] and p0["prompt"].endswith("The answer is")
-    item = to_prompt_item(p0)
+    item = to_item(p0)
     assert item.labels == tuple(c0["candidate_titles"]) == item.candidates

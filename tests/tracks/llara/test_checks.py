@@ -4,7 +4,8 @@ from statistics import mean
 
 import pytest
 
-from lrworld.tracks.llara.prompts import build_prompts, to_prompt_item
+from lrworld.inference.stage import to_item
+from lrworld.tracks.llara.prompts import build_prompts
 from lrworld.tracks.llara.scoring import score_responses
 from lrworld.models import make_backend
 from lrworld.models.base import Response
@@ -24,7 +25,7 @@ class ScriptedBackend:
 
 
 def _run(backend, cands, template):
-    items = [to_prompt_item(p) for p in build_prompts(cands, template)]
+    items = [to_item(p) for p in build_prompts(cands, template)]
     return score_responses(cands, [r.to_dict() for r in backend.answer(items)])[1]
 
 

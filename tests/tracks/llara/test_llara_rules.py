@@ -23,7 +23,7 @@ def test_llara_rules_dry_run(tmp_path, shared_data):
     }
     (tmp_path / "config.yaml").write_text(yaml.safe_dump(config))
     plan = job_counts(snakemake(tmp_path, "-n", "results/tables/llara.md").stdout)
-    assert plan == {"llara_candidates": 2, "llara_prompts": 2, "llara_answer": 2, "llara_baseline": 4,
+    assert plan == {"llara_candidates": 2, "llara_prompts": 2, "answer": 2, "llara_responses": 2, "llara_baseline": 4,
                     "llara_score": 6, "llara_table": 1}
 
 

@@ -6,6 +6,9 @@ import json
 import pandas as pd
 
 from lrworld.core.io import read_json, read_jsonl
+from lrworld.inference.cache import ResponseCache
+from lrworld.inference.stage import fill_cache
+from lrworld.models import make_backend
 from lrworld.tracks.llara import pipeline as P
 
 
@@ -17,7 +20,10 @@ def test_released_movielens_end_to_end(tmp_path, shared_data, llara_cfg_for):
                             out_summary=d / "candidates.summary.json")
     assert info["n_questions"] == 95 and info["n_ambiguous_sets"] == read_json(d / "candidates.summary.json")["n_ambiguous_sets"]
     assert P.run_prompts(d / "candidates.jsonl", "movielens", d / "prompts.jsonl") == 95
-    P.run_llm(d / "prompts.jsonl", "random", {"backend": "random", "seed": 0}, d / "responses" / "random.jsonl")
+    # the answer rule's work (lrworld/inference/stage.py), then the track's collector
+    cache = ResponseCache(tmp_path / "cache" / "random.sqlite")
+    ident = fill_cache(read_jsonl(d / "prompts.jsonl"), lambda: make_backend("random", {"backend": "random"}), cache)
+    P.run_responses(d / "prompts.jsonl", "random", ident["identity"], tmp_path / "cache", d / "responses" / "random.jsonl")
     b = P.run_baseline("movielens", cfg, d / "candidates.jsonl", "popularity", d / "baseline_popularity.jsonl",
                        epochs=1, seed=0)
     assert b["n_train_examples"] > 50_000 and "excluded" in b["train_notes"][-1]

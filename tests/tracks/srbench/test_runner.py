@@ -1,31 +1,9 @@
-"""The runner on real ML-100K: NN baselines through the Recommender adapter, LLM-SR through
-backends (the `random` backend and a scripted fake), and scoring of the records."""
-
-import math
-import re
+"""The runner on real ML-100K: NN baselines through the Recommender adapter, and scoring of the
+records (LLM-SR: tests/tracks/srbench/test_llm.py)."""
 
 import pytest
 
-from lrworld.models import Response, make_backend
 from lrworld.tracks.srbench import runner
-
-
-class ScriptedBackend:
-    """Answers with the ids shown in the prompt (latest first), a hallucinated id, and, from
-    run 1 on, one id that depends on the run: so runs overlap partly."""
-
-    def identity(self):
-        return {"backend": "scripted"}
-
-    def answer(self, items):
-        out = []
-        for it in items:
-            shown = re.findall(r"^(\d+): ", it.prompt, re.M)
-            run = int(it.qid.rsplit("run", 1)[1])
-            ids = shown[::-1][:3] + ["99999"] + ([str(100 + run)] if run else [])
-            text = "Here you go:\n" + "\n".join(f"{n + 1}. {i}" for n, i in enumerate(ids))
-            out.append(Response(qid=it.qid, raw_text=text, latency_s=0.5))
-        return out
 
 
 def test_popularity_runs_and_scores(ml100k_split):
@@ -39,33 +17,6 @@ def test_popularity_runs_and_scores(ml100k_split):
     assert s["K=10"]["arr"] == 1.0  # deterministic
     assert 0.05 < s["K=10"]["recall"] < 0.09
     assert s["K=10"]["arq"] > 3.0 and s["K=10"]["arqv"] >= 0
-
-
-def test_llm_runs_through_backend_and_extractor(ml100k_split):
-    sd = ml100k_split
-    users = sd.eval_users[:15]
-    recs = runner.run_llm(ScriptedBackend(), sd, "ml-100k", k=5, runs=3, mode="few_shot", users=users)
-    assert len(recs) == 45
-    r0 = [r for r in recs if r["run"] == 0][0]
-    hist = sd.histories()[r0["user_id"]]
-    assert r0["items"] == hist[::-1][:3]  # list markers "1." not read as ids
-    assert r0["hallucinated"] == [99999] and r0["latency_s"] == 0.5
-    s = runner.score_records(recs, sd, [5])
-    assert s["hallucination_rate"] == pytest.approx(3 / (4 + 5 + 5))
-    assert s["art_s"] == 0.5
-    # per user: run0 {a,b,c}, run1 {a,b,c,101}, run2 {a,b,c,102} -> Rep 3,3,3 -> 9/15
-    assert s["K=5"]["arr"] == pytest.approx(9 / 15)
-    assert s["K=5"]["short_rate"] == 1.0
-
-
-def test_random_backend_generation(ml100k_split):
-    sd = ml100k_split
-    backend = make_backend("random", {"backend": "random", "seed": 0})
-    labels = tuple(str(i) for i in sorted(sd.index_to_item()))
-    recs = runner.run_llm(backend, sd, "ml-100k", k=10, runs=2, users=sd.eval_users[:20], labels=labels)
-    assert all(len(r["items"]) == 1 for r in recs)
-    s = runner.score_records(recs, sd, [10])
-    assert s["hallucination_rate"] == 0.0 and not math.isnan(s["K=10"]["arp"])
 
 
 def test_records_must_cover_same_users(ml100k_split):

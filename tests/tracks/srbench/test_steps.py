@@ -5,6 +5,9 @@ import pytest
 import yaml
 
 from lrworld.core import io
+from lrworld.inference.cache import ResponseCache
+from lrworld.inference.stage import fill_cache
+from lrworld.models import make_backend
 from lrworld.tracks.srbench import data as D
 from lrworld.tracks.srbench import steps
 from tests.graph import snakemake
@@ -32,9 +35,16 @@ def test_steps_end_to_end(tmp_path):
     assert set(sd.interactions["split"]) == {"train", "valid", "test"} and isinstance(sd.items["genres"].iloc[0], list)
     names = steps.recommenders(cfg)
     assert names == ["popularity", "lightgcn", "rnd__few_shot"]
+    for n in names[:2]:
+        steps.lists("yelp", n, sp, ip, out / f"{n}.jsonl", cfg)
+    # the LLM row: requests, the answer rule's work (the inference stage), then the lists
+    steps.llm_prompts("yelp", "few_shot", sp, ip, out / "few_shot.jsonl", steps.settings(cfg) | {"max_history": None})
+    info = fill_cache(io.read_jsonl(out / "few_shot.jsonl"), lambda: make_backend("rnd", cfg["models"]["rnd"]),
+                      ResponseCache(tmp_path / "cache" / "rnd.sqlite"))
+    steps.llm_lists("yelp", "rnd", sp, ip, out / "few_shot.jsonl", info["identity"], tmp_path / "cache",
+                    out / "rnd__few_shot.jsonl", 10)
     paths = []
     for n in names:
-        steps.lists("yelp", n, sp, ip, out / f"{n}.jsonl", cfg)
         steps.score("yelp", sp, ip, out / f"{n}.jsonl", out / f"{n}.json", cfg)
         paths.append(out / f"{n}.json")
     recs = io.read_jsonl(out / "rnd__few_shot.jsonl")
