@@ -3,7 +3,7 @@ PY ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
 
-.PHONY: setup run test ci-pipeline
+.PHONY: setup run test test-fast lint ci-pipeline
 
 setup:
 	$(PY) -m venv $(VENV)
@@ -19,6 +19,13 @@ run:
 
 test:
 	$(BIN)/python -m pytest
+
+# The quick loop: everything but the tests marked slow (real models, whole pipelines).
+test-fast:
+	$(BIN)/python -m pytest -m "not slow"
+
+lint:
+	$(BIN)/snakemake --lint
 
 # The real default pipeline (recbole wheel data, random + SmolLM2) on a small question count.
 ci-pipeline:

@@ -1,7 +1,8 @@
 # lrworld: benchmarks of LLMs in recommendation as a build graph.
-# LRWorld stages, one rules file each: data -> (ground truth) -> questions -> prompts -> answers
-# -> scores -> tables -> provenance and analyses. SRBench and LLaRA are tracks of their own,
-# planned when config has their section.
+# LRWorld stages, one rules file each: data -> (ground truth) -> questions (captions for the
+# multimodal measure) -> prompts -> answers -> scores -> tables -> provenance and analyses.
+# SRBench and LLaRA are tracks of their own, planned when config has their section; every model
+# call of every track goes through the one `answer` rule (rules/inference.smk).
 from snakemake.utils import min_version
 
 min_version("9.0")
@@ -13,6 +14,7 @@ configfile: "config.yaml"
 include: "rules/common.smk"
 include: "rules/data.smk"
 include: "rules/groundtruth.smk"
+include: "rules/captions.smk"
 include: "rules/questions.smk"
 include: "rules/inference.smk"
 include: "rules/scoring.smk"
@@ -24,8 +26,5 @@ include: "rules/llara.smk"
 
 rule all:
     input:
-        all_targets(),
-        analysis_targets(),
-        srbench_targets(),
-        llara_targets(),
+        W.all_targets(),
     default_target: True

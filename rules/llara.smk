@@ -1,42 +1,20 @@
 # LLaRA's evaluation (arXiv 2312.02445): next item among 20 frozen candidates, HitRatio@1 and
-# valid ratio, for LLMs (through the spine's backends and response cache) and traditional
-# sequential recommenders. Config: config["llara"] (docs/llara.md). Wildcards of its own
-# (`ll_dataset`, `llm`, `baseline`, `row`) keep it apart from the LRWorld graph.
-from lrworld.tracks.llara.pipeline import BASELINE_PREFIX, dataset_inputs
-
-LLARA = config.get("llara", {})
-LLARA_DATASETS = LLARA.get("datasets", {})
-LLARA_BASELINES = LLARA.get("baselines", ["popularity", "gru4rec", "caser", "sasrec"])
-LLARA_MODELS = [m for m in LLARA.get("models", list(MODELS)) if m in MODELS]
-LLARA_ROWS = LLARA_MODELS + [BASELINE_PREFIX + b for b in LLARA_BASELINES]
-
-
-wildcard_constraints:
-    ll_dataset=_alt(LLARA_DATASETS) if LLARA_DATASETS else "(?!)",
-    llm=_alt(LLARA_MODELS) if LLARA_MODELS else "(?!)",
-    baseline=_alt(LLARA_BASELINES) if LLARA_BASELINES else "(?!)",
-    row=_alt(LLARA_ROWS) if LLARA_ROWS else "(?!)",
-
-
-def llara_targets():
-    return ["results/tables/llara.csv", "results/tables/llara.md"] if LLARA_DATASETS else []
-
-
-def _llara_ds(wc):
-    return LLARA_DATASETS[wc.ll_dataset]
+# valid ratio, for LLMs (through the one `answer` rule, track `llara`) and traditional sequential
+# recommenders. Config: config["llara"] (docs/llara.md).
 
 
 rule llara_candidates:
     input:
-        data=lambda wc: dataset_inputs(wc.ll_dataset, _llara_ds(wc)),
-        code=code("tracks/llara"),
+        data=lambda wc: WL.inputs(wc.ll_dataset),
     output:
         candidates="results/llara/{ll_dataset}/candidates.jsonl",
         summary="results/llara/{ll_dataset}/candidates.summary.json",
     params:
-        cfg=_llara_ds,
-        seed=LLARA.get("seed", 0),
-        n_candidates=LLARA.get("n_candidates", 20),
+        inputs_sha256=lambda wc: W.digests.of(WL.inputs(wc.ll_dataset)),
+        cfg=lambda wc: WL.datasets[wc.ll_dataset],
+        seed=WL.cfg.get("seed", 0),
+        n_candidates=WL.cfg.get("n_candidates", 20),
+        code=W.code("llara_candidates.py"),
     log:
         "logs/llara/{ll_dataset}/candidates.log",
     conda:
@@ -48,12 +26,12 @@ rule llara_candidates:
 rule llara_prompts:
     input:
         candidates="results/llara/{ll_dataset}/candidates.jsonl",
-        code=code("tracks/llara/prompts.py", "tracks/llara/pipeline.py"),
     output:
         prompts="results/llara/{ll_dataset}/prompts.jsonl",
     params:
-        template=lambda wc: _llara_ds(wc).get("template", wc.ll_dataset),
-        item_suffix=lambda wc: _llara_ds(wc).get("item_suffix", ""),
+        template=lambda wc: WL.datasets[wc.ll_dataset].get("template", wc.ll_dataset),
+        item_suffix=lambda wc: WL.datasets[wc.ll_dataset].get("item_suffix", ""),
+        code=W.code("llara_prompts.py"),
     log:
         "logs/llara/{ll_dataset}/prompts.log",
     conda:
@@ -62,64 +40,59 @@ rule llara_prompts:
         "../scripts/llara_prompts.py"
 
 
-rule llara_answer:
+rule llara_responses:
     input:
         prompts="results/llara/{ll_dataset}/prompts.jsonl",
-        code=code("tracks/llara/pipeline.py", "models", "inference"),
+        answered="results/answers/llara/{ll_dataset}/{llm}.json",
     output:
         responses="results/llara/{ll_dataset}/responses/{llm}.jsonl",
     params:
-        model_cfg=lambda wc: MODELS[wc.llm],
         cache_dir=config["cache_dir"],
-    resources:
-        gpu=lambda wc: gpus_for(wc.llm),
-        slurm_partition=lambda wc: slurm_partition(gpus_for(wc.llm)),
+        code=W.code("llara_responses.py"),
     log:
-        "logs/llara/{ll_dataset}/answer/{llm}.log",
+        "logs/llara/{ll_dataset}/responses/{llm}.log",
     conda:
         "../envs/lrworld.yaml"
     script:
-        "../scripts/llara_answer.py"
+        "../scripts/llara_responses.py"
 
 
 rule llara_baseline:
     input:
-        data=lambda wc: dataset_inputs(wc.ll_dataset, _llara_ds(wc)),
+        data=lambda wc: WL.inputs(wc.ll_dataset),
         candidates="results/llara/{ll_dataset}/candidates.jsonl",
-        code=code("tracks/llara", "recsys"),
     output:
         responses="results/llara/{ll_dataset}/baseline_{baseline}.jsonl",
         info="results/llara/{ll_dataset}/baseline_{baseline}.info.json",
     params:
-        cfg=_llara_ds,
-        seed=LLARA.get("seed", 0),
-        epochs=lambda wc: _llara_ds(wc).get("epochs", LLARA.get("epochs", 30)),
-        hparams=lambda wc: LLARA.get("baseline_hparams", {}).get(wc.baseline, {}),
-        val_fraction=LLARA.get("val_fraction", 0.1),
-        patience=LLARA.get("patience", 3),
+        inputs_sha256=lambda wc: W.digests.of(WL.inputs(wc.ll_dataset)),
+        cfg=lambda wc: WL.datasets[wc.ll_dataset],
+        seed=WL.cfg.get("seed", 0),
+        epochs=lambda wc: WL.datasets[wc.ll_dataset].get("epochs", WL.cfg.get("epochs", 30)),
+        hparams=lambda wc: WL.cfg.get("baseline_hparams", {}).get(wc.baseline, {}),
+        val_fraction=WL.cfg.get("val_fraction", 0.1),
+        patience=WL.cfg.get("patience", 3),
+        code=W.code("llara_baseline.py"),
     threads: 2
     log:
         "logs/llara/{ll_dataset}/baseline_{baseline}.log",
+    benchmark:
+        "logs/benchmark/llara/{ll_dataset}/baseline_{baseline}.tsv"
     conda:
         "../envs/lrworld.yaml"
     script:
         "../scripts/llara_baseline.py"
 
 
-def _llara_responses(wc):
-    if wc.row.startswith(BASELINE_PREFIX):
-        return f"results/llara/{wc.ll_dataset}/{wc.row}.jsonl"
-    return f"results/llara/{wc.ll_dataset}/responses/{wc.row}.jsonl"
-
-
 rule llara_score:
     input:
         candidates="results/llara/{ll_dataset}/candidates.jsonl",
-        responses=_llara_responses,
-        code=code("tracks/llara/parse.py", "tracks/llara/metrics.py", "tracks/llara/scoring.py", "tracks/llara/pipeline.py"),
+        responses=lambda wc: WL.responses(wc.ll_dataset, wc.row),
     output:
         score="results/llara/{ll_dataset}/scores/{row}.json",
         per_question="results/llara/{ll_dataset}/scores/{row}.per_question.jsonl",
+    params:
+        code=W.code("llara_score.py"),
     log:
         "logs/llara/{ll_dataset}/score/{row}.log",
     conda:
@@ -130,11 +103,14 @@ rule llara_score:
 
 rule llara_table:
     input:
-        scores=expand("results/llara/{ll_dataset}/scores/{row}.json", ll_dataset=list(LLARA_DATASETS), row=LLARA_ROWS),
-        code=code("tracks/llara/tables.py", "tracks/llara/pipeline.py"),
+        scores=WL.score_files(),
     output:
-        csv="results/tables/llara.csv",
-        md="results/tables/llara.md",
+        csv=report("results/tables/llara.csv", caption="../docs/report/llara_table.rst", category="LLaRA",
+                   labels={"table": "csv"}),
+        md=report("results/tables/llara.md", caption="../docs/report/llara_table.rst", category="LLaRA",
+                  labels={"table": "md"}),
+    params:
+        code=W.code("llara_table.py"),
     log:
         "logs/llara/table.log",
     conda:

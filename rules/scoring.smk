@@ -4,12 +4,12 @@
 rule score:
     input:
         responses="results/responses/{dataset}/{model}/{measure}/{variant}.jsonl",
-        code=code("scoring", "questions/measures.py", "provenance/environment.py", "provenance/digest.py"),
     output:
         score="results/scores/{dataset}/{model}/{measure}/{variant}.json",
         job="results/provenance/{dataset}/{model}/{measure}/{variant}.score-job.json",
     params:
         domain=lambda wc: DATASETS[wc.dataset]["domain"],
+        code=W.code("score.py"),
     log:
         "logs/score/{dataset}/{model}/{measure}/{variant}.log",
     conda:
@@ -20,15 +20,17 @@ rule score:
 
 rule table:
     input:
-        scores=lambda wc: score_files(wc.dataset),
-        code=code("scoring/table.py", "questions/measures.py", "provenance/environment.py"),
+        scores=lambda wc: W.score_files(wc.dataset),
     output:
-        csv="results/tables/{dataset}.csv",
-        md="results/tables/{dataset}.md",
+        csv=report("results/tables/{dataset}.csv", caption="../docs/report/table.rst", category="Results",
+                   subcategory="{dataset}", labels={"dataset": "{dataset}", "table": "results (csv)"}),
+        md=report("results/tables/{dataset}.md", caption="../docs/report/table.rst", category="Results",
+                  subcategory="{dataset}", labels={"dataset": "{dataset}", "table": "results"}),
         job="results/provenance/{dataset}/table-job.json",
     params:
         domain=lambda wc: DATASETS[wc.dataset]["domain"],
-        models=lambda wc: list(MODELS),
+        models=list(MODELS),
+        code=W.code("table.py"),
     log:
         "logs/table/{dataset}.log",
     conda:

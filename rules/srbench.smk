@@ -1,40 +1,18 @@
-# SRBench (issue 10): NN and LLM sequential recommenders on one footing; config["srbench"]
-# (docs/srbench.md). Its datasets use their own wildcard, `sr_dataset`, so their names never
-# collide with the LRWorld datasets'.
-from lrworld.tracks.srbench.steps import recommenders as _srbench_recommenders
-
-SRBENCH = config.get("srbench", {})
-SR_DATASETS = SRBENCH.get("datasets", {})
-# Keys of a dataset spec that name input files (the `contract` loader reads the spine's outputs).
-_SR_FILE_KEYS = ("interactions", "items", "sequences", "reviews", "meta", "review", "business")
-
-
-wildcard_constraints:
-    sr_dataset=_alt(SR_DATASETS) if SR_DATASETS else "(?!)",
-    recommender=_alt(_srbench_recommenders(config)) if SR_DATASETS else "(?!)",
-
-
-def srbench_targets():
-    return expand("results/tables/srbench_{sr_dataset}.{ext}", sr_dataset=SR_DATASETS, ext=["csv", "md"])
-
-
-def srbench_inputs(wildcards):
-    spec = SR_DATASETS[wildcards.sr_dataset]
-    files = [spec[k] for k in _SR_FILE_KEYS if spec.get(k)]
-    if spec.get("raw_dir"):
-        files += [str(Path(spec["raw_dir"]) / f) for f in ("u.data", "u.item")]
-    return files
+# SRBench: NN and LLM sequential recommenders on one footing; config["srbench"] (docs/srbench.md).
+# LLM-SR's requests (T runs of every user's prompt) are answered by the one `answer` rule (track
+# `srbench`), so a killed run resumes from the cache and a finished one is never re-sampled.
 
 
 rule srbench_split:
     input:
-        data=srbench_inputs,
-        code=code("tracks/srbench/data.py", "tracks/srbench/steps.py", "data"),
+        data=lambda wc: WS.inputs(wc.sr_dataset),
     output:
         split="results/srbench/{sr_dataset}/split.parquet",
         item_table="results/srbench/{sr_dataset}/items.parquet",
     params:
-        spec=lambda wc: SR_DATASETS[wc.sr_dataset],
+        inputs_sha256=lambda wc: W.digests.of(WS.inputs(wc.sr_dataset)),
+        spec=lambda wc: WS.datasets[wc.sr_dataset],
+        code=W.code("srbench_split.py"),
     log:
         "logs/srbench/{sr_dataset}/split.log",
     conda:
@@ -47,22 +25,67 @@ rule srbench_lists:
     input:
         split="results/srbench/{sr_dataset}/split.parquet",
         item_table="results/srbench/{sr_dataset}/items.parquet",
-        code=code("tracks/srbench", "recsys", "models"),
     output:
-        "results/srbench/{sr_dataset}/lists/{recommender}.jsonl",
+        "results/srbench/{sr_dataset}/lists/{baseline}.jsonl",
+    wildcard_constraints:
+        baseline=alt(WS.baselines),
     params:
-        # rerun when the recommender's settings, or an LLM's model entry, change
-        srbench={k: v for k, v in SRBENCH.items() if k != "datasets"},
-        models=lambda wc: {m: MODELS.get(m) for m in SRBENCH.get("llm", {}).get("models", [])},
-    resources:
-        gpu=0,
+        # rerun when the recommender's settings change
+        srbench={k: v for k, v in config.get("srbench", {}).items() if k != "datasets"},
+        code=W.code("srbench_lists.py"),
     threads: 2
     log:
-        "logs/srbench/{sr_dataset}/lists/{recommender}.log",
+        "logs/srbench/{sr_dataset}/lists/{baseline}.log",
+    benchmark:
+        "logs/benchmark/srbench/{sr_dataset}/lists/{baseline}.tsv"
     conda:
         "../envs/lrworld.yaml"
     script:
         "../scripts/srbench_lists.py"
+
+
+rule srbench_prompts:
+    input:
+        split="results/srbench/{sr_dataset}/split.parquet",
+        item_table="results/srbench/{sr_dataset}/items.parquet",
+    output:
+        prompts="results/srbench/{sr_dataset}/prompts/{mode}.jsonl",
+    wildcard_constraints:
+        mode=alt(WS.modes),
+    params:
+        settings=WS.llm_settings(),
+        code=W.code("srbench_prompts.py"),
+    log:
+        "logs/srbench/{sr_dataset}/prompts/{mode}.log",
+    conda:
+        "../envs/lrworld.yaml"
+    script:
+        "../scripts/srbench_prompts.py"
+
+
+rule srbench_llm_lists:
+    input:
+        split="results/srbench/{sr_dataset}/split.parquet",
+        item_table="results/srbench/{sr_dataset}/items.parquet",
+        prompts="results/srbench/{sr_dataset}/prompts/{mode}.jsonl",
+        # ancient: another mode's new prompts re-run the answer job, not this mode's lists
+        answered=ancient("results/answers/srbench/{sr_dataset}/{model}.json"),
+    output:
+        "results/srbench/{sr_dataset}/lists/{model}__{mode}.jsonl",
+    wildcard_constraints:
+        model=alt(WS.models),
+        mode=alt(WS.modes),
+    params:
+        cache_dir=config["cache_dir"],
+        model_cfg=lambda wc: MODELS[wc.model],
+        kmax=max(WS.settings["ks"]),
+        code=W.code("srbench_llm_lists.py"),
+    log:
+        "logs/srbench/{sr_dataset}/lists/{model}__{mode}.log",
+    conda:
+        "../envs/lrworld.yaml"
+    script:
+        "../scripts/srbench_llm_lists.py"
 
 
 rule srbench_score:
@@ -70,9 +93,10 @@ rule srbench_score:
         split="results/srbench/{sr_dataset}/split.parquet",
         item_table="results/srbench/{sr_dataset}/items.parquet",
         lists="results/srbench/{sr_dataset}/lists/{recommender}.jsonl",
-        code=code("tracks/srbench/metrics.py", "tracks/srbench/steps.py"),
     output:
         "results/srbench/{sr_dataset}/scores/{recommender}.json",
+    params:
+        code=W.code("srbench_score.py"),
     log:
         "logs/srbench/{sr_dataset}/scores/{recommender}.log",
     conda:
@@ -83,14 +107,15 @@ rule srbench_score:
 
 rule srbench_table:
     input:
-        scores=lambda wc: expand("results/srbench/{sr_dataset}/scores/{recommender}.json",
-                                 sr_dataset=wc.sr_dataset, recommender=_srbench_recommenders(config)),
-        code=code("tracks/srbench/tables.py"),
+        scores=lambda wc: WS.score_files(wc.sr_dataset),
     output:
-        csv="results/tables/srbench_{sr_dataset}.csv",
-        md="results/tables/srbench_{sr_dataset}.md",
+        csv=report("results/tables/srbench_{sr_dataset}.csv", caption="../docs/report/srbench_table.rst",
+                   category="SRBench", subcategory="{sr_dataset}", labels={"dataset": "{sr_dataset}", "table": "csv"}),
+        md=report("results/tables/srbench_{sr_dataset}.md", caption="../docs/report/srbench_table.rst",
+                  category="SRBench", subcategory="{sr_dataset}", labels={"dataset": "{sr_dataset}", "table": "md"}),
     params:
-        names=lambda wc: _srbench_recommenders(config),
+        names=WS.recommenders,
+        code=W.code("srbench_table.py"),
     log:
         "logs/srbench/{sr_dataset}/table.log",
     conda:

@@ -3,24 +3,25 @@
 import sys
 from pathlib import Path
 
-sys.path[:0] = [snakemake.scriptdir, str(Path(snakemake.scriptdir).parent)]  # noqa: F821
+sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakemake is injected)
 
 import pandas as pd
 import torch
-from groundtruth_common import Log, limit_threads
 
+from lrworld.core import runlog
+from lrworld.core.threads import limit_torch_threads
 from lrworld.groundtruth.neumf import embeddings_frame, train_neumf
 from lrworld.core.io import atomic_path, write_parquet
 
 sm = snakemake  # noqa: F821
-log = Log(sm.log[0])
-limit_threads(sm.threads)
+log = runlog.setup(sm)
+limit_torch_threads(sm.threads)
 p = dict(sm.params.neumf)
 inter = pd.read_parquet(sm.input.interactions)
 res = train_neumf(inter, epochs=p["epochs"], factors=p["factors"], layers=p["layers"], lr=p["lr"],
                   batch_size=p["batch_size"], num_neg=p["num_neg"], seed=p["seed"], device=p["device"],
-                  eval_users=p["eval_users"], log=log)
+                  eval_users=p["eval_users"], log=log.info)
 with atomic_path(sm.output.model) as tmp:
     torch.save(res, tmp)
 write_parquet(sm.output.embeddings, embeddings_frame(res))
-log.stats("neumf", {"hr10": res["hr10"], "hr10_users": res["hr10_users"], "log": res["log"], "config": res["config"]})
+log.info("neumf %s", runlog.stats_line({"hr10": res["hr10"], "hr10_users": res["hr10_users"], "log": res["log"], "config": res["config"]}))

@@ -3,21 +3,22 @@
 import sys
 from pathlib import Path
 
-sys.path[:0] = [snakemake.scriptdir, str(Path(snakemake.scriptdir).parent)]  # noqa: F821
+sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakemake is injected)
 
 import pandas as pd
-from groundtruth_common import Log, limit_threads
 
+from lrworld.core import runlog
+from lrworld.core.threads import limit_torch_threads
 from lrworld.groundtruth.prototypes import all_prototypes
 from lrworld.core.io import write_parquet
 
 sm = snakemake  # noqa: F821
-log = Log(sm.log[0])
-limit_threads(sm.threads)
+log = runlog.setup(sm)
+limit_torch_threads(sm.threads)
 p = sm.params.kmeans
 inter = pd.read_parquet(sm.input.interactions)
 emb = pd.read_parquet(sm.input.embeddings)
 table, stats = all_prototypes(emb, inter, int(sm.params.n_questions), k=p["k"], seed=int(sm.params.seed),
                               n_positives=p["n_positives"], threads=sm.threads)
-log.stats("prototypes", stats)
+log.info("prototypes %s", runlog.stats_line(stats))
 write_parquet(sm.output.prototypes, table)

@@ -3,16 +3,16 @@
 import sys
 from pathlib import Path
 
-sys.path[:0] = [snakemake.scriptdir, str(Path(snakemake.scriptdir).parent)]  # noqa: F821
+sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakemake is injected)
 
 import pandas as pd
-from groundtruth_common import Log
 
+from lrworld.core import runlog
 from lrworld.groundtruth.questions import BUILDERS
 from lrworld.core.io import write_json, write_jsonl
 
 sm = snakemake  # noqa: F821
-log = Log(sm.log[0])
+log = runlog.setup(sm)
 measure, dataset = sm.wildcards.gt_measure, sm.wildcards.dataset
 inter = pd.read_parquet(sm.input.interactions)
 items = pd.read_parquet(sm.input.item_table, columns=["item_id"])
@@ -38,6 +38,6 @@ n = write_jsonl(sm.output.questions, qs)
 write_json(sm.output.report, {"dataset": dataset, "measure": measure, "seed": int(sm.params.seed),
                               "requested": int(sm.params.n_questions), "questions": n,
                               "artifacts": list(sm.input.artifact)})
-log(f"{measure}: wrote {n} questions (asked for {sm.params.n_questions})")
+log.info(f"{measure}: wrote {n} questions (asked for {sm.params.n_questions})")
 if n < int(sm.params.n_questions):
-    log(f"WARNING: fewer questions than asked: the artifact has only {n} eligible targets/rules")
+    log.warning(f"fewer questions than asked: the artifact has only {n} eligible targets/rules")

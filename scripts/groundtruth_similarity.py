@@ -3,20 +3,20 @@
 import sys
 from pathlib import Path
 
-sys.path[:0] = [snakemake.scriptdir, str(Path(snakemake.scriptdir).parent)]  # noqa: F821
+sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakemake is injected)
 
 import pandas as pd
-from groundtruth_common import Log
 
+from lrworld.core import runlog
 from lrworld.groundtruth.similarity import similar_pairs
 from lrworld.core.io import write_parquet
 
 sm = snakemake  # noqa: F821
-log = Log(sm.log[0])
+log = runlog.setup(sm)
 p = sm.params.similarity
 inter = pd.read_parquet(sm.input.interactions)
 pairs, stats = similar_pairs(inter, sm.wildcards.kind, int(sm.params.n_questions), threshold=p["threshold"],
                              seed=int(sm.params.seed), min_degree=p["min_degree"],
                              fallback_quantile=p["fallback_quantile"])
-log.stats("similar_pairs", stats)
+log.info("similar_pairs %s", runlog.stats_line(stats))
 write_parquet(sm.output.pairs, pairs)

@@ -16,6 +16,6 @@ inp = {r: str(smk.input[r]) for r in roles} | {"items": str(smk.input.item_table
                                                "ground_truth": [str(f) for f in smk.input.ground_truth]}
 meta = [str(smk.input[k]) for k in METADATA_KEYS if k in smk.input.keys()]
 rec = score_record(inp, [str(f) for f in smk.input.raw], meta, dict(smk.params.cfg),
-                   {k: list(v) for k, v in smk.params.rule_code.items()}, smk.params.root, dict(smk.wildcards.items()))
+                   {k: list(v) for k, v in smk.params.rule_code.items()}, str(Path(smk.scriptdir).parent), dict(smk.wildcards.items()))
 log.info("%d files in the chain of %s", len(rec["chain"]), inp["score"])
 io.write_json(smk.output.record, rec)

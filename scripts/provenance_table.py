@@ -11,7 +11,7 @@ smk = snakemake  # noqa: F821
 log = runlog.setup(smk)
 records = [str(f) for f in smk.input.records]
 rec = table_record(smk.input.csv, smk.input.md, smk.input.table_job, records, dict(smk.params.cfg),
-                   smk.params.root, smk.wildcards.dataset)
+                   str(Path(smk.scriptdir).parent), smk.wildcards.dataset)
 log.info("%d cells in table %s", len(rec["cells"]), smk.input.csv)
 io.write_json(smk.output.record, rec)
 io.write_text(smk.output.md, table_markdown(rec, {f: io.read_json(f) for f in records}))

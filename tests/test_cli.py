@@ -14,7 +14,7 @@ from lrworld.provenance.record import score_record, table_record
 ROLES = {"score": "results/scores/ml/random/g/zero_shot.json",
          "score_job": "results/provenance/ml/random/g/zero_shot.score-job.json",
          "responses": "results/responses/ml/random/g/zero_shot.jsonl",
-         "summary": "results/responses/ml/random/answered.json",
+         "summary": "results/answers/lrworld/ml/random.json",
          "prompts": "results/prompts/ml/g/zero_shot.jsonl", "template": "templates/g/zero_shot.txt",
          "questions": "results/questions/ml/g.jsonl", "questions_report": "results/questions/ml/g.report.json",
          "interactions": "results/data/ml/interactions.parquet", "items": "results/data/ml/items.parquet",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 
 
@@ -11,3 +12,8 @@ def setup(smk) -> logging.Logger:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s",
                         handlers=handlers, force=True)
     return logging.getLogger(f"lrworld.{smk.rule}")
+
+
+def stats_line(obj) -> str:
+    """A stats dict as one sorted JSON line (readable in the log, greppable across jobs)."""
+    return json.dumps(obj, sort_keys=True, default=str)

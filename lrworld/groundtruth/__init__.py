@@ -8,5 +8,5 @@ Artifacts (one Snakemake rule each, rules/groundtruth.smk):
   prototypes.all_prototypes(embeddings, interactions, n_targets, k, seed, n_positives)   -> (table, stats)
 Questions (spine record shape, qtype "hit10"):
   questions.BUILDERS[measure](interactions, artifact_df, n_questions, seed, dataset) -> list[dict]
-Config: config.resolve(config["groundtruth"]) merges over config.DEFAULTS.
+Config: config["groundtruth"], defaults in the config schema; artifacts.ARTIFACTS names the files.
 """

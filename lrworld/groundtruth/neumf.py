@@ -24,9 +24,6 @@ from torch import nn
 from lrworld.recsys.neumf import NeuMF as _NeuMF
 from lrworld.groundtruth.transactions import index_interactions
 
-DEFAULTS = {"epochs": 5, "factors": 16, "layers": [64, 32, 16], "lr": 0.001, "batch_size": 1024,
-            "num_neg": 4, "seed": 0, "eval_users": 2000}
-
 
 class NeuMF(_NeuMF):
     """The shared NeuMF with sparse embedding gradients (SparseAdam on 25M-interaction data)."""

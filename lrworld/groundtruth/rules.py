@@ -16,7 +16,6 @@ import pandas as pd
 from lrworld.groundtruth.transactions import transaction_matrix
 
 RULE_COLUMNS = ["antecedents", "consequents", "support", "confidence", "lift"]
-DEFAULTS = {"min_support": 0.01, "min_confidence": 0.01, "max_len": 3, "window": 20, "algorithm": "hmine"}
 ALGORITHMS = ("hmine", "fpgrowth", "apriori")  # all mlxtend; hmine chosen by measurement (docs)
 
 

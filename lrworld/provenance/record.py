@@ -123,8 +123,10 @@ def decoding_block(identity: dict) -> dict:
 
 
 def code_block(rule_code: dict[str, list[str]], root: str) -> dict:
-    modules = {rule: {f: io.sha256_file(f) for f in files} for rule, files in sorted(rule_code.items())}
-    return {"lrworld_version": versions()["lrworld"] or _package_version(), "git": git_state(root), "modules": modules}
+    """{rule: {file (relative to the checkout): sha256}} of every rule of the chain."""
+    modules = {rule: {f: io.sha256_file(Path(root) / f) for f in files} for rule, files in sorted(rule_code.items())}
+    return {"lrworld_version": versions()["lrworld"] or _package_version(), "git": git_state(root),
+            "checkout": str(root), "modules": modules}
 
 
 def _package_version() -> str:

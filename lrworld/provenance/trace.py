@@ -190,9 +190,11 @@ def verify(directory: str | None = None, tables: list[str] | None = None) -> dic
             srec = io.read_json(rec_path)
             for node in srec["chain"]:
                 check(root, node, label)
+            # code paths are relative to the checkout the record was built from
+            checkout = Path(srec["code"].get("checkout", root))
             for rule, modules in srec["code"]["modules"].items():
                 for path, sha in modules.items():
-                    check(root, {"role": f"code ({rule})", "rule": None, "path": path, "sha256": sha}, label, "code")
+                    check(checkout, {"role": f"code ({rule})", "rule": None, "path": path, "sha256": sha}, label, "code")
     problems = [c for c in checked.values() if c["status"] != "ok"]
     return {"checked": len(checked), "problems": problems, "ok": not problems}
 

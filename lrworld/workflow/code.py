@@ -4,8 +4,9 @@ A rule's script imports package modules, which import others; a change to any of
 the rule, and nothing else. The closure is read from the source with `ast` (never by importing),
 transitively within the `lrworld` package: every `import`/`from ... import` anywhere in a module
 (imports inside functions count, since they run when the function does), the `__init__.py` of
-every package on the way (Python runs them), and, for a package whose `__init__` calls
-`discover(__name__)` (lrworld.core.registry), every module of that package.
+every package on the way (Python runs them), and every module of a package that is discovered:
+`discover(__name__)` in the package's `__init__`, or `discover("lrworld.x")` anywhere
+(lrworld.core.registry).
 """
 
 from __future__ import annotations
@@ -41,12 +42,12 @@ def _parse(path: Path, mtime_ns: int) -> ast.Module:
     return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
 
 
-def _imported(root: Path, path: Path) -> tuple[set[str], bool]:
-    """Dotted module names `path` imports (absolute, resolved), and whether it calls discover()."""
+def _imported(root: Path, path: Path) -> tuple[set[str], set[str]]:
+    """Dotted module names `path` imports (absolute, resolved), and the packages it discovers."""
     tree = _parse(path, path.stat().st_mtime_ns)
     here = _module_name(root, path) if path.is_relative_to(root / PACKAGE) else ""
     package = here if path.name == "__init__.py" else here.rpartition(".")[0]
-    out, discovers = set(), False
+    out, discovers = set(), set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             out.update(a.name for a in node.names)
@@ -62,7 +63,12 @@ def _imported(root: Path, path: Path) -> tuple[set[str], bool]:
         elif isinstance(node, ast.Call):
             f = node.func
             name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
-            discovers |= name == _DISCOVER
+            if name == _DISCOVER and node.args:
+                arg = node.args[0]
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    discovers.add(arg.value)
+                elif isinstance(arg, ast.Name) and arg.id == "__name__" and path.name == "__init__.py":
+                    discovers.add(here)
     return out, discovers
 
 
@@ -77,9 +83,11 @@ def closure(root: str | Path, *entry_points: str | Path) -> list[Path]:
             continue
         seen.add(path)
         names, discovers = _imported(root, path)
-        if discovers and path.name == "__init__.py":
-            todo += [p for p in path.parent.glob("*.py") if not p.name.startswith("_")]
-        for name in names:
+        for pkg in discovers:
+            init = module_path(root, pkg)
+            if init is not None and init.name == "__init__.py":
+                todo += [p for p in init.parent.glob("*.py") if not p.name.startswith("_")]
+        for name in names | discovers:
             parts = name.split(".")
             # the packages on the way run their __init__ too
             for i in range(1, len(parts) + 1):

@@ -63,4 +63,4 @@ def test_persistent_outage_fails_clearly_after_the_retry_budget(tmp_path, shared
     log = (tmp_path / "logs/answer/ml/api.log").read_text()
     assert "api" in log and "500" in log
     assert per_prompt == 3  # one try and two retries, then the job gives up
-    assert not (tmp_path / "results/responses/ml/api/answered.json").exists()
+    assert not (tmp_path / "results/answers/lrworld/ml/api.json").exists()

@@ -49,7 +49,7 @@ def lrworld(work, *args, capsys):
 
 def asked(work, model="random"):
     """Prompts the model's last answer job asked (the rest came from the cache)."""
-    return json.loads((work / f"results/responses/ml/{model}/answered.json").read_text())["asked"]
+    return json.loads((work / f"results/answers/lrworld/ml/{model}.json").read_text())["asked"]
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,61 @@
+"""Content digests of files the graph reads from outside results/ (local `path:` sources,
+metadata files, a track's local data): a rule carries them as params, so replacing a file's bytes
+re-runs what reads it even when the copy kept an older mtime (`cp -p`, `unzip`), which Snakemake's
+mtime check alone would miss.
+
+Hashing is skipped while a file's (size, mtime, ctime, inode) is unchanged; ctime cannot be set
+back by a copy, so any replacement is re-hashed. The fast-path table lives in the working
+directory's `.snakemake/lrworld/digests.json`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from lrworld.core.io import sha256_file, write_json
+
+STORE = Path(".snakemake/lrworld/digests.json")
+
+
+def _stamp(st: os.stat_result) -> list[int]:
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+
+
+class DigestStore:
+    def __init__(self, path: str | Path = STORE):
+        self.path = Path(path)
+        try:
+            self._table = json.loads(self.path.read_text(encoding="utf-8"))
+        except (FileNotFoundError, json.JSONDecodeError):
+            self._table = {}
+        self._dirty = False
+
+    def sha256(self, file: str | Path) -> str:
+        """sha256 of a file's bytes; a missing file is left to Snakemake's own missing-input error."""
+        p = Path(file)
+        try:
+            st = p.stat()
+        except FileNotFoundError:
+            return "missing"
+        key = str(p.resolve())
+        hit = self._table.get(key)
+        if hit and hit["stamp"] == _stamp(st):
+            return hit["sha256"]
+        digest = sha256_file(p)
+        self._table[key] = {"stamp": _stamp(st), "sha256": digest}
+        self._dirty = True
+        return digest
+
+    def of(self, files) -> dict[str, str]:
+        """{file: sha256} of the files that lie outside results/ (the graph's own outputs are
+        tracked by Snakemake)."""
+        out = {str(f): self.sha256(f) for f in files if not str(f).startswith("results/")}
+        if self._dirty:
+            try:
+                write_json(self.path, self._table)
+                self._dirty = False
+            except OSError:  # a read-only working directory: hash again next time
+                pass
+        return out

@@ -1,0 +1,47 @@
+"""The ground-truth artifacts: each a file one rule makes from the dataset, named once here, so
+the rules, the questions' inputs and the provenance chain all read the same map."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Artifact:
+    path: str  # with {dataset}
+    rule: str  # the rule that makes it (rules/groundtruth.smk)
+    needs: tuple[str, ...] = ()  # artifacts it is computed from (besides the interactions)
+
+
+ARTIFACTS = {
+    "rules": Artifact("results/gt/{dataset}/rules.parquet", "assoc_rules"),
+    "item_similar_pairs": Artifact("results/gt/{dataset}/item_similar_pairs.parquet", "similar_pairs"),
+    "user_similar_pairs": Artifact("results/gt/{dataset}/user_similar_pairs.parquet", "similar_pairs"),
+    "neumf": Artifact("results/gt/{dataset}/neumf.pt", "neumf"),
+    "embeddings": Artifact("results/gt/{dataset}/embeddings.parquet", "neumf", needs=("neumf",)),
+    "prototypes": Artifact("results/gt/{dataset}/prototypes.parquet", "prototypes", needs=("embeddings",)),
+}
+
+
+def chain(name: str) -> list[str]:
+    """The artifact and everything it rests on, nearest first."""
+    out, todo = [], [name]
+    while todo:
+        a = todo.pop(0)
+        if a not in out:
+            out.append(a)
+            todo += ARTIFACTS[a].needs
+    return out
+
+
+def paths(names, dataset: str) -> list[str]:
+    return [ARTIFACTS[n].path.format(dataset=dataset) for n in names]
+
+
+def rule_of(path: str) -> str | None:
+    """The rule that made an artifact file, by its file name."""
+    name = path.rsplit("/", 1)[-1]
+    for a in ARTIFACTS.values():
+        if a.path.rsplit("/", 1)[-1] == name:
+            return a.rule
+    return None

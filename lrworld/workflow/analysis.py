@@ -1,0 +1,77 @@
+"""The analyses' part of the plan (rules/analysis.smk): which tables a config asks for, their
+report entries, and their inputs. Every analysis is switched on by config (variants and
+`analysis:`), never by code."""
+
+from __future__ import annotations
+
+from snakemake.io import expand, report
+
+from lrworld.core.config import ConfigError
+
+A_OUT = "results/analysis/{dataset}"
+
+
+def table_outputs(name: str, caption: str, category: str) -> dict:
+    """An analysis table: CSV, Markdown, LaTeX, and HTML (the one shown in the report)."""
+    stem = f"{A_OUT}/tables/{name}"
+    return {f"{name}_csv": f"{stem}.csv", f"{name}_md": f"{stem}.md", f"{name}_tex": f"{stem}.tex",
+            f"{name}_html": report(f"{stem}.html", caption=f"../docs/report/{caption}.rst", category=category,
+                                   subcategory="{dataset}", labels={"dataset": "{dataset}", "table": name, "figure": ""})}
+
+
+def plot_outputs(name: str, caption: str, category: str) -> dict:
+    stem = f"{A_OUT}/plots/{name}"
+    return {f"{name}_png": report(f"{stem}.png", caption=f"../docs/report/{caption}.rst", category=category,
+                                  subcategory="{dataset}", labels={"dataset": "{dataset}", "table": "", "figure": name}),
+            f"{name}_svg": f"{stem}.svg"}
+
+
+class AnalysisPlan:
+    def __init__(self, plan):
+        self.plan = plan
+        cfg = plan.config["analysis"]
+        self.cfg = cfg
+        self.on = cfg["enabled"]
+        self.shuffles = plan.variants_of_kind("shuffle")
+        self.kshots = plan.variants_of_kind("kshot")
+        for i, pair in enumerate(cfg["model_pairs"]):
+            for k in ("small", "large"):
+                if pair[k] not in plan.config["models"]:
+                    raise ConfigError(f"config: analysis.model_pairs[{i}].{k}: unknown model {pair[k]!r}")
+        # pairs naming a disabled model are skipped (the paper's pairs can stay in the config)
+        self.model_pairs = [p for p in cfg["model_pairs"] if p["small"] in plan.models and p["large"] in plan.models]
+        tok = cfg["tokenizer"]
+        if self.on and tok != "whitespace" and plan.models.get(tok, {}).get("backend") != "hf":
+            raise ConfigError(f"config: analysis.tokenizer: {tok!r} is neither 'whitespace' nor an enabled hf model")
+        # the card shows the zero_shot prompt (or the first configured variant's)
+        self.card_variant = "zero_shot" if "zero_shot" in plan.variants else plan.variants[0]
+        self.bootstrap = dict(n_boot=cfg["bootstrap"], confidence=cfg["confidence"], seed=cfg["seed"])
+
+    def targets(self) -> list[str]:
+        if not self.on:
+            return []
+        out = []
+        for ds, spec in self.plan.datasets.items():
+            d = f"results/analysis/{ds}/tables"
+            out += [f"{d}/{t}.csv" for t in ("scores", "slots", "popularity", "prompt_tokens", "latency")]
+            if self.cfg["report_cards"]:
+                out += [f"results/analysis/{ds}/cards/{m}.html" for m in spec["measures"]]
+            if self.shuffles:
+                out.append(f"{d}/position.csv")
+            if "noisy" in self.plan.variants and "zero_shot" in self.plan.variants:
+                out.append(f"{d}/noise_drop.csv")
+            if self.model_pairs:
+                out.append(f"{d}/model_size.csv")
+            if self.kshots:
+                out.append(f"{d}/kshot.csv")
+        return out
+
+    def question_files(self, dataset: str) -> list[str]:
+        return expand("results/questions/{dataset}/{measure}.jsonl", dataset=dataset,
+                      measure=self.plan.datasets[dataset]["measures"])
+
+    def popularity_responses(self, dataset: str) -> list[str]:
+        return self.plan.responses_files(dataset, ["zero_shot"] if "zero_shot" in self.plan.variants else None)
+
+    def tokenizer_cfg(self) -> dict | None:
+        return self.plan.models.get(self.cfg["tokenizer"])

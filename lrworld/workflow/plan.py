@@ -1,0 +1,193 @@
+"""What a validated config asks the graph to build: the names its wildcards range over, the
+targets of `rule all`, and the input functions the rules files call (`rules/common.smk` makes one
+`Plan` and the rules use it; the .smk files hold no functions of their own)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from snakemake.io import expand
+
+from lrworld.core.config import ConfigError, enabled_models
+from lrworld.core.digests import DigestStore
+from lrworld.groundtruth import artifacts
+from lrworld.groundtruth.config import MEASURE_ARTIFACT
+from lrworld.data.ingest import METADATA_KEYS, required_files
+from lrworld.prompts.render import template_path
+from lrworld.prompts.variants import kind as variant_kind, template_variant
+from lrworld.workflow import code, resources
+from lrworld.workflow.analysis import AnalysisPlan
+from lrworld.workflow.tracks import LlaraPlan, SrbenchPlan
+
+# The tracks whose model calls go through the one `answer` rule, each with its own request files.
+TRACKS = ("lrworld", "llara", "srbench", "captions")
+CAPTIONER = "captioner"  # the model name of config["captioner"] in answer jobs and cache files
+
+
+def alt(names) -> str:
+    """A wildcard constraint matching exactly these names (none: matches nothing)."""
+    names = list(names)
+    return "|".join(re.escape(n) for n in names) if names else "(?!)"
+
+
+class Plan:
+    def __init__(self, config: dict, root: str | Path):
+        self.config = config
+        self.root = Path(root)
+        self.datasets = config["datasets"]
+        self.models = enabled_models(config)
+        self.variants = config["variants"]
+        self.measures = sorted({m for ds in self.datasets.values() for m in ds["measures"]})
+        self.cache_dir = config["cache_dir"]
+        self.digests = DigestStore()
+        self.gt = self._groundtruth()
+        self.gt_measures = [m for m in self.measures if m in MEASURE_ARTIFACT]
+        self.analysis = AnalysisPlan(self)
+        self.llara = LlaraPlan(self)
+        self.srbench = SrbenchPlan(self)
+
+    def _groundtruth(self) -> dict:
+        """config["groundtruth"]; question count and seed follow the rest of the config unless set."""
+        gt = dict(self.config["groundtruth"])
+        if gt["n_questions"] is None:
+            gt["n_questions"] = self.config["questions"]["per_measure"]
+        if gt["n_questions"] is None and any(m in MEASURE_ARTIFACT for m in self.measures):
+            raise ConfigError("config: groundtruth.n_questions: set it when questions.per_measure is null "
+                              "(a ground-truth measure needs a question count)")
+        if gt["seed"] is None:
+            gt["seed"] = self.config["seed"]
+        return gt
+
+    # -- code --------------------------------------------------------------------------------------
+    def code(self, script: str) -> str:
+        """The digest of a script and every package module it runs: a rule's `params: code=`, so a
+        code change re-runs exactly the rules whose scripts import the module, directly or not."""
+        return code.digest(self.root, code.closure(self.root, f"scripts/{script}"))
+
+    def code_files(self, script: str) -> list[str]:
+        """The closure's files relative to the checkout (so moving the checkout re-runs nothing)."""
+        return [p.relative_to(self.root).as_posix() for p in code.closure(self.root, f"scripts/{script}")]
+
+    # -- models ------------------------------------------------------------------------------------
+    def model_cfg(self, model: str) -> dict:
+        return self.config["captioner"] if model == CAPTIONER else self.models[model]
+
+    def answer_resources(self, model: str) -> dict:
+        res = resources.for_model(self.model_cfg(model))
+        res["slurm_partition"] = resources.slurm_partition(res["gpu"])
+        return res
+
+    @staticmethod
+    def partition(gpus: int) -> str:
+        return resources.slurm_partition(gpus)
+
+    # -- data --------------------------------------------------------------------------------------
+    def required_files(self, dataset: str) -> list[str]:
+        ds = self.datasets[dataset]
+        return required_files(ds["format"], ds)
+
+    def raw_inputs(self, dataset: str) -> list[str]:
+        ds = self.datasets[dataset]
+        if "path" in ds["source"]:
+            return [str(Path(ds["source"]["path"]) / f) for f in self.required_files(dataset)]
+        return [f"results/raw/{dataset}/manifest.json"]
+
+    def local_digests(self, dataset: str) -> dict[str, str]:
+        """Content of the files ingest reads from outside results/ (a rule's params: new bytes re-run it)."""
+        return self.digests.of([*self.raw_inputs(dataset), *self.metadata_inputs(dataset).values()])
+
+    def ingest_cfg(self, dataset: str) -> dict:
+        """The dataset entry without what only later stages read (its measures)."""
+        return {k: v for k, v in self.datasets[dataset].items() if k != "measures"}
+
+    def metadata_inputs(self, dataset: str) -> dict:
+        meta = self.datasets[dataset].get("metadata", {})
+        return {k: v for k, v in meta.items() if k in METADATA_KEYS}
+
+    # -- ground truth ------------------------------------------------------------------------------
+    def gt_artifact(self, dataset: str, measure: str) -> list[str]:
+        """The artifact a ground-truth measure's questions are read from."""
+        return artifacts.paths([MEASURE_ARTIFACT[measure]], dataset)
+
+    def gt_chain(self, dataset: str, measure: str) -> list[str]:
+        """Every artifact a measure's ground truth rests on (its provenance chain)."""
+        if measure not in MEASURE_ARTIFACT:
+            return []
+        return artifacts.paths(artifacts.chain(MEASURE_ARTIFACT[measure]), dataset)
+
+    # -- questions and prompts ---------------------------------------------------------------------
+    def caption_instruction(self) -> str:
+        return self.config["captioner"].get("prompt_file") or str(self.root / "lrworld/templates/captions/figure3.txt")
+
+    def caption_inputs(self, dataset: str, measure: str) -> dict:
+        """The multimodal measure shows items by their image captions."""
+        return {"captions": f"results/captions/{dataset}/captions.parquet"} if measure == "multimodal" else {}
+
+    def template(self, dataset: str, measure: str, variant: str) -> str:
+        # kshot/noisy/shuffle<s> render with the zero_shot template (lrworld/prompts/variants.py)
+        return str(template_path(self.datasets[dataset]["domain"], measure, template_variant(variant)))
+
+    def prompt_files(self, dataset: str, variants=None) -> list[str]:
+        return expand("results/prompts/{dataset}/{measure}/{variant}.jsonl", dataset=dataset,
+                      measure=self.datasets[dataset]["measures"],
+                      variant=self.variants if variants is None else variants)
+
+    def variants_of_kind(self, kind: str) -> list[str]:
+        return [v for v in self.variants if variant_kind(v) == kind]
+
+    # -- answers -----------------------------------------------------------------------------------
+    def scopes(self) -> list[str]:
+        """Every name the `answer` rule's {scope} stands for (each track's datasets)."""
+        return sorted({*self.datasets, *self.llara.datasets, *self.srbench.datasets})
+
+    def requests(self, track: str, scope: str) -> list[str]:
+        """The request files one answer job reads (every prompt of the track's scope)."""
+        if track == "lrworld":
+            return self.prompt_files(scope)
+        if track == "llara":
+            return [f"results/llara/{scope}/prompts.jsonl"]
+        if track == "srbench":
+            modes = self.config["srbench"]["llm"]["modes"]
+            return expand("results/srbench/{scope}/prompts/{mode}.jsonl", scope=scope, mode=modes)
+        if track == "captions":
+            return [f"results/captions/{scope}/requests.jsonl"]
+        raise ValueError(f"unknown track {track!r}")
+
+    def responses_files(self, dataset: str, variants=None) -> list[str]:
+        return expand("results/responses/{dataset}/{model}/{measure}/{variant}.jsonl", dataset=dataset,
+                      model=self.models, measure=self.datasets[dataset]["measures"],
+                      variant=self.variants if variants is None else variants)
+
+    # -- scores and tables -------------------------------------------------------------------------
+    def score_files(self, dataset: str) -> list[str]:
+        return expand("results/scores/{dataset}/{model}/{measure}/{variant}.json", dataset=dataset,
+                      model=self.models, measure=self.datasets[dataset]["measures"], variant=self.variants)
+
+    # -- provenance --------------------------------------------------------------------------------
+    # The rules of a score's chain, whose code its record lists.
+    CHAIN_RULES = ("fetch_raw", "ingest", "assoc_rules", "similar_pairs", "neumf", "prototypes", "gt_questions",
+                   "questions", "prompts", "answer", "responses", "score")
+
+    def chain_code(self, rules) -> dict[str, list[str]]:
+        """{rule: the files of its script's code closure}, read from the rules themselves."""
+        out = {}
+        for name in self.CHAIN_RULES:
+            rule = getattr(rules, name).rule
+            out[name] = self.code_files(Path(rule.script).name) if rule.script else []
+        return out
+
+    def provenance_config(self, dataset: str, model: str, measure: str, variant: str) -> dict:
+        """The config subset that shaped one score (hashed and shown in its record)."""
+        return {"seed": self.config["seed"], "questions": self.config["questions"], "measure": measure,
+                "variant": variant, "dataset": {dataset: self.datasets[dataset]}, "model": {model: self.models[model]}}
+
+    def provenance_table_config(self, dataset: str) -> dict:
+        return {"seed": self.config["seed"], "questions": self.config["questions"], "variants": self.variants,
+                "dataset": {dataset: self.datasets[dataset]}, "models": self.models}
+
+    def all_targets(self) -> list[str]:
+        """What `rule all` builds: every track the config has a section for."""
+        lrworld = expand("results/tables/{dataset}.{ext}", dataset=self.datasets, ext=["csv", "md"]) + expand(
+            "results/provenance/{dataset}/table.json", dataset=self.datasets)
+        return lrworld + self.analysis.targets() + self.srbench.targets() + self.llara.targets()

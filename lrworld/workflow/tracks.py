@@ -1,0 +1,79 @@
+"""The LLaRA and SRBench tracks' part of the plan (rules/llara.smk, rules/srbench.smk). Each track
+has wildcards of its own (`ll_dataset`, `sr_dataset`, ...), so its names never collide with the
+LRWorld datasets'; its model calls go through the one `answer` rule (track `llara`/`srbench`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from snakemake.io import expand
+
+from lrworld.core.config import ConfigError
+from lrworld.tracks.llara.pipeline import BASELINE_PREFIX, dataset_inputs
+from lrworld.tracks.srbench import steps as srbench_steps
+
+# Keys of an SRBench dataset spec that name input files (the `contract` loader reads the spine's outputs).
+_SR_FILE_KEYS = ("interactions", "items", "sequences", "reviews", "meta", "review", "business")
+
+
+def _enabled(track: str, names, plan) -> list[str]:
+    """A track's model list names entries of `models`; disabled ones are not run anywhere."""
+    for i, m in enumerate(names):
+        if m not in plan.config["models"]:
+            raise ConfigError(f"config: {track}.models[{i}]: unknown model {m!r}")
+    return [m for m in names if m in plan.models]
+
+
+class LlaraPlan:
+    def __init__(self, plan):
+        self.plan = plan
+        self.cfg = plan.config.get("llara", {})
+        self.datasets = self.cfg.get("datasets", {})
+        self.baselines = self.cfg.get("baselines", ["popularity", "gru4rec", "caser", "sasrec"])
+        self.models = _enabled("llara", self.cfg.get("models", list(plan.models)), plan)
+        self.rows = self.models + [BASELINE_PREFIX + b for b in self.baselines]
+
+    def targets(self) -> list[str]:
+        return ["results/tables/llara.csv", "results/tables/llara.md"] if self.datasets else []
+
+    def inputs(self, dataset: str) -> list[str]:
+        return dataset_inputs(dataset, self.datasets[dataset])
+
+    def responses(self, dataset: str, row: str) -> str:
+        if row.startswith(BASELINE_PREFIX):
+            return f"results/llara/{dataset}/{row}.jsonl"
+        return f"results/llara/{dataset}/responses/{row}.jsonl"
+
+    def score_files(self) -> list[str]:
+        return expand("results/llara/{ll_dataset}/scores/{row}.json", ll_dataset=list(self.datasets), row=self.rows)
+
+
+class SrbenchPlan:
+    def __init__(self, plan):
+        self.plan = plan
+        self.settings = srbench_steps.settings(plan.config)
+        self.datasets = plan.config.get("srbench", {}).get("datasets", {})
+        llm = self.settings["llm"]
+        self.models = _enabled("srbench.llm", llm["models"], plan) if self.datasets else []
+        self.modes = list(llm["modes"])
+        self.baselines = list(self.settings["baselines"])
+        self.recommenders = self.baselines + [f"{m}__{mode}" for m in self.models for mode in self.modes]
+
+    def targets(self) -> list[str]:
+        return expand("results/tables/srbench_{sr_dataset}.{ext}", sr_dataset=self.datasets, ext=["csv", "md"])
+
+    def inputs(self, dataset: str) -> list[str]:
+        spec = self.datasets[dataset]
+        files = [spec[k] for k in _SR_FILE_KEYS if spec.get(k)]
+        if spec.get("raw_dir"):
+            files += [str(Path(spec["raw_dir"]) / f) for f in ("u.data", "u.item")]
+        return files
+
+    def score_files(self, dataset: str) -> list[str]:
+        return expand("results/srbench/{sr_dataset}/scores/{recommender}.json", sr_dataset=dataset,
+                      recommender=self.recommenders)
+
+    def llm_settings(self) -> dict:
+        """What the LLM requests depend on (their rule's params)."""
+        s = self.settings
+        return {"ks": s["ks"], "runs": s["runs"], "max_users": s["max_users"], "max_history": s["llm"]["max_history"]}
