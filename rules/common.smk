@@ -6,9 +6,8 @@ from pathlib import Path
 
 sys.path.insert(0, workflow.basedir)
 
-from snakemake.utils import validate
 from lrworld.core import config as lrw_config
-from lrworld.data.ingest import METADATA_KEYS, required_files
+from lrworld.data import inputs as data_inputs
 from lrworld.prompts.render import template_path
 from lrworld.prompts.variants import template_variant
 
@@ -17,8 +16,9 @@ try:
 except lrw_config.ConfigError as exc:
     # One line naming the key, before any job is planned.
     raise WorkflowError(str(exc)) from None
-# The schema check passed above; this fills the schema's defaults.
-validate(config, str(lrw_config.SCHEMA_PATH), set_default=True)
+# The schema check passed above; this fills the schema's defaults (per format: the schema is
+# derived from the format and join registries, so snakemake.utils.validate cannot read it).
+lrw_config.apply_defaults(config)
 
 DATASETS = config["datasets"]
 MODELS = lrw_config.enabled_models(config)
@@ -49,15 +49,11 @@ def code(*parts):
 
 
 def raw_inputs(wildcards):
-    ds = DATASETS[wildcards.dataset]
-    if "path" in ds["source"]:
-        return [str(Path(ds["source"]["path"]) / f) for f in required_files(ds["format"], ds)]
-    return [f"results/raw/{wildcards.dataset}/manifest.json"]
+    return data_inputs.raw_inputs(wildcards.dataset, DATASETS[wildcards.dataset])
 
 
 def metadata_inputs(wildcards):
-    meta = DATASETS[wildcards.dataset].get("metadata", {})
-    return {k: v for k, v in meta.items() if k in METADATA_KEYS}
+    return data_inputs.metadata_inputs(wildcards.dataset, DATASETS[wildcards.dataset])
 
 
 def template_for(wildcards):
