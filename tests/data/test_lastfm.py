@@ -3,8 +3,6 @@ exact format, generated: the real file is not on these machines)."""
 
 import pytest
 
-import pandas as pd
-
 from lrworld.core.config import ConfigError
 from lrworld.data.contract import DataError
 from lrworld.data.ingest import ingest
@@ -49,28 +47,3 @@ def test_artist_genre_from_top_tag(llara, shared_data, tmp_path):
         assert q["candidates"][q["answer_index"]] == genre[q["target_item"]] and len(set(q["candidates"])) == 4
     with pytest.raises(ConfigError, match="hetrec_lastfm_artists needs"):
         ingest("lfm", {"format": "lastfm-llara"}, llara, {"hetrec_lastfm_artists": het / "artists.dat"})
-
-
-def test_llara_pickle_is_read_with_only_dataframe_names(llara, tmp_path):
-    import os
-    import pickle
-
-    class Hostile:
-        def __reduce__(self):
-            return (os.system, ("echo pwned",))
-
-    (tmp_path / "Test_data.df").write_bytes(pickle.dumps(Hostile()))
-    (tmp_path / "id2name.txt").write_bytes((llara / "id2name.txt").read_bytes())
-    with pytest.raises(DataError, match=r"Test_data\.df: not a LLaRA DataFrame pickle \(refusing posix\.system"):
-        ingest("lfm", {"format": "lastfm-llara", "split_ext": "df"}, tmp_path, {})
-
-
-def test_llara_published_pickle_equals_the_jsonl(llara, shared_data):
-    """On LLaRA's own Test_data.df (git blob of zhangt766/LLaRA_Lastfm, SOURCES.md) when it is staged."""
-    pickles = shared_data / "llara/lastfm/original_pickles"
-    if not (pickles / "Test_data.df").exists():
-        pytest.skip("LLaRA's original pickles are not staged in shared data")
-    (pickles / "id2name.txt").exists() or pytest.skip("id2name.txt beside the pickles is needed")
-    a = ingest("a", {"format": "lastfm-llara"}, llara, {})
-    b = ingest("b", {"format": "lastfm-llara", "split_ext": "df"}, pickles, {})
-    pd.testing.assert_frame_equal(a[0], b[0])

@@ -1,15 +1,13 @@
-"""Mini LastFM (paper §5.5): LLaRA's LastFM split (`<split>_data.df` as LLaRA ships it, a pandas
-pickle, or the same rows as JSON lines `<split>_data.jsonl`: seq of 10 artist ids padded with 4606,
-len_seq, next) and `id2name.txt` (`id::artist name`), one user per row.
+"""Mini LastFM (paper §5.5): LLaRA's LastFM split as JSON lines (`<split>_data.jsonl`: seq of 10
+artist ids padded with 4606, len_seq, next) and `id2name.txt` (`id::artist name`), one user per row.
 
-The pickle is read with an unpickler that only resolves the eleven pandas/numpy names a DataFrame
-pickle of LLaRA's files uses, so a crafted file cannot call anything else.
+LLaRA publishes the splits as pandas pickles (`<split>_data.df`); the project never unpickles data,
+so they are read once converted to JSON lines (docs/datasets.md).
 """
 
 from __future__ import annotations
 
 import json
-import pickle
 from pathlib import Path
 
 import pandas as pd
@@ -18,32 +16,11 @@ from lrworld.data.contract import DataError
 from lrworld.data.formats import encoding, register
 from lrworld.data.textio import open_text, require
 
-SPLIT = {"enum": ["Test", "Val"], "default": "Test", "description": "which LLaRA split file (<split>_data.*)"}
-SPLIT_EXT = {"enum": ["jsonl", "df"], "default": "jsonl",
-             "description": "df: LLaRA's pandas pickle as published; jsonl: the same rows as JSON lines"}
-# Exactly what LLaRA's pickles (pandas 1.x) reference, read off the real Test_data.df.
-_PICKLE_NAMES = {
-    ("pandas.core.frame", "DataFrame"), ("pandas.core.internals.managers", "BlockManager"),
-    ("pandas._libs.internals", "_unpickle_block"), ("numpy.core.multiarray", "_reconstruct"),
-    ("numpy", "ndarray"), ("numpy", "dtype"), ("builtins", "slice"), ("numpy.core.numeric", "_frombuffer"),
-    ("pandas.core.indexes.base", "_new_Index"), ("pandas.core.indexes.base", "Index"),
-    ("pandas.core.indexes.range", "RangeIndex"),
-}
-
-
-class _DataFrameUnpickler(pickle.Unpickler):
-    def find_class(self, module, name):
-        if (module, name) not in _PICKLE_NAMES:
-            raise pickle.UnpicklingError(f"refusing {module}.{name}: not part of a plain DataFrame pickle")
-        import warnings
-
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DeprecationWarning)  # numpy.core.* -> numpy._core.*
-            return super().find_class(module, name)
+SPLIT = {"enum": ["Test", "Val"], "default": "Test", "description": "which LLaRA split file (<split>_data.jsonl)"}
 
 
 def split_file(cfg: dict) -> str:
-    return f"{cfg['split']}_data.{cfg['split_ext']}"
+    return f"{cfg['split']}_data.jsonl"
 
 
 def read_id2name(path: Path, enc: str) -> dict[str, str]:
@@ -63,20 +40,9 @@ def read_id2name(path: Path, enc: str) -> dict[str, str]:
 
 
 def read_rows(path: Path, enc: str) -> list[tuple[int, dict]]:
-    """(line or row number, {seq, len_seq, next, row_index}) for each LLaRA row."""
-    require(path)
-    if path.suffix == ".df":
-        try:
-            with open(path, "rb") as fh:
-                df = _DataFrameUnpickler(fh).load()
-        except (pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError) as exc:
-            raise DataError(f"{path}: not a LLaRA DataFrame pickle ({exc})") from None
-        if not isinstance(df, pd.DataFrame):
-            raise DataError(f"{path}: the pickle holds a {type(df).__name__}, not a DataFrame")
-        return [(i + 1, {"seq": list(r["seq"]), "len_seq": r["len_seq"], "next": r["next"], "row_index": i})
-                for i, r in enumerate(df.to_dict("records"))]
+    """(line number, {seq, len_seq, next, row_index}) for each LLaRA row."""
     out = []
-    with open_text(path, enc) as fh:
+    with open_text(require(path), enc) as fh:
         for n, line in enumerate(fh, 1):
             if line.strip():
                 try:
@@ -87,7 +53,7 @@ def read_rows(path: Path, enc: str) -> list[tuple[int, dict]]:
 
 
 @register("lastfm-llara", files=lambda cfg: [split_file(cfg), "id2name.txt"],
-          options={"split": SPLIT, "split_ext": SPLIT_EXT, "encoding": encoding("utf-8")})
+          options={"split": SPLIT, "encoding": encoding("utf-8")})
 def load(raw: Path, cfg: dict):
     """LLaRA's LastFM split + id2name.txt (one row per user)."""
     enc = cfg["encoding"]
@@ -99,11 +65,11 @@ def load(raw: Path, cfg: dict):
             seq, k, nxt = r["seq"], int(r["len_seq"]), r["next"]
             user = str(r.get("row_index", n - 1))
         except (KeyError, TypeError, ValueError) as exc:
-            raise DataError(f"{path}: row {n}: expected {{seq, len_seq, next}} ({exc})") from None
+            raise DataError(f"{path}: line {n}: expected {{seq, len_seq, next}} ({exc})") from None
         hist = [str(int(x)) for x in seq[:k]]
         for pos, it in enumerate(hist + [str(int(nxt))]):
             if it not in names:
-                raise DataError(f"{path}: row {n}: artist id {it} is not in id2name.txt")
+                raise DataError(f"{path}: line {n}: artist id {it} is not in id2name.txt")
             # The order is all LLaRA keeps: positions stand in for timestamps.
             rows.append((user, it, float("nan"), pos))
     inter = pd.DataFrame(rows, columns=["user_id", "item_id", "rating", "timestamp"])
