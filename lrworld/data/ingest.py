@@ -11,18 +11,11 @@ import pandas as pd
 from lrworld.data import contract, options
 from lrworld.data.contract import DataError
 from lrworld.data.formats import FORMATS
-from lrworld.data.joins import for_format, metadata_keys, paths
+from lrworld.data.joins import for_format, paths
 
 # Item fields a knowledge measure may ask about (their coverage is in every ingest report).
 KNOWLEDGE_FIELDS = ("genres", "director", "cast", "plot", "poster_url", "brand", "color", "category_root",
                     "category_interm", "category_leaf")
-
-METADATA_KEYS = tuple(metadata_keys())
-
-
-def required_files(fmt: str, cfg: dict) -> list[str]:
-    """The raw files a format reads, as configured (names relative to the raw folder)."""
-    return FORMATS.get(fmt).inputs(options.with_defaults("(dataset)", cfg))
 
 
 def coverage(items: pd.DataFrame, fields) -> dict[str, float]:

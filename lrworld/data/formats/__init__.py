@@ -13,7 +13,7 @@ A new format is one new file in this package plus its tests (docs/extending.md).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
