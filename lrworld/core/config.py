@@ -8,6 +8,7 @@ key path and what is allowed, so errors are reformatted here. Checks the schema 
 from __future__ import annotations
 
 import copy
+import functools
 from pathlib import Path
 
 import yaml
@@ -42,7 +43,11 @@ def _message(err) -> str:
     if err.validator == "enum":
         return f"{where}: {err.instance!r} is not one of {err.validator_value}"
     if err.validator == "oneOf" and where.endswith("source"):
-        return f"{where}: give exactly one of path, url+sha256, or wheel"
+        return f"{where}: give exactly one of path, url, or wheel"
+    if err.validator == "dependentRequired":
+        key = next(k for k, need in err.validator_value.items() if k in err.instance and
+                   any(n not in err.instance for n in need))
+        return f"{where}: {key} needs {[n for n in err.validator_value[key] if n not in err.instance]} too"
     return f"{where}: {err.message}"
 
 
@@ -51,6 +56,7 @@ def schema() -> dict:
     with open(SCHEMA_PATH, encoding="utf-8") as fh:
         s = yaml.safe_load(fh)
     _add_backends(s)
+    _add_dataset_registries(s)
     return s
 
 
@@ -94,6 +100,77 @@ def _check_models(config: dict) -> None:
             _raise(_message(err))
 
 
+def _add_dataset_registries(s: dict) -> None:
+    """The dataset part of the schema from the format and metadata-join registries: the `format`
+    enum, and per format (an `if format: X` branch) its own keys and the `metadata:` keys and
+    options of the joins that apply to it. Unknown keys are rejected per format."""
+    from lrworld.data import joins
+    from lrworld.data.formats import FORMATS
+
+    ds = s["properties"]["datasets"]["additionalProperties"]
+    common = ds["properties"]
+    common["format"] = {"enum": FORMATS.names()}
+    ds["allOf"] = [{
+        "if": {"properties": {"format": {"const": name}}, "required": ["format"]},
+        "then": {"properties": {**{k: True for k in common}, **fmt.options, "metadata": _metadata_schema(name, joins)},
+                 "additionalProperties": False},
+    } for name, fmt in FORMATS.items()]
+
+
+def _metadata_schema(fmt: str, joins) -> dict:
+    applicable = joins.for_format(fmt)
+    props: dict = {}
+    for j in applicable:
+        for k in j.keys + j.optional_keys:
+            props[k] = (j.key_schema or {}).get(k, {"type": "string"})
+        for k, v in (j.options or {}).items():
+            if props.setdefault(k, v) != v:
+                raise ValueError(f"metadata option {k!r} is declared differently by two joins ({j.name})")
+    floor = {"type": "number", "minimum": 0, "maximum": 1}
+    props["min_alignment"] = {"default": 0.5, "oneOf": [floor, {
+        "type": "object", "additionalProperties": False,
+        "properties": {"default": dict(floor, default=0.5), **{j.name: floor for j in applicable}}}]}
+    # metadata files fetched like the dataset's own: join keys are then names inside that download
+    props["source"] = {"$ref": "#/definitions/source"}
+    return {"type": "object", "additionalProperties": False, "properties": props,
+            "dependentRequired": {k: [o for o in j.keys if o != k] for j in applicable for k in j.keys
+                                  if len(j.keys) > 1}}
+
+
+def _with_defaults(validator_class):
+    """A validator that fills `default:` values in as it validates (jsonschema FAQ recipe, as
+    snakemake.utils.validate does; defaults inside `if/then` branches are filled too)."""
+    validate_properties = validator_class.VALIDATORS["properties"]
+
+    def set_defaults(validator, properties, instance, schema):
+        if isinstance(instance, dict):
+            for prop, sub in properties.items():
+                if isinstance(sub, dict) and "default" in sub:
+                    instance.setdefault(prop, copy.deepcopy(sub["default"]))
+        yield from validate_properties(validator, properties, instance, schema)
+
+    return validators.extend(validator_class, {"properties": set_defaults})
+
+
+@functools.lru_cache(maxsize=1)
+def _dataset_validator():
+    s = schema()
+    ds = dict(s["properties"]["datasets"]["additionalProperties"], required=["format"])
+    return _with_defaults(Draft202012Validator)({"definitions": s["definitions"], **ds})
+
+
+def dataset_defaults(name: str, ds: dict) -> dict:
+    """One dataset block (domain, source and measures may be absent) checked and with its format's
+    defaults filled in, as a new dict: loaders called outside the graph see what the graph sees."""
+    out = copy.deepcopy(ds)
+    errors = sorted(_dataset_validator().iter_errors(out), key=lambda e: len(list(e.absolute_path)))
+    if errors:
+        err = errors[0]
+        err.path.extendleft(["datasets", name][::-1])
+        _raise(_message(err))
+    return out
+
+
 def validate(config: dict) -> None:
     """Raise ConfigError naming the first bad key; config is left unchanged."""
     validator = Draft202012Validator(schema())
@@ -101,7 +178,12 @@ def validate(config: dict) -> None:
     if errors:
         _raise(_message(errors[0]))
     _check_models(config)
+    from lrworld.data import options
+
     for name, ds in config["datasets"].items():
+        problem = options.problem(name, ds)
+        if problem:
+            _raise(problem)
         domain = ds["domain"]
         known = measures.measure_ids(domain)
         for i, mid in enumerate(ds["measures"]):
@@ -113,19 +195,6 @@ def validate(config: dict) -> None:
 
 def _raise(msg: str):
     raise ConfigError(f"config: {msg}")
-
-
-def _with_defaults(cls):
-    """jsonschema's documented recipe: a validator that fills each property's `default`."""
-    validate_properties = cls.VALIDATORS["properties"]
-
-    def set_defaults(validator, properties, instance, schema):
-        for prop, sub in properties.items():
-            if isinstance(instance, dict) and "default" in sub and prop not in instance:
-                instance[prop] = copy.deepcopy(sub["default"])
-        yield from validate_properties(validator, properties, instance, schema)
-
-    return validators.extend(cls, {"properties": set_defaults})
 
 
 def fill_defaults(config: dict) -> dict:

@@ -14,7 +14,7 @@ import json
 import os
 from pathlib import Path
 
-from lrworld.core.io import sha256_file, write_json
+from lrworld.core.io import sha256_file, sha256_text, write_json
 
 STORE = Path(".snakemake/lrworld/digests.json")
 
@@ -35,6 +35,9 @@ class DigestStore:
     def sha256(self, file: str | Path) -> str:
         """sha256 of a file's bytes; a missing file is left to Snakemake's own missing-input error."""
         p = Path(file)
+        if p.is_dir():  # a folder (posters, a shard directory): the digest of its files' digests
+            parts = [f"{f.relative_to(p).as_posix()}:{self.sha256(f)}" for f in sorted(p.rglob("*")) if f.is_file()]
+            return sha256_text("\n".join(parts))
         try:
             st = p.stat()
         except FileNotFoundError:

@@ -1,15 +1,11 @@
-"""Amazon Review Data 2018 (McAuley lab), 5-core: `<prefix>_5.json` reviews and `meta_<prefix>.json`
-metadata, both JSON lines (optionally .gz), read as published.
-
-Reviews: reviewerID, asin, overall, unixReviewTime (+ style, e.g. {"Color:": " Black"}).
-Metadata: asin, title, brand, category (the taxonomy path, root first), details / style for the
-colour, imageURLHighRes / imageURL, also_buy, ...
+"""What the Amazon review dumps (McAuley lab, 2014 and 2018 releases) share: cleaning of the
+metadata's quirks, the taxonomy levels, image URLs, and one loader that both formats call.
 
 The real metadata has quirks the loader tolerates: HTML markup and entities in titles, brands and
 categories; empty brands ("" or "Unknown"); repeated asins (the first row wins, counted); a
-category path that repeats a level or ends in markup. Taxonomy levels: root = first category,
-leaf = last, intermediate = `taxonomy.interm_level` (default 1, the second level), kept only when
-it is strictly between root and leaf.
+category path that is empty, repeats a level or ends in markup. Taxonomy levels: root = first
+category, leaf = last, intermediate = `taxonomy.interm_level` (default 1, the second level), kept
+only when it is strictly between root and leaf. The ingest report gives each level's coverage.
 """
 
 from __future__ import annotations
@@ -18,6 +14,7 @@ import html
 import re
 from collections import Counter, defaultdict
 from pathlib import Path
+from typing import Callable
 
 import pandas as pd
 
@@ -27,7 +24,20 @@ from lrworld.data.jsonlines import read_records
 _TAG = re.compile(r"<[^>]*>")
 _WS = re.compile(r"\s+")
 NO_BRAND = {"", "unknown", "n/a", "na", "none", "generic", "unbranded", "."}
-COLOR_KEYS = ("Color:", "Colour:", "Color", "Colour", "Color Name:", "color")
+COLOR_KEYS = {"color", "colour", "color name"}
+# Amazon image URLs carry a rendition suffix (`._SS40_`, `._SY88`); without it the URL is the full image.
+_RENDITION = re.compile(r"\._[A-Z]{2}\d+_?(?=\.[a-zA-Z]+$)")
+
+CATEGORIES = {"type": "array", "minItems": 1, "uniqueItems": True,
+              "items": {"type": "string", "pattern": "^[A-Za-z0-9_.-]+$"},
+              "description": "category file names (e.g. Home_and_Kitchen): several roots in one dataset"}
+PREFIX = {"type": "string", "pattern": "^[A-Za-z0-9_.-]+$", "description": "one category (instead of categories)"}
+TAXONOMY = {"type": "object", "additionalProperties": False, "default": {},
+            "properties": {"interm_level": {"type": "integer", "minimum": 1, "maximum": 10, "default": 1}},
+            "description": "which level of the category path is the intermediate category (0 = root)"}
+
+ITEM_COLUMNS = ["item_id", "title", "brand", "color", "category_path", "category_root", "category_leaf",
+                "category_interm", "poster_url", "also_buy"]
 
 
 def clean_text(v) -> str | None:
@@ -59,103 +69,120 @@ def category_path(v) -> list[str]:
 
 
 def color_of(*dicts) -> str | None:
+    """The colour of a `details` / `style` dict; keys are matched without case, colon or the
+    whitespace some 2018 rows carry (`"\\n    Color:\\n    "`)."""
     for d in dicts:
         if isinstance(d, dict):
-            for k in COLOR_KEYS:
-                c = clean_text(d.get(k))
-                if c:
-                    return c
+            for k, v in d.items():
+                if isinstance(k, str) and k.strip().rstrip(":").strip().lower() in COLOR_KEYS:
+                    c = clean_text(v)
+                    if c:
+                        return c
     return None
 
 
-def file_names(prefix: str, gz: bool = False) -> tuple[str, str]:
-    ext = ".json.gz" if gz else ".json"
-    return f"{prefix}_5{ext}", f"meta_{prefix}{ext}"
+def full_image(url: str) -> str:
+    return _RENDITION.sub("", url)
 
 
-def prefixes(cfg: dict) -> list[str]:
+def first_image(meta: dict, fields: tuple[str, ...]) -> tuple[str | None, str | None]:
+    """(URL, field it came from) of the first image in the first field that has one."""
+    for f in fields:
+        v = meta.get(f)
+        urls = [v] if isinstance(v, str) else v if isinstance(v, list) else []
+        for u in urls:
+            if isinstance(u, str) and u.startswith(("http://", "https://")):
+                return full_image(u), f
+    return None, None
+
+
+def prefixes(cfg: dict, fmt: str) -> list[str]:
     """One category file pair (`prefix`) or several (`categories`: the paper's product domain spans
-    several roots, and a 2018 category file has one root)."""
+    several roots, and one category file has one root)."""
     out = list(cfg.get("categories") or ([cfg["prefix"]] if cfg.get("prefix") else []))
     if not out:
-        raise DataError("format amazon-2018 needs `prefix` or `categories` (e.g. Home_and_Kitchen)")
+        raise DataError(f"format {fmt} needs `prefix` or `categories` (e.g. Home_and_Kitchen)")
     return out
 
 
-def required(cfg: dict) -> list[str]:
-    return [f for p in prefixes(cfg) for f in file_names(p, bool(cfg.get("gzip", False)))]
+def taxonomy_coverage(items: pd.DataFrame) -> dict:
+    n = max(len(items), 1)
+    depth = Counter(len(p) for p in items["category_path"])
+    return {"items": int(len(items)),
+            "root": round(float(items["category_root"].notna().sum()) / n, 4),
+            "intermediate": round(float(items["category_interm"].notna().sum()) / n, 4),
+            "leaf": round(float(items["category_leaf"].notna().sum()) / n, 4),
+            "path_depths": {str(k): int(v) for k, v in sorted(depth.items())}}
 
 
-def _records(raw: Path, files: list[str], required_keys, on_bad, bad):
-    for name in files:
-        for lineno, rec in read_records(raw / name, required_keys, on_bad, bad):
-            yield lineno, rec, name
-
-
-def load_amazon_2018(raw_dir: str | Path, cfg: dict) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, dict]:
-    raw = Path(raw_dir)
-    names = [file_names(p, bool(cfg.get("gzip", False))) for p in prefixes(cfg)]
-    on_bad = cfg.get("on_bad_line", "error")
-    interm_level = int(cfg.get("taxonomy", {}).get("interm_level", 1))
+def load_amazon(raw: Path, cfg: dict, pairs: list[tuple[str, str]], image_fields: tuple[str, ...],
+                category: Callable[[dict], list], parse_meta: Callable) -> tuple:
+    """Reviews and metadata files, pair by pair -> (interactions, items, users, report)."""
+    on_bad, enc = cfg["on_bad_line"], cfg["encoding"]
+    interm_level = int(cfg["taxonomy"]["interm_level"])
     bad = Counter()
-
     rows, review_colors = [], defaultdict(Counter)
-    for lineno, r, reviews_name in _records(raw, [n[0] for n in names], ("reviewerID", "asin", "unixReviewTime"),
-                                            on_bad, bad):
-        try:
-            ts = int(r["unixReviewTime"])
-            rating = float(r["overall"]) if r.get("overall") is not None else float("nan")
-        except (TypeError, ValueError):
-            if on_bad == "skip":
-                bad[reviews_name] += 1
-                continue
-            raise DataError(f"{raw / reviews_name}: line {lineno}: unixReviewTime/overall not numeric") from None
-        rows.append((str(r["reviewerID"]), str(r["asin"]), rating, ts))
-        c = color_of(r.get("style"))
-        if c:
-            review_colors[str(r["asin"])][c] += 1
+    for reviews_name, _ in pairs:
+        for lineno, r in read_records(raw / reviews_name, ("reviewerID", "asin", "unixReviewTime"), on_bad, bad,
+                                      encoding=enc):
+            try:
+                ts = int(r["unixReviewTime"])
+                rating = float(r["overall"]) if r.get("overall") is not None else float("nan")
+            except (TypeError, ValueError):
+                if on_bad == "skip":
+                    bad[Path(reviews_name).name] += 1
+                    continue
+                raise DataError(f"{raw / reviews_name}: line {lineno}: unixReviewTime/overall not numeric") from None
+            rows.append((str(r["reviewerID"]), str(r["asin"]), rating, ts))
+            c = color_of(r.get("style"))
+            if c:
+                review_colors[str(r["asin"])][c] += 1
     inter = pd.DataFrame(rows, columns=["user_id", "item_id", "rating", "timestamp"])
 
-    items, dup = {}, 0
-    for _, m, _ in _records(raw, [n[1] for n in names], ("asin",), on_bad, bad):
-        asin = str(m["asin"])
-        if asin in items:
-            dup += 1
-            continue
-        path = category_path(m.get("category"))
-        images = m.get("imageURLHighRes") or m.get("imageURL") or []
-        colors = review_colors.get(asin)
-        items[asin] = {
-            "item_id": asin,
-            "title": clean_text(m.get("title")) or "",
-            "brand": clean_brand(m.get("brand")),
-            # The listing's own colour first; else the colour most buyers chose (ties: alphabetical).
-            "color": color_of(m.get("details"), m.get("style"))
-            or (min(colors, key=lambda c: (-colors[c], c)) if colors else None),
-            "category_path": path,
-            "category_root": path[0] if path else None,
-            "category_leaf": path[-1] if len(path) >= 2 else None,
-            "category_interm": path[interm_level] if 0 < interm_level < len(path) - 1 else None,
-            "poster_url": images[0] if isinstance(images, list) and images and isinstance(images[0], str) else None,
-            "also_buy": [str(a) for a in (m.get("also_buy") or []) if isinstance(a, str)],
-        }
-    items_df = pd.DataFrame(list(items.values()), columns=[
-        "item_id", "title", "brand", "color", "category_path", "category_root", "category_leaf", "category_interm",
-        "poster_url", "also_buy"])
+    items, dup, image_from = {}, 0, Counter()
+    for _, meta_name in pairs:
+        for _, m in read_records(raw / meta_name, ("asin",), on_bad, bad, parse=parse_meta, encoding=enc):
+            asin = str(m["asin"])
+            if asin in items:
+                dup += 1
+                continue
+            path = category_path(category(m))
+            image, field = first_image(m, image_fields)
+            image_from[field or "none"] += 1
+            colors = review_colors.get(asin)
+            items[asin] = {
+                "item_id": asin,
+                "title": clean_text(m.get("title")) or "",
+                "brand": clean_brand(m.get("brand")),
+                # The listing's own colour first; else the colour most buyers chose (ties: alphabetical).
+                "color": color_of(m.get("details"), m.get("style"))
+                or (min(colors, key=lambda c: (-colors[c], c)) if colors else None),
+                "category_path": path,
+                "category_root": path[0] if path else None,
+                "category_leaf": path[-1] if len(path) >= 2 else None,
+                "category_interm": path[interm_level] if 0 < interm_level < len(path) - 1 else None,
+                "poster_url": image,
+                "also_buy": [str(a) for a in (m.get("also_buy") or (m.get("related") or {}).get("also_bought") or [])
+                             if isinstance(a, str)],
+            }
+    items_df = pd.DataFrame(list(items.values()), columns=ITEM_COLUMNS)
     known = inter["item_id"].isin(items_df["item_id"])
     report = {
-        "files": [f for n in names for f in n],
+        "files": [f for p in pairs for f in p],
         "bad_lines_skipped": dict(bad),
         "metadata_duplicate_asins": dup,
         # Reviews whose product has no metadata row cannot be shown; they are dropped, counted.
         "interactions_without_metadata": int((~known).sum()),
-        "items_with_brand": int(items_df["brand"].notna().sum()),
-        "items_with_color": int(items_df["color"].notna().sum()),
-        "items_with_category": int(items_df["category_root"].notna().sum()),
-        "items_with_image": int(items_df["poster_url"].notna().sum()),
+        "metadata_image_field": dict(sorted(image_from.items())),
         "taxonomy_interm_level": interm_level,
     }
     inter = inter[known]
-    items_df = items_df[items_df["item_id"].isin(inter["item_id"])]
+    items_df = items_df[items_df["item_id"].isin(inter["item_id"])].reset_index(drop=True)
+    report.update({
+        "items_with_brand": int(items_df["brand"].notna().sum()),
+        "items_with_color": int(items_df["color"].notna().sum()),
+        "items_with_image": int(items_df["poster_url"].notna().sum()),
+        "taxonomy_coverage": taxonomy_coverage(items_df),
+    })
     users = pd.DataFrame({"user_id": sorted(inter["user_id"].unique())})
     return inter, items_df, users, report

@@ -22,6 +22,13 @@ class DataError(ValueError):
     """Bad input data; the message names the file and the row or column."""
 
 
+def check_unique(df: pd.DataFrame, column: str, source) -> None:
+    """An item (or user) file that lists an id twice is an error: which row wins would be arbitrary."""
+    dup = df[column].duplicated()
+    if dup.any():
+        raise DataError(f"{source}: {column} {df.loc[dup, column].iloc[0]!r} appears more than once")
+
+
 def finalize_interactions(df: pd.DataFrame, source: str) -> pd.DataFrame:
     missing = [c for c in ["user_id", "item_id", "timestamp"] if c not in df.columns]
     if missing:

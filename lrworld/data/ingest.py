@@ -1,74 +1,75 @@
-"""Ingest one configured dataset: read its published layout, join metadata, write the contract."""
+"""Ingest one configured dataset: read its published layout (a registered format), apply the
+metadata joins its `metadata:` block names, check every join's alignment against
+`min_alignment`, report each knowledge field's coverage, and return the contract frames."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from lrworld.data import abo, amazon, contract, lastfm, metadata, movielens, netflix
+import pandas as pd
+
+from lrworld.data import contract, options
 from lrworld.data.contract import DataError
+from lrworld.data.formats import FORMATS
+from lrworld.data.joins import for_format, paths
 
-FORMATS = {
-    "ml-100k": lambda raw, cfg: movielens.load_ml100k(raw),
-    "recbole-atomic": lambda raw, cfg: movielens.load_recbole_atomic(raw, cfg.get("prefix", "ml-100k")),
-    "ml-latest": lambda raw, cfg: movielens.load_ml_latest(raw),
-    "amazon-2018": amazon.load_amazon_2018,
-    "netflix": netflix.load_netflix,
-    "lastfm-llara": lastfm.load_lastfm_llara,
-}
-
-# Metadata files a dataset may name under `metadata:` (each is an input of the ingest rule).
-METADATA_KEYS = ("imdb_details", "hetrec_directors", "netflix_metadata", "hetrec_lastfm_artists",
-                 "hetrec_lastfm_tags", "hetrec_lastfm_user_taggedartists", "abo_listings", "abo_images")
-_LASTFM_GENRE_KEYS = ("hetrec_lastfm_artists", "hetrec_lastfm_tags", "hetrec_lastfm_user_taggedartists")
-
-# The files each format needs, relative to the raw folder (the ingest rule declares them as input).
-def required_files(fmt: str, cfg: dict) -> list[str]:
-    prefix = cfg.get("prefix", "ml-100k")
-    if fmt == "amazon-2018":
-        return amazon.required(cfg)
-    if fmt == "netflix":
-        return netflix.required(cfg)
-    if fmt == "lastfm-llara":
-        return lastfm.required(cfg)
-    return {
-        "ml-100k": ["u.data", "u.item"],
-        "recbole-atomic": [f"{prefix}.inter", f"{prefix}.item"],
-        "ml-latest": ["ratings.csv", "movies.csv"],
-    }[fmt]
+# Item fields a knowledge measure may ask about (their coverage is in every ingest report).
+KNOWLEDGE_FIELDS = ("genres", "director", "cast", "plot", "poster_url", "brand", "color", "category_root",
+                    "category_interm", "category_leaf")
 
 
-def ingest(name: str, cfg: dict, raw_dir: str | Path, metadata_paths: dict[str, str]):
+def coverage(items: pd.DataFrame, fields) -> dict[str, float]:
+    n = max(len(items), 1)
+
+    def has(v) -> bool:
+        if isinstance(v, (list, tuple)) or hasattr(v, "__len__") and not isinstance(v, str):
+            return len(v) > 0
+        return v is not None and v == v and v != ""
+
+    return {f: round(sum(has(v) for v in items[f]) / n, 4) for f in fields if f in items.columns}
+
+
+def floor_of(meta: dict, join: str) -> float:
+    m = meta["min_alignment"]
+    return float(m) if isinstance(m, (int, float)) else float(m.get(join, m["default"]))
+
+
+def ingest(name: str, cfg: dict, raw_dir: str | Path, metadata_paths: dict):
+    """`metadata_paths`: {metadata key: path or [paths]} as the rule's inputs name them."""
+    # The rule's inputs name the metadata files; they stand in for the config's values (fetched
+    # metadata lives under results/raw/), which keeps direct calls and the graph on one schema.
+    named = {k: [str(p) for p in v] if isinstance(v, (list, tuple)) else str(v) for k, v in metadata_paths.items()}
+    if named:
+        cfg = dict(cfg, metadata={k: v for k, v in {**cfg.get("metadata", {}), **named}.items() if k != "source"})
+    cfg = options.with_defaults(name, cfg)
     fmt = cfg["format"]
-    if fmt not in FORMATS:
-        raise DataError(f"datasets.{name}.format: unknown format {fmt!r}; choose one of {sorted(FORMATS)}")
-    loaded = FORMATS[fmt](Path(raw_dir), cfg)
-    # Loaders of dumps with quirks also return their own report (bad lines skipped, alignment rate).
-    inter, items, users = loaded[:3]
+    inter, items, users, fmt_report = FORMATS.get(fmt).load(Path(raw_dir), cfg)
     items = contract.finalize_items(items)
-    report: dict = {"dataset": name, "format": fmt, "raw_interactions": int(len(inter))}
-    if len(loaded) > 3:
-        report[fmt] = loaded[3]
-    if "imdb_details" in metadata_paths:
-        items, report["imdb_details"] = metadata.join_imdb_details(
-            items, metadata_paths["imdb_details"], int(cfg.get("metadata", {}).get("year_tolerance", 1)))
-    if "hetrec_directors" in metadata_paths:
-        items, report["hetrec_directors"] = metadata.join_hetrec_directors(items, metadata_paths["hetrec_directors"])
-    if "netflix_metadata" in metadata_paths:
-        items, report["netflix_metadata"] = netflix.join_netflix_metadata(
-            items, metadata_paths["netflix_metadata"], int(cfg.get("metadata", {}).get("year_tolerance", 1)), inter)
-    if ("abo_listings" in metadata_paths) != ("abo_images" in metadata_paths):
-        raise DataError(f"datasets.{name}.metadata: ABO alignment needs both abo_listings and abo_images")
-    if "abo_listings" in metadata_paths:
-        items, report["abo"] = abo.join_abo(items, metadata_paths["abo_listings"], metadata_paths["abo_images"],
-                                            cfg.get("on_bad_line", "error"))
-    given = [k for k in _LASTFM_GENRE_KEYS if k in metadata_paths]
-    if given and len(given) < len(_LASTFM_GENRE_KEYS):
-        raise DataError(f"datasets.{name}.metadata: artist genres need all of {list(_LASTFM_GENRE_KEYS)}; "
-                        f"missing {[k for k in _LASTFM_GENRE_KEYS if k not in given]}")
-    if given:
-        items, report["hetrec_lastfm_genres"] = lastfm.join_hetrec_genres(
-            items, *(metadata_paths[k] for k in _LASTFM_GENRE_KEYS))
-    items = contract.finalize_items(items)
+    contract.check_unique(items, "item_id", f"datasets.{name} items")
+    report: dict = {"dataset": name, "format": fmt, "raw_interactions": int(len(inter)), fmt: fmt_report}
+    meta = cfg.get("metadata", {})
+    given = {k: paths(v) for k, v in metadata_paths.items()}
+    joins_report = {}
+    for join in for_format(fmt):
+        files = {k: given[k] for k in join.keys + join.optional_keys if k in given}
+        if not files:
+            continue
+        # (a join missing one of its keys was rejected by the schema: dependentRequired)
+        items, rep = join.apply(items, inter, files, dict(meta, on_bad_line=cfg.get("on_bad_line")))
+        items = contract.finalize_items(items)
+        rate = round(rep["aligned"] / max(len(items), 1), 4)
+        rep.update({"items": int(len(items)), "alignment_rate": rate, "coverage": coverage(items, join.fields)})
+        joins_report[join.name] = rep
+        floor = floor_of(meta, join.name)
+        if rate < floor:
+            raise DataError(f"datasets.{name}.metadata: join {join.name} aligned {rep['aligned']} of {len(items)} "
+                            f"items ({rate:.2%}), below min_alignment {floor}; check {join.check}, or lower "
+                            f"metadata.min_alignment")
+    unused = sorted(set(given) - {k for j in for_format(fmt) for k in j.keys + j.optional_keys})
+    if unused:
+        raise DataError(f"datasets.{name}.metadata: {unused[0]} does not apply to format {fmt}")
+    if joins_report:
+        report["joins"] = joins_report
     inter = contract.finalize_interactions(inter, f"datasets.{name}")
     unknown = ~inter["item_id"].isin(items["item_id"])
     if unknown.any():
@@ -81,5 +82,6 @@ def ingest(name: str, cfg: dict, raw_dir: str | Path, metadata_paths: dict[str, 
         "users": int(inter["user_id"].nunique()),
         "items": int(len(items)),
         "items_with_interactions": int(inter["item_id"].nunique()),
+        "field_coverage": coverage(items, KNOWLEDGE_FIELDS),
     })
     return inter, items, users, report

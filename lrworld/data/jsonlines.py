@@ -1,4 +1,5 @@
-"""JSON-lines reading with errors that name the file and the line, or counted skips.
+"""Record-per-line reading (JSON lines, or Python dict literals for Amazon 2014 metadata) with
+errors that name the file and the line, or counted skips.
 
 Real dumps (Amazon Review 2018) have the odd truncated or non-JSON line; a researcher either wants
 the run to stop at it (`on_bad_line: error`, the default) or to skip it and see how many were
@@ -7,52 +8,67 @@ skipped (`on_bad_line: skip`, counted in the ingest report).
 
 from __future__ import annotations
 
-import gzip
+import ast
 import json
 from collections import Counter
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from lrworld.data.contract import DataError
+from lrworld.data.textio import open_text
 
 
-def open_text(path: Path, encoding: str = "utf-8"):
-    if str(path).endswith(".gz"):
-        return gzip.open(path, "rt", encoding=encoding, newline="")
-    return open(path, encoding=encoding, newline="")
+# A whole file in another format is not a bad line to skip: it stops the run whatever on_bad_line says.
+WRONG_FORMAT = "a Python dict literal, not JSON: Amazon 2014 metadata (set format: amazon-2014)"
 
 
-def read_records(path: str | Path, required: tuple[str, ...], on_bad_line: str, skipped: Counter
-                 ) -> Iterator[tuple[int, dict]]:
-    """Yield (line number, record) for each JSON object line that has the required keys."""
+def parse_json(line: str):
+    try:
+        return json.loads(line), None
+    except json.JSONDecodeError as exc:
+        if line.lstrip().startswith("{'"):
+            return None, WRONG_FORMAT
+        return None, f"not valid JSON ({exc.msg} at column {exc.colno})"
+
+
+def parse_literal(line: str):
+    """One Python literal (the 2014 Amazon metadata dump): `ast.literal_eval` evaluates literals
+    only, never code, so a hostile line cannot run anything."""
+    try:
+        return ast.literal_eval(line.strip()), None
+    except (ValueError, SyntaxError, MemoryError, RecursionError) as exc:
+        try:  # some lines of the 2014 dumps are plain JSON (true/false/null)
+            return json.loads(line), None
+        except json.JSONDecodeError:
+            return None, f"not a Python literal ({type(exc).__name__})"
+
+
+def read_records(path: str | Path, required: tuple[str, ...], on_bad_line: str, skipped: Counter,
+                 parse: Callable[[str], tuple] = parse_json, encoding: str = "utf-8") -> Iterator[tuple[int, dict]]:
+    """Yield (line number, record) for each object line that has the required keys."""
     path = Path(path)
-    if not path.exists():
-        raise DataError(f"{path}: file not found")
-    with open_text(path) as fh:
+    with open_text(path, encoding) as fh:
         lineno = 0
         while True:
             try:
                 line = fh.readline()
             except UnicodeDecodeError as exc:
-                raise DataError(f"{path}: line {lineno + 1}: not UTF-8 ({exc.reason})") from None
+                raise DataError(f"{path}: line {lineno + 1}: not {encoding} ({exc.reason}); set the dataset's "
+                                f"encoding in config") from None
             if not line:
                 break
             lineno += 1
             if not line.strip():
                 continue
-            problem = None
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as exc:
-                rec, problem = None, f"not valid JSON ({exc.msg} at column {exc.colno})"
+            rec, problem = parse(line)
             if problem is None and not isinstance(rec, dict):
-                problem = "not a JSON object"
+                problem = "not an object"
             if problem is None:
                 missing = [k for k in required if k not in rec or rec[k] in (None, "")]
                 if missing:
                     problem = f"missing {missing}"
             if problem is not None:
-                if on_bad_line == "skip":
+                if on_bad_line == "skip" and problem != WRONG_FORMAT:
                     skipped[path.name] += 1
                     continue
                 raise DataError(f"{path}: line {lineno}: {problem} (set on_bad_line: skip to count and skip such "

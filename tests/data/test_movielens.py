@@ -2,21 +2,41 @@ import pandas as pd
 import pytest
 
 from lrworld.data.contract import DataError
+from lrworld.data.formats import FORMATS
 from lrworld.data.ingest import ingest
-from lrworld.data.movielens import load_ml_latest, split_title_year
+from lrworld.data.movielens import split_title_year
+
+ITEM = "{i}|{title} (1990)|01-Jan-1990||u" + "|0" * 8 + "|1" + "|0" * 10 + "\n"
+
+
+def write_ml100k(folder, data="1\t2\t3\t100\n1\t3\t4\t101\n", items=(2, 3), user=None, title="A"):
+    (folder / "u.data").write_text(data)
+    (folder / "u.item").write_bytes("".join(ITEM.format(i=i, title=title) for i in items).encode("latin-1"))
+    if user is not None:
+        (folder / "u.user").write_text(user)
+    return folder
 
 
 def test_ml100k_raw_counts_and_known_movie(shared_data):
     inter, items, users, report = ingest("ml", {"format": "ml-100k"}, shared_data / "movielens-100k/raw", {})
     assert (report["users"], report["items"], report["interactions"]) == (943, 1682, 100000)
-    assert len(users) == 943
+    assert len(users) == 943 and users.set_index("user_id").loc["1", "occupation"] == "technician"
     toy = items.set_index("item_id").loc["1"]
     assert (toy["title"], int(toy["year"])) == ("Toy Story", 1995)
     assert list(toy["genres"]) == ["Animation", "Children's", "Comedy"]
-    # contract order: by user, then time, then item
+    # u.item is Latin-1: 'Misérables, Les (1995)' (item 360... read back with its accent)
+    assert "Misérables, Les" in set(items["title"])
     first = inter[inter.user_id == "1"].head(2)
     assert first["timestamp"].is_monotonic_increasing
     assert inter.dtypes["timestamp"] == "int64" and pd.api.types.is_string_dtype(inter["user_id"])
+    assert report["field_coverage"]["genres"] == round(1680 / 1682, 4)  # two films have only 'unknown'
+
+
+def test_u_user_is_a_declared_input_when_present(shared_data, tmp_path):
+    fmt = FORMATS.get("ml-100k")
+    cfg = {"format": "ml-100k", "encoding": "latin-1"}
+    assert fmt.inputs(cfg, shared_data / "movielens-100k/raw") == ["u.data", "u.item", "u.user"]
+    assert fmt.inputs(cfg, write_ml100k(tmp_path)) == ["u.data", "u.item"]
 
 
 def test_recbole_atomic_export_equals_raw_layout(shared_data):
@@ -27,15 +47,16 @@ def test_recbole_atomic_export_equals_raw_layout(shared_data):
     assert (merged["genres_x"].map(list) == merged["genres_y"].map(list)).all()
 
 
-def test_ml_latest_layout(tmp_path):
+def test_ml_latest_layout_reads_links(tmp_path):
     (tmp_path / "ratings.csv").write_text("userId,movieId,rating,timestamp\n1,1,4.0,964982703\n1,3,4.5,964981247\n2,1,3.0,1\n")
     (tmp_path / "movies.csv").write_text(
         'movieId,title,genres\n1,Toy Story (1995),Adventure|Animation|Children|Comedy|Fantasy\n'
         '3,"Grumpier Old Men, The (1995)",Comedy|Romance\n')
     (tmp_path / "links.csv").write_text("movieId,imdbId,tmdbId\n1,0114709,862\n3,0113228,15602\n")
-    inter, items, users = load_ml_latest(tmp_path)
+    assert FORMATS.get("ml-latest").inputs({}, tmp_path) == ["ratings.csv", "movies.csv", "links.csv"]
+    inter, items, users, _ = ingest("l", {"format": "ml-latest"}, tmp_path, {})
     assert len(inter) == 3 and set(items["title"]) == {"Toy Story", "Grumpier Old Men, The"}
-    assert items.set_index("item_id").loc[3, "imdb_id"] == "0113228"
+    assert items.set_index("item_id").loc["3", "imdb_id"] == "0113228"
 
 
 def test_split_title_year():
@@ -44,21 +65,46 @@ def test_split_title_year():
 
 
 def test_wrong_delimiter_names_file_and_line(tmp_path):
-    (tmp_path / "u.data").write_text("1\t2\t3\t100\n1,3,4,101\n")
-    (tmp_path / "u.item").write_text("2|A (1990)|x||u" + "|0" * 19 + "\n")
-    with pytest.raises(DataError, match=r"u\.data.*(line 2|expected 4 columns)"):
+    write_ml100k(tmp_path, data="1\t2\t3\t100\n1,3,4,101\n")
+    with pytest.raises(DataError, match=r"u\.data: line 2: column 'user_id' should be an integer id"):
         ingest("bad", {"format": "ml-100k"}, tmp_path, {})
 
 
-def test_wrong_encoding_is_named(tmp_path):
-    (tmp_path / "ratings.csv").write_bytes("userId,movieId,rating,timestamp\n1,1,4.0,9\n".encode())
-    (tmp_path / "movies.csv").write_bytes("movieId,title,genres\n1,Am\xe9lie (2001),Comedy\n".encode("latin-1"))
-    with pytest.raises(DataError, match=r"movies\.csv: not readable as utf-8"):
-        load_ml_latest(tmp_path)
+def test_u_user_row_with_an_extra_field_names_file_and_line(tmp_path):
+    write_ml100k(tmp_path, user="1|24|M|technician|85711\n2|53|F|other|94043|extra\n")
+    with pytest.raises(DataError, match=r"u\.user: line 2: more than 5 fields separated by '\|'"):
+        ingest("bad", {"format": "ml-100k"}, tmp_path, {})
+    # every row with one field too many: without the check, pandas would shift every column
+    write_ml100k(tmp_path, user="1|24|M|technician|85711|x\n2|53|F|other|94043|y\n")
+    with pytest.raises(DataError, match=r"u\.user: line 1: more than 5 fields"):
+        ingest("bad", {"format": "ml-100k"}, tmp_path, {})
+
+
+def test_duplicate_item_id_names_file_and_id(tmp_path):
+    write_ml100k(tmp_path, items=(2, 3, 2))
+    with pytest.raises(DataError, match=r"u\.item: item_id '2' appears more than once"):
+        ingest("bad", {"format": "ml-100k"}, tmp_path, {})
+
+
+def test_ids_above_2_63_stay_distinct_strings(tmp_path):
+    big, bigger = str(2**63), str(2**64 + 7)
+    write_ml100k(tmp_path, data=f"{big}\t2\t3\t100\n{bigger}\t2\t4\t101\n")
+    inter, _, users, _ = ingest("big", {"format": "ml-100k"}, tmp_path, {})
+    assert sorted(inter["user_id"]) == sorted([big, bigger]) and set(users["user_id"]) == {big, bigger}
+
+
+def test_encoding_key_is_read(tmp_path):
+    write_ml100k(tmp_path, title="Amélie")  # written as Latin-1, the published encoding
+    _, items, _, _ = ingest("enc", {"format": "ml-100k"}, tmp_path, {})
+    assert set(items["title"]) == {"Amélie"}
+    (tmp_path / "u.item").write_bytes("".join(ITEM.format(i=i, title="Amélie") for i in (2, 3)).encode("utf-8"))
+    _, items, _, _ = ingest("enc", {"format": "ml-100k", "encoding": "utf-8"}, tmp_path, {})
+    assert set(items["title"]) == {"Amélie"}
+    _, items, _, _ = ingest("enc", {"format": "ml-100k"}, tmp_path, {})
+    assert set(items["title"]) == {"AmÃ©lie"}  # UTF-8 bytes read as Latin-1: what the key is for
 
 
 def test_interaction_for_unknown_item_is_an_error(tmp_path):
-    (tmp_path / "u.data").write_text("1\t2\t3\t100\n1\t9\t4\t101\n")
-    (tmp_path / "u.item").write_text("2|A (1990)|x||u" + "|0" * 19 + "\n")
+    write_ml100k(tmp_path, data="1\t2\t3\t100\n1\t9\t4\t101\n")
     with pytest.raises(DataError, match=r"datasets\.bad: 1 interactions name items missing .*item 9"):
         ingest("bad", {"format": "ml-100k"}, tmp_path, {})

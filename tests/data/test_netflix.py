@@ -1,32 +1,118 @@
-"""Netflix Prize layout on fixtures in exactly that format, aligned to a metadata CSV."""
+"""Netflix Prize in both published layouts and both titles forms, aligned to the Kaggle catalogue
+and to LLMRec's item attributes by title + year (fixtures in exactly those formats)."""
 
 import pandas as pd
 import pytest
 
+from lrworld.data.alignment import norm_title
 from lrworld.data.contract import DataError
-from lrworld.data.ingest import ingest, required_files
-from lrworld.data.netflix import norm_title, read_titles
+from lrworld.data.formats import FORMATS
+from lrworld.data.ingest import ingest
+from lrworld.data.netflix import read_titles
 from lrworld.questions.build import build_questions
-from tests.support.fixtures_netflix import write_netflix
+from tests.support.fixtures_netflix import BASE_MOVIES, write_llmrec, write_netflix
 
 CFG = {"format": "netflix", "parts": [1, 2]}
+PRIZE = {"format": "netflix-prize", "movies": len(BASE_MOVIES)}
 
 
 def test_round_trip_and_alignment_rate(tmp_path):
     fx = write_netflix(tmp_path, n_users=30, seed=1)
-    inter, items, users, report = ingest("nf", CFG, tmp_path, {"netflix_metadata": fx["metadata"]})
+    cfg = dict(CFG, metadata={"min_alignment": 0.8})
+    inter, items, users, report = ingest("nf", cfg, tmp_path, {"netflix_metadata": fx["metadata"]})
     assert len(inter) == fx["n_ratings"] and set(users["user_id"]) == set(fx["users"])
     assert inter["timestamp"].min() >= 942278400  # 1999-11-11
-    al = report["netflix_metadata"]
+    al = report["joins"]["netflix_metadata"]
     # 12 of 14 titles have metadata; 'Full Frame' has no year at all
-    assert al["aligned"] == 12 and al["alignment_rate"] == round(12 / 14, 4) and al["movies_without_year"] == 1
+    assert al["aligned"] == 12 and al["alignment_rate"] == round(12 / 14, 4) and al["items_without_year"] == 1
+    assert al["coverage"] == {"director": round(12 / 14, 4), "cast": round(12 / 14, 4), "genres": round(12 / 14, 4),
+                              "plot": round(12 / 14, 4), "poster_url": round(12 / 14, 4)}
     row = items.set_index("item_id")
     assert row.loc["3", "title"] == "Character" and row.loc["3", "cast"][0] == "Jan Decleir"  # the film, not the TV show
     assert row.loc["5", "director"] == ["Kevin Dunn"]  # "Rise and Fall of ECW, The" matched "The Rise and Fall of ECW"
     assert row.loc["6", "title"] == "Sick, Sad World: The Best of Daria"  # comma inside the title
     assert row.loc["9", "title"] == "Amélie" and row.loc["9", "genres"] == ["Comedies", "Romantic Movies"]
     assert row.loc["2", "director"] == [] and pd.isna(row.loc["2", "plot"])
-    assert required_files("netflix", {}) == [f"combined_data_{i}.txt" for i in (1, 2, 3, 4)] + ["movie_titles.csv"]
+    assert FORMATS.get("netflix").inputs({"parts": [1, 2, 3, 4], "titles": "movie_titles.csv"}) == \
+        [f"combined_data_{i}.txt" for i in (1, 2, 3, 4)] + ["movie_titles.csv"]
+
+
+def test_a_catalogue_that_aligns_few_movies_stops_the_ingest(tmp_path):
+    fx = write_netflix(tmp_path, n_users=30, seed=1, extra_movies=30)  # 44 movies, 42 in the catalogue
+    meta = pd.read_csv(fx["metadata"])
+    meta[~meta["title"].str.startswith("Generated")].to_csv(fx["metadata"], index=False)  # 12 of 44 left
+    with pytest.raises(DataError) as exc:
+        ingest("nf", CFG, tmp_path, {"netflix_metadata": fx["metadata"]})
+    assert str(exc.value).startswith("datasets.nf.metadata: join netflix_metadata aligned 12 of 44 items (27.27%), "
+                                      "below min_alignment 0.5; check that the catalogue covers")
+    _, _, _, report = ingest("nf", dict(CFG, metadata={"min_alignment": {"netflix_metadata": 0.25}}), tmp_path,
+                             {"netflix_metadata": fx["metadata"]})
+    assert report["joins"]["netflix_metadata"]["alignment_rate"] == round(12 / 44, 4)
+
+
+def test_original_prize_layout_equals_the_kaggle_repack(tmp_path):
+    a = write_netflix(tmp_path / "kaggle", n_users=25, seed=4)
+    b = write_netflix(tmp_path / "prize", n_users=25, seed=4, layout="training_set")
+    assert FORMATS.get("netflix-prize").inputs(dict(PRIZE, titles="movie_titles.txt"))[:2] == \
+        ["training_set/mv_0000001.txt", "training_set/mv_0000002.txt"]
+    ka = ingest("k", CFG, tmp_path / "kaggle", {})
+    pr = ingest("p", PRIZE, tmp_path / "prize", {})
+    assert a["n_ratings"] == b["n_ratings"] == len(pr[0])
+    pd.testing.assert_frame_equal(ka[0], pr[0])
+    pd.testing.assert_frame_equal(ka[1], pr[1])
+    # a mv file that holds another movie's block is refused
+    (tmp_path / "prize/training_set/mv_0000002.txt").write_text("3:\n1,5,2005-01-01\n")
+    with pytest.raises(DataError, match=r"mv_0000002\.txt: holds ratings of movie 3, expected only movie 2"):
+        ingest("p", PRIZE, tmp_path / "prize", {})
+
+
+def test_titles_resaved_by_a_spreadsheet_are_detected(tmp_path):
+    write_netflix(tmp_path / "orig", n_users=5, seed=0)
+    write_netflix(tmp_path / "sheet", n_users=5, seed=0, titles_form="spreadsheet")
+    line6 = (tmp_path / "sheet/movie_titles.csv").read_bytes().splitlines()[5]
+    assert line6 == b"6,2002,Sick, Sad World: The Best of Daria,,"  # 6 fields: the title was split at its comma
+    orig, f1 = read_titles(tmp_path / "orig/movie_titles.csv")
+    sheet, f2 = read_titles(tmp_path / "sheet/movie_titles.csv")
+    assert (f1["titles_form"], f2["titles_form"]) == ("original", "spreadsheet")
+    pd.testing.assert_frame_equal(orig, sheet)
+    assert sheet.loc[0, "title"] == "Dinosaur Planet"  # not 'Dinosaur Planet,,,'
+
+
+def test_titles_file_quirks(tmp_path):
+    p = tmp_path / "movie_titles.csv"
+    p.write_bytes("1,2003,Dinosaur Planet\r\n2,NULL,Full Frame\r\n3,2001,Am\xe9lie, or, a tale\r\n".encode("latin-1"))
+    t, _ = read_titles(p)
+    assert t["title"].tolist() == ["Dinosaur Planet", "Full Frame", "Amélie, or, a tale"]
+    assert t["year"].isna().tolist() == [False, True, False]
+    p.write_text("1,20x3,Bad\n", encoding="latin-1")
+    with pytest.raises(DataError, match="movie_titles.csv: line 1"):
+        read_titles(p)
+    p.write_text("1,2003,A\n1,2004,B\n", encoding="latin-1")
+    with pytest.raises(DataError, match=r"movie_titles\.csv: item_id '1' appears more than once"):
+        read_titles(p)
+    assert norm_title("Matrix, The") == norm_title("The Matrix") == "matrix"
+
+
+def test_llmrec_item_attributes_align_by_title_and_year(tmp_path):
+    fx = write_netflix(tmp_path, n_users=30, seed=1)
+    llm = write_llmrec(tmp_path / "llmrec", fx["movies"], skip=(3,))
+    files = {"llmrec_item_attribute": llm["attributes"], "llmrec_augmented": llm["augmented"],
+             "llmrec_posters": llm["posters"]}
+    _, items, _, report = ingest("nf", CFG, tmp_path, files)
+    rep = report["joins"]["llmrec_netflix"]
+    # 14 movies, 'Full Frame' has no year, movie 3 is left out of LLMRec's file: 12 align
+    assert rep["aligned"] == 12 and rep["alignment_rate"] == round(12 / 14, 4)
+    row = items.set_index("item_id")
+    assert row.loc["5", "director"] == ["LLM Director 5"]  # by title + year, not by LLMRec's own ids
+    assert row.loc["3", "director"] == []
+    with_poster = {p for p, k in llm["llmrec_id"].items() if k % 2 == 0}
+    assert rep["with_poster"] == len(with_poster) == 6 and rep["coverage"]["poster_url"] == round(6 / 14, 4)
+    assert all(row.loc[str(p), "poster_url"].endswith(f"/{llm['llmrec_id'][p]}.jpg") for p in with_poster)
+    # with the Kaggle catalogue too: its real directors win, LLMRec's only fill the gaps
+    _, both, _, _ = ingest("nf", CFG, tmp_path, dict(files, netflix_metadata=fx["metadata"]))
+    b = both.set_index("item_id")
+    assert b.loc["5", "director"] == ["Kevin Dunn"] and b.loc["3", "director"] == ["Mike van Diem"]
+    assert b.loc["1", "poster_url"] == "https://posters.example/1.jpg"
 
 
 def test_malformed_line_is_named_or_counted(tmp_path):
@@ -35,18 +121,6 @@ def test_malformed_line_is_named_or_counted(tmp_path):
         ingest("nf", CFG, tmp_path, {})
     inter, _, _, report = ingest("nf", dict(CFG, on_bad_line="skip"), tmp_path, {})
     assert report["netflix"]["bad_lines_skipped"] == {"combined_data_1.txt": 1}
-
-
-def test_titles_file_quirks(tmp_path):
-    p = tmp_path / "movie_titles.csv"
-    p.write_bytes("1,2003,Dinosaur Planet\r\n2,NULL,Full Frame\r\n3,2001,Am\xe9lie, or, a tale\r\n".encode("latin-1"))
-    t = read_titles(p)
-    assert t["title"].tolist() == ["Dinosaur Planet", "Full Frame", "Amélie, or, a tale"]
-    assert t["year"].isna().tolist() == [False, True, False]
-    p.write_text("1,20x3,Bad\n", encoding="latin-1")
-    with pytest.raises(DataError, match="movie_titles.csv: line 1"):
-        read_titles(p)
-    assert norm_title("Matrix, The") == norm_title("The Matrix") == "matrix"
 
 
 @pytest.mark.parametrize("measure", ["kg_director", "kg_cast", "attr_genre", "text_logline"])

@@ -1,7 +1,10 @@
-"""Realistic fixtures in the exact Amazon Review Data 2018 format (no real metadata is available
-on the test machines): `<prefix>_5.json` reviews and `meta_<prefix>.json` metadata, JSON lines,
-with the real files' quirks (HTML in titles, empty or "Unknown" brands, repeated category levels,
-duplicated asins) switched on by default.
+"""Realistic fixtures in the exact Amazon Review Data formats (no real metadata is available on the
+test machines): 2018 `<prefix>_5.json` reviews and `meta_<prefix>.json` metadata, JSON lines, in
+both metadata releases (`imageURL`/`imageURLHighRes`, or the older `image` thumbnails), with the
+real files' quirks (HTML in titles and category tails, empty or "Unknown" brands, repeated
+category levels, empty and two-level category paths, colour only in reviews, duplicated asins)
+switched on by default; the 2014 format (Python-literal metadata) over the real Beauty 5-core
+sequences; ABO listings in shards with an images table.
 
     paths = write_amazon_2018(tmp_path, "Home_and_Kitchen", n_users=40, n_items=60, seed=0)
 """
@@ -39,10 +42,14 @@ def _asin(rng) -> str:
 
 def write_amazon_2018(folder, prefix: str = "Home_and_Kitchen", n_users: int = 40, n_items: int = 60,
                       min_reviews: int = 6, seed: int = 0, quirks: bool = True, malformed_line: int | None = None,
-                      gz: bool = False) -> dict:
+                      gz: bool = False, release: str = "metaFiles2") -> dict:
     """Write the two files; return their paths and the ground truth per asin (for assertions).
 
     `malformed_line` (1-based) replaces that line of the reviews file with a truncated JSON line.
+    `release`: "metaFiles2" (imageURL, imageURLHighRes) or "metaFiles" (the older `image` list of
+    `._SS40_` thumbnails, whose full-size URL drops that suffix).
+    Quirk per item (k % 8): 1 HTML title, 2 empty brand, 3 root repeated, 4 colour only in the
+    reviews, 5 brand "Unknown", 6 empty category list, 7 two-level path with an HTML tail.
     """
     rng = np.random.default_rng(seed)
     folder = Path(folder)
@@ -61,9 +68,9 @@ def write_amazon_2018(folder, prefix: str = "Home_and_Kitchen", n_users: int = 4
         title = f"{brand} {noun}, {color}, Pack of {int(rng.integers(1, 13))}"
         category = list(path)
         brand_field, details = brand, {"Color:": color, "Item Weight:": f"{rng.integers(1, 90) / 10} pounds"}
-        truth_brand, truth_color = brand, color
+        truth_brand, truth_color, truth_path = brand, color, list(path)
         if quirks:
-            q = k % 6
+            q = k % 8
             if q == 1:
                 title = f'<span class="a-size-medium a-color-secondary">{title.replace("&", "&amp;")}</span>'
             elif q == 2:
@@ -74,17 +81,26 @@ def write_amazon_2018(folder, prefix: str = "Home_and_Kitchen", n_users: int = 4
                 details.pop("Color:")  # colour only in the buyers' chosen style (reviews)
             elif q == 5:
                 brand_field, truth_brand = "Unknown", None
+            elif q == 6:
+                category, truth_path = [], []
+            elif q == 7:
+                category = [path[0], path[1] + '</span></span></span>']
+                truth_path = [path[0], path[1]]
         rec = {
             "category": category, "tech1": "", "description": [f"{noun} for every home."], "fit": "",
             "title": title, "also_buy": [asins[(k + j) % n_items] for j in (1, 2)], "tech2": "",
             "brand": brand_field, "feature": ["Durable", "Easy to clean"], "rank": f">#{k + 1} in Home & Kitchen (",
             "also_view": [], "details": details, "main_cat": "Amazon Home", "similar_item": "", "date": "",
             "price": f"${rng.integers(5, 90)}.99", "asin": asin,
-            "imageURL": [f"https://images-na.ssl-images-amazon.com/images/I/{asin}._SS40_.jpg"],
-            "imageURLHighRes": [f"https://images-na.ssl-images-amazon.com/images/I/{asin}.jpg"],
         }
+        thumb = f"https://images-na.ssl-images-amazon.com/images/I/{asin}._SS40_.jpg"
+        if release == "metaFiles2":
+            rec.update(imageURL=[thumb], imageURLHighRes=[f"https://images-na.ssl-images-amazon.com/images/I/{asin}.jpg"])
+        else:
+            rec["image"] = [thumb]
         meta_lines.append(json.dumps(rec))
-        truth[asin] = {"brand": truth_brand, "color": truth_color, "path": list(path), "title": title}
+        truth[asin] = {"brand": truth_brand, "color": truth_color, "path": truth_path, "title": title,
+                       "image": f"https://images-na.ssl-images-amazon.com/images/I/{asin}.jpg"}
     if quirks:
         meta_lines.append(meta_lines[0])  # a duplicated asin
     review_lines = []
@@ -116,9 +132,10 @@ def write_amazon_2018(folder, prefix: str = "Home_and_Kitchen", n_users: int = 4
             "n_reviews": len(review_lines)}
 
 
-def write_abo(folder, truth: dict, asins: list[str], seed: int = 0) -> dict:
-    """ABO's layout for `asins`: listings/metadata/listings_0.json.gz (one line per listing, plus one
-    ASIN not in the reviews) and images/metadata/images.csv.gz with images/small/<path> files."""
+def write_abo(folder, truth: dict, asins: list[str], seed: int = 0, shards: int = 1) -> dict:
+    """ABO's layout for `asins`: listings/metadata/listings_<hex>.json.gz shards (the k-th listing
+    in shard k % shards, plus one ASIN not in the reviews; all 16 shard files are written, the
+    unused ones empty) and images/metadata/images.csv.gz with images/small/<path> files."""
     import gzip
 
     from PIL import Image
@@ -142,9 +159,53 @@ def write_abo(folder, truth: dict, asins: list[str], seed: int = 0) -> dict:
             "item_id": asin, "item_name": [{"language_tag": "en_US", "value": f"Item {asin}"}],
             "main_image_id": image_id, "other_image_id": [], "product_type": [{"value": "HOME"}],
             "node": [{"node_id": 1, "node_name": "/Categories/Home & Kitchen"}]}))
-    with gzip.open(folder / "listings/metadata/listings_0.json.gz", "wt", encoding="utf-8") as fh:
-        fh.write("\n".join(lines) + "\n")
+    for i, c in enumerate("0123456789abcdef"):
+        mine = [line for k, line in enumerate(lines) if k % shards == i]
+        with gzip.open(folder / f"listings/metadata/listings_{c}.json.gz", "wt", encoding="utf-8") as fh:
+            fh.write("".join(line + "\n" for line in mine))
     with gzip.open(folder / "images/metadata/images.csv.gz", "wt", encoding="utf-8") as fh:
         fh.write("image_id,height,width,path\n" + "\n".join(rows) + "\n")
-    return {"listings": folder / "listings/metadata/listings_0.json.gz",
-            "images": folder / "images/metadata/images.csv.gz"}
+    return {"listings": folder / "listings/metadata", "images": folder / "images/metadata/images.csv.gz"}
+
+
+def write_amazon_2014_beauty(folder, user_sequence, n_users: int | None = None, seed: int = 0) -> dict:
+    """The 2014 5-core Beauty files (`reviews_Beauty_5.json.gz`, JSON lines, and `meta_Beauty.json.gz`,
+    Python dict literals with single quotes) over the real user sequences of
+    `amazon-beauty-5core-gram/user_sequence.txt` (reviewerID then ASINs, oldest first): every
+    interaction of the real file becomes one review, timestamps increasing along each sequence."""
+    import gzip
+
+    rng = np.random.default_rng(seed)
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    seqs = []
+    with open(user_sequence, encoding="utf-8") as fh:
+        for line in fh:
+            parts = line.split()
+            if parts:
+                seqs.append((parts[0], parts[1:]))
+    seqs = seqs[:n_users] if n_users else seqs
+    asins = sorted({a for _, s in seqs for a in s})
+    paths = [["Beauty", "Skin Care", "Face", "Creams & Moisturizers"], ["Beauty", "Makeup", "Lips", "Lipstick"],
+             ["Beauty", "Hair Care", "Shampoos"], ["Beauty", "Fragrance"]]
+    truth = {}
+    with gzip.open(folder / "meta_Beauty.json.gz", "wt", encoding="utf-8") as fh:
+        for k, asin in enumerate(asins):
+            rec = {"asin": asin, "title": f"Beauty product {k}", "price": float(rng.integers(3, 60)),
+                   "imUrl": f"http://ecx.images-amazon.com/images/I/{asin}.jpg",
+                   "related": {"also_bought": asins[k + 1:k + 3]}, "salesRank": {"Beauty": k + 1},
+                   "categories": [paths[k % 4], ["Beauty"]]}
+            if k % 5:
+                rec["brand"] = BRANDS[k % len(BRANDS)]
+            fh.write(repr(rec) + "\n")  # a Python literal, as the 2014 dump is
+            truth[asin] = {"brand": rec.get("brand"), "path": paths[k % 4], "image": rec["imUrl"]}
+    n = 0
+    with gzip.open(folder / "reviews_Beauty_5.json.gz", "wt", encoding="utf-8") as fh:
+        for u, seq in seqs:
+            t = 1262304000 + int(rng.integers(0, 10**8))
+            for j, asin in enumerate(seq):
+                fh.write(json.dumps({"reviewerID": u, "asin": asin, "reviewerName": "x", "helpful": [0, 0],
+                                     "reviewText": "ok", "overall": float(rng.integers(1, 6)), "summary": "ok",
+                                     "unixReviewTime": t + 86400 * j, "reviewTime": "01 1, 2014"}) + "\n")
+                n += 1
+    return {"truth": truth, "users": len(seqs), "n_reviews": n, "items": len(asins)}

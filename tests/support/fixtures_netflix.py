@@ -1,5 +1,8 @@
-"""Fixtures in the exact Netflix Prize layout (combined_data_<n>.txt, movie_titles.csv in Latin-1
-with commas inside titles and NULL years) and a Kaggle-style netflix_titles.csv metadata file.
+"""Fixtures in the exact Netflix Prize layouts: the Kaggle repack (combined_data_<n>.txt,
+movie_titles.csv) or the original archive (training_set/mv_<7 digits>.txt, movie_titles.txt); the
+titles in Latin-1 with commas inside titles and NULL years, in the original form or resaved by a
+spreadsheet (padded to 6 fields, CSV quoting); a Kaggle-style netflix_titles.csv; and LLMRec's
+item_attribute.csv / augmented_item_attribute_agg.csv / Netflix_Posters (re-indexed from 0).
 
     fx = write_netflix(tmp_path, n_users=40, seed=0)
 """
@@ -60,15 +63,27 @@ def _generated_movies(n: int, rng: np.random.Generator) -> list[tuple]:
     return out
 
 
+def write_titles(path, movies, form: str = "original") -> None:
+    """movie_titles as published (`id,year|NULL,title`, CRLF) or as a spreadsheet resaves it: the
+    title split at its commas into cells, every row padded to 6 fields, CSV quoting."""
+    with open(path, "w", encoding="latin-1", newline="") as fh:
+        w = csv.writer(fh, lineterminator="\r\n")
+        for i, (title, year, *_rest) in enumerate(movies, 1):
+            if form == "original":
+                fh.write(f"{i},{year if year else 'NULL'},{title}\r\n")
+            else:
+                cells = [str(i), str(year) if year else "NULL"] + title.split(",")
+                w.writerow(cells + [""] * (6 - len(cells)))
+
+
 def write_netflix(folder, n_users: int = 40, min_ratings: int = 7, seed: int = 0, malformed_line: int | None = None,
-                  parts: int = 2, extra_movies: int = 0) -> dict:
+                  parts: int = 2, extra_movies: int = 0, layout: str = "combined", titles_form: str = "original") -> dict:
     rng = np.random.default_rng(seed)
     MOVIES = BASE_MOVIES + _generated_movies(extra_movies, np.random.default_rng(seed + 1))
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    with open(folder / "movie_titles.csv", "w", encoding="latin-1", newline="") as fh:
-        for i, (title, year, *_rest) in enumerate(MOVIES, 1):
-            fh.write(f"{i},{year if year else 'NULL'},{title}\r\n")
+    titles = folder / ("movie_titles.csv" if layout == "combined" else "movie_titles.txt")
+    write_titles(titles, MOVIES, titles_form)
     per_movie: dict[int, list[str]] = {i: [] for i in range(1, len(MOVIES) + 1)}
     users = [str(int(x)) for x in rng.choice(2_649_429, size=n_users, replace=False) + 1]
     for u in users:
@@ -79,6 +94,13 @@ def write_netflix(folder, n_users: int = 40, min_ratings: int = 7, seed: int = 0
             per_movie[int(m) + 1].append(f"{u},{int(rng.integers(1, 6))},{d.isoformat()}")
     files = []
     movie_ids = sorted(per_movie)
+    if layout == "training_set":
+        (folder / "training_set").mkdir(exist_ok=True)
+        for m in movie_ids:
+            path = folder / "training_set" / f"mv_{m:07d}.txt"
+            path.write_text("\n".join([f"{m}:"] + per_movie[m]) + "\n", encoding="latin-1")
+            files.append(path)
+        parts = 0
     for p in range(1, parts + 1):
         lines = []
         for m in movie_ids[(p - 1)::parts]:
@@ -102,5 +124,28 @@ def write_netflix(folder, n_users: int = 40, min_ratings: int = 7, seed: int = 0
         w.writerow(["s99", "TV Show", "Character", "", "Someone Else", "", "", 1997, "TV-MA", "1 Season",
                     "TV Dramas", "Not the film.", ""])
     truth = {str(i): m for i, m in enumerate(MOVIES, 1)}
-    return {"combined": files, "titles": folder / "movie_titles.csv", "metadata": folder / "netflix_titles.csv",
-            "truth": truth, "n_ratings": sum(len(v) for v in per_movie.values()), "users": users}
+    return {"combined": files, "titles": titles, "metadata": folder / "netflix_titles.csv",
+            "truth": truth, "n_ratings": sum(len(v) for v in per_movie.values()), "users": users, "movies": MOVIES}
+
+
+def write_llmrec(folder, movies, skip: tuple[int, ...] = (), posters: bool = True) -> dict:
+    """LLMRec's Netflix files for `movies` (Prize ids 1..n), its ids from 0 in reverse order (so an
+    id join would be wrong), leaving out the Prize ids in `skip`; directors 'LLM Director <n>';
+    a poster image for every even LLMRec id."""
+    from PIL import Image
+
+    folder = Path(folder)
+    (folder / "Netflix_Posters").mkdir(parents=True, exist_ok=True)
+    kept = [(i, m) for i, m in enumerate(movies, 1) if i not in skip and m[1]]
+    llmrec = {prize: k for k, (prize, _m) in enumerate(reversed(kept))}
+    with open(folder / "item_attribute.csv", "w", encoding="utf-8", newline="") as a, \
+            open(folder / "augmented_item_attribute_agg.csv", "w", encoding="utf-8", newline="") as b:
+        wa, wb = csv.writer(a), csv.writer(b)
+        for prize, m in sorted(kept, key=lambda x: llmrec[x[0]]):
+            k = llmrec[prize]
+            wa.writerow([k, m[1], m[0]])
+            wb.writerow([k, m[1], m[0], f"LLM Director {prize}", "USA", "English"])
+            if posters and k % 2 == 0:
+                Image.new("RGB", (8, 12), (k % 256, 0, 0)).save(folder / "Netflix_Posters" / f"{k}.jpg")
+    return {"attributes": folder / "item_attribute.csv", "augmented": folder / "augmented_item_attribute_agg.csv",
+            "posters": folder / "Netflix_Posters", "llmrec_id": llmrec}

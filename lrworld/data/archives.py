@@ -1,0 +1,103 @@
+"""Unpacking downloads: the kind is read from the file's first bytes (zip, tar, gzip-compressed tar,
+gzip, plain), never from its name, and only wanted members are written, each atomically.
+
+Wanted members are the dataset's files (relative to `member_dir` inside the archive; a `.gz`
+member stands for the plain name too) and `extract` glob patterns. An archive member that is itself
+an archive (the Netflix Prize's `download/training_set.tar`) is opened in turn.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import gzip
+import shutil
+import tarfile
+import tempfile
+import zipfile
+from pathlib import Path, PurePosixPath
+from typing import IO, Iterator
+
+from lrworld.core.io import atomic_path
+from lrworld.data.contract import DataError
+from lrworld.data.textio import GZIP_MAGIC, twin
+
+_NESTED = (".tar", ".tar.gz", ".tgz", ".zip")
+
+
+def kind(path: Path) -> str:
+    with open(path, "rb") as fh:
+        head = fh.read(512)
+    if head.startswith(b"PK\x03\x04") or head.startswith(b"PK\x05\x06"):
+        return "zip"
+    if len(head) >= 262 and head[257:262] == b"ustar":
+        return "tar"
+    if head.startswith(GZIP_MAGIC):
+        with gzip.open(path, "rb") as fh:
+            inner = fh.read(512)
+        return "tar" if len(inner) >= 262 and inner[257:262] == b"ustar" else "gzip"
+    return "plain"
+
+
+class Wanted:
+    def __init__(self, names: list[str], patterns: list[str]):
+        self.names = set(names)
+        self.patterns = list(patterns)
+        self.found: set[str] = set()
+
+    def match(self, rel: str) -> bool:
+        return rel in self.names or twin(rel) in self.names or any(fnmatch.fnmatch(rel, p) for p in self.patterns)
+
+    def missing(self) -> list[str]:
+        return sorted(n for n in self.names if n not in self.found and twin(n) not in self.found)
+
+
+def _safe(rel: str) -> bool:
+    p = PurePosixPath(rel)
+    return bool(rel) and not p.is_absolute() and ".." not in p.parts
+
+
+def _members(path: Path) -> Iterator[tuple[str, IO[bytes]]]:
+    if kind(path) == "zip":
+        with zipfile.ZipFile(path) as zf:
+            for info in zf.infolist():
+                if not info.is_dir():
+                    with zf.open(info) as fh:
+                        yield info.filename, fh
+        return
+    with tarfile.open(path, "r:*") as tf:
+        for m in tf:
+            if m.isfile():
+                fh = tf.extractfile(m)
+                if fh is not None:
+                    yield m.name, fh
+
+
+def extract(archive: Path, wanted: Wanted, member_dir: str, dest: Path) -> None:
+    prefix = member_dir.strip("/")
+    for name, fh in _members(archive):
+        rel = name[len(prefix) + 1:] if prefix and name.startswith(prefix + "/") else (None if prefix else name)
+        if rel is not None and _safe(rel) and wanted.match(rel):
+            with atomic_path(dest / rel) as tmp, open(tmp, "wb") as out:
+                shutil.copyfileobj(fh, out)
+            wanted.found.add(rel)
+        elif name.endswith(_NESTED) and wanted.missing():
+            with tempfile.TemporaryDirectory(dir=dest) as tmpdir:
+                inner = Path(tmpdir) / PurePosixPath(name).name
+                with open(inner, "wb") as out:
+                    shutil.copyfileobj(fh, out)
+                extract(inner, wanted, "", dest)
+
+
+def place(download: Path, name: str, wanted: Wanted, dest: Path, url: str) -> None:
+    """A single (plain or gzip) file: kept under its name when that, or its twin, is wanted."""
+    if not wanted.match(name):
+        raise DataError(f"{url}: a single file named {name!r}, but the dataset reads {sorted(wanted.names)} "
+                        f"(set the download's name)")
+    target = dest / name
+    if target.exists():
+        target.unlink()
+    try:
+        target.hardlink_to(download)  # the download stays for a rerun without a second copy on disk
+    except OSError:
+        shutil.copyfile(download, target)
+    wanted.found.add(name)
