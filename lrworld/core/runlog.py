@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import NoReturn
 
 
 def setup(smk) -> logging.Logger:
@@ -11,3 +12,10 @@ def setup(smk) -> logging.Logger:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s",
                         handlers=handlers, force=True)
     return logging.getLogger(f"lrworld.{smk.rule}")
+
+
+def fail(log: logging.Logger, message: str) -> NoReturn:
+    """End the job with one line (in its log and on stderr) instead of a traceback: for errors
+    whose message already says what to set."""
+    log.error(message)
+    raise SystemExit(1)
