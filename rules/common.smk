@@ -13,6 +13,7 @@ from lrworld.prompts.render import template_path
 from lrworld.prompts.variants import template_variant
 
 try:
+    lrw_config.check_files(workflow.configfiles)  # duplicated keys: Snakemake's loader keeps the last
     lrw_config.validate(config)
 except lrw_config.ConfigError as exc:
     # One line naming the key, before any job is planned.
