@@ -213,7 +213,7 @@ class HFBackend:
                     per_label = [max(float(row[t]) for t in ids) if ids else float("-inf")
                                  for ids in self._label_token_ids(it.labels)]
                     best = max(range(len(per_label)), key=per_label.__getitem__)
-                    results.append((it.labels[best], 1, best, per_label))
+                    results.append((it.labels[best], 1, best, per_label, {}))
             else:
                 gen = model.generate(**enc, do_sample=False, max_new_tokens=self.max_new_tokens,
                                      pad_token_id=tok.pad_token_id)
@@ -221,14 +221,19 @@ class HFBackend:
                 new = gen[:, 1:] if self.arch == "seq2seq" else gen[:, enc["input_ids"].shape[1]:]
                 results = []
                 for row in new:
-                    ids = [t for t in row.tolist() if t != tok.pad_token_id]
+                    raw = row.tolist()
+                    # "eos": the model ended its answer itself (an empty one is still its answer);
+                    # generate pads a finished row, and pad may be the eos token
+                    finish = "eos" if tok.eos_token_id in raw or tok.pad_token_id in raw else "length"
+                    ids = [t for t in raw if t != tok.pad_token_id]
                     if tok.eos_token_id in ids:
                         ids = ids[: ids.index(tok.eos_token_id)]
-                    results.append((tok.decode(ids, skip_special_tokens=True), len(ids), None, None))
+                    results.append((tok.decode(ids, skip_special_tokens=True), len(ids), None, None,
+                                    {"finish_reason": finish}))
         per_item = (time.perf_counter() - t0) / len(batch)
         return [Response(qid=it.qid, raw_text=text, tokens_in=int(n), tokens_out=int(n_out), latency_s=per_item,
-                         choice_index=choice, label_logprobs=lp)
-                for it, n, (text, n_out, choice, lp) in zip(batch, n_in, results)]
+                         choice_index=choice, label_logprobs=lp, extra=extra)
+                for it, n, (text, n_out, choice, lp, extra) in zip(batch, n_in, results)]
 
 
 def _quiet_transformers() -> None:
