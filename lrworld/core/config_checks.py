@@ -100,6 +100,10 @@ def _cache_dir(config: dict) -> None:
         raise CheckError(f"cache_dir: {existing} is a file, not a folder; set cache_dir to a folder")
 
 
+def _path_like(model: str) -> bool:
+    return model.startswith(("/", "./", "../", "~")) or model.count("/") > 1 or "\\" in model
+
+
 def _hf_files(name: str, m: dict) -> None:
     """A local model's files exist (a typo in gguf_file fails here, not after loading transformers)."""
     if m.get("package"):
@@ -112,6 +116,8 @@ def _hf_files(name: str, m: dict) -> None:
         if folder.is_file():
             raise CheckError(f"models.{name}.model: {folder} is a file; give its folder as model: and the file "
                              f"name as gguf_file:")
+    elif m.get("model") and _path_like(m["model"]):
+        raise CheckError(f"models.{name}.model: folder {m['model']} not found (a hub id is written org/name)")
     else:
         return  # a hub id: resolved (offline-aware) when the model is loaded
     gguf = m.get("gguf_file")
