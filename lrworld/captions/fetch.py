@@ -124,7 +124,8 @@ def _get(url: str, policy: FetchPolicy, deadline: float) -> tuple[int, str | Non
     except ValueError as exc:
         raise Refused("scheme", str(exc)) from None
     ip = resolve(p.hostname, port, policy)
-    host_header = p.hostname if p.port is None else f"{p.hostname}:{p.port}"
+    host = f"[{p.hostname}]" if ":" in p.hostname else p.hostname
+    host_header = host if p.port is None else f"{host}:{p.port}"
     target = (p.path or "/") + (f"?{p.query}" if p.query else "")
     pool = _pool(p.scheme, p.hostname, ip, port, policy)
     try:

@@ -49,8 +49,11 @@ def _download(url: str, download_dir: Path, policy: FetchPolicy, fetch: Callable
     for ext in dict.fromkeys(EXTENSIONS.values()):
         cached = download_dir / (stem + ext)
         if cached.exists():
-            check_image_file(cached)
-            return cached, False
+            try:
+                check_image_file(cached)
+                return cached, False
+            except Refused:  # damaged in the cache: fetched again
+                cached.unlink()
     body, fmt = fetch(url, policy)
     dest = download_dir / (stem + EXTENSIONS[fmt])
     with atomic_path(dest) as tmp:

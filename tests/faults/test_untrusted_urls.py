@@ -100,3 +100,11 @@ def test_refusals_are_counted_skips_with_reasons_and_nothing_is_stored(tmp_path,
     assert (report["downloaded"], report["no_image"], report["skipped_total"]) == (1, 1, 4)
     assert [p.name for p in (tmp_path / "dl").iterdir()] == [found["1"].name]
     assert any("169.254.169.254" in f and "link-local" in f for f in report["failures"])
+
+
+def test_a_damaged_cached_download_is_fetched_again_not_sent(tmp_path, srv):
+    items = pd.DataFrame({"item_id": ["1"], "poster_url": [srv.url("/poster.png")]})
+    found, _ = images.collect(items, None, tmp_path / "dl", TRUST_LOCAL)
+    found["1"].write_text("OPENAI_API_KEY=sk-planted")  # e.g. written by an older, trusting version
+    again, report = images.collect(items, None, tmp_path / "dl", TRUST_LOCAL)
+    assert report["downloaded"] == 1 and again["1"].read_bytes() == srv.png and srv.hits["/poster.png"] == 2
