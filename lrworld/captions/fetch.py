@@ -46,7 +46,7 @@ class Unreachable(Refused):
 @dataclass(frozen=True)
 class FetchPolicy:
     max_bytes: int
-    timeout_s: float = 30.0
+    timeout_s: float = 30.0  # the whole fetch of one image, redirects included
     max_redirects: int = 5
     # Exact addresses exempt from the address check: for tests that serve images on 127.0.0.1.
     # A parameter only, never a config key.
@@ -94,10 +94,11 @@ def resolve(host: str, port: int, policy: FetchPolicy) -> str:
     return addresses[0]
 
 
-def _pool(scheme: str, host: str, ip: str, port: int, policy: FetchPolicy):
+def _pool(scheme: str, host: str, ip: str, port: int, deadline: float):
     import urllib3
 
-    timeout = urllib3.Timeout(connect=min(10.0, policy.timeout_s), read=policy.timeout_s)
+    left = max(0.1, deadline - time.monotonic())
+    timeout = urllib3.Timeout(connect=min(10.0, left), read=left)
     if scheme == "https":
         # connect to the checked address; TLS still verifies the certificate for the host name
         return urllib3.HTTPSConnectionPool(ip, port, timeout=timeout, retries=False, cert_reqs="CERT_REQUIRED",
@@ -127,7 +128,7 @@ def _get(url: str, policy: FetchPolicy, deadline: float) -> tuple[int, str | Non
     host = f"[{p.hostname}]" if ":" in p.hostname else p.hostname
     host_header = host if p.port is None else f"{host}:{p.port}"
     target = (p.path or "/") + (f"?{p.query}" if p.query else "")
-    pool = _pool(p.scheme, p.hostname, ip, port, policy)
+    pool = _pool(p.scheme, p.hostname, ip, port, deadline)
     try:
         resp = pool.urlopen("GET", target, headers={"Host": host_header, "Accept": "image/*",
                                                      "Accept-Encoding": "identity", "User-Agent": "lrworld"},
@@ -146,7 +147,9 @@ def _get(url: str, policy: FetchPolicy, deadline: float) -> tuple[int, str | Non
             raise Refused("too_large", f"Content-Length {declared} > max_image_bytes={policy.max_bytes}")
         body = bytearray()
         try:
-            for chunk in resp.stream(1 << 16, decode_content=False):
+            # read1: what has arrived (up to 64 KiB), so the deadline is checked while a slow
+            # server drips; read(n) would wait for all n bytes
+            while chunk := resp.read1(1 << 16, decode_content=False):
                 body += chunk
                 if len(body) > policy.max_bytes:
                     raise Refused("too_large", f"body over max_image_bytes={policy.max_bytes}")
@@ -187,7 +190,8 @@ def check_image_file(path: str | Path, max_bytes: int | None = None) -> str:
 
 def fetch_image(url: str, policy: FetchPolicy) -> tuple[bytes, str]:
     """(body, image format) of an image URL, following at most `max_redirects` checked redirects."""
-    deadline = time.monotonic() + policy.timeout_s * (policy.max_redirects + 1)
+    # one deadline for the whole fetch: a server that drips a byte at a time cannot hold the job
+    deadline = time.monotonic() + policy.timeout_s
     for hop in range(policy.max_redirects + 1):
         try:
             status, location, body = _get(url, policy, deadline)

@@ -86,6 +86,15 @@ def test_a_body_over_the_cap_is_not_read(srv):
     assert srv.streamed["/endless"] < 64 * 1024 ** 2  # the stream stopped near the 1 MB cap, not at 2 GB
 
 
+def test_a_server_that_drips_bytes_cannot_hold_the_job(srv):
+    import time
+
+    t0 = time.monotonic()
+    exc = refusal(srv.url("/drip"), FetchPolicy(max_bytes=1_000_000, timeout_s=1.0,
+                                                 trusted_addresses=frozenset({"127.0.0.1"})))
+    assert exc.reason in ("too_slow", "unreachable") and time.monotonic() - t0 < 3
+
+
 def test_html_served_as_jpeg_is_not_an_image(srv):
     assert refusal(srv.url("/html")).reason == "not_image"
 

@@ -4,7 +4,7 @@
 
 Routes: /poster.png a real PNG; /poster.jpg the same PNG, mislabelled; /html an HTML page served as
 image/jpeg; /big a 2 GB body with its Content-Length; /endless a 2 GB body streamed without a
-length (both stop when the client hangs up); /to/<path> a 302 to <path> on this server;
+length (both stop when the client hangs up); /drip one byte every 0.2 s; /to/<path> a 302 to <path> on this server;
 /redirect?to=<url> a 302 to any URL. `hits` counts requests per path.
 """
 
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import threading
+import time
 from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
@@ -80,6 +81,15 @@ class ImageServer:
                     self.close_connection = True
                     self._head(200, "image/jpeg")
                     self._stream("/endless")
+                elif parts.path == "/drip":
+                    self._head(200, "image/png", 10_000)
+                    try:
+                        for _ in range(10_000):
+                            self.wfile.write(b"\x89")
+                            self.wfile.flush()
+                            time.sleep(0.2)
+                    except OSError:
+                        pass
                 elif parts.path.startswith("/to/"):
                     self._head(302, "text/plain", 0, {"Location": parts.path[3:]})
                 elif parts.path == "/redirect":
