@@ -15,6 +15,7 @@ import sys
 
 from pathlib import Path
 
+from lrworld.core.config import ConfigError
 from lrworld.inference.cache import CacheError, ResponseCache
 from lrworld.provenance import trace
 
@@ -50,7 +51,7 @@ def _cache_dir(args) -> Path:
     root = Path(args.directory or ".")
     if args.cache_dir:
         return Path(args.cache_dir)
-    from lrworld.core.config import ConfigError, load_yaml, schema
+    from lrworld.core.config import load_yaml, schema
 
     cfg = root / "config.yaml"
     value = (load_yaml(cfg) or {}).get("cache_dir") if cfg.exists() else None
@@ -107,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         res = trace.verify(args.directory, args.tables or None)
         print(json.dumps(res, indent=2, sort_keys=True) if args.json else trace.format_verify(res))
         return 0 if res["ok"] else 1
-    except (trace.TraceError, CacheError) as exc:
+    except (trace.TraceError, CacheError, ConfigError) as exc:
         print(f"lrworld {args.command}: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # `lrworld explain ... | head`
