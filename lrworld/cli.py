@@ -1,7 +1,10 @@
-"""The `lrworld` command: trace a number back to its inputs, and check those inputs still match.
+"""The `lrworld` command: trace a number back to its inputs, check those inputs still match, and
+inspect or purge the response cache.
 
     lrworld explain results/tables/ml100k.csv random attr_genre [--records] [--json]
     lrworld verify [TABLE ...] [--json]
+    lrworld cache list [--json]
+    lrworld cache purge MODEL [--identity ID]
 """
 
 from __future__ import annotations
@@ -10,6 +13,10 @@ import argparse
 import json
 import sys
 
+from pathlib import Path
+
+from lrworld.core.config import ConfigError
+from lrworld.inference.cache import CacheError, ResponseCache
 from lrworld.provenance import trace
 
 
@@ -27,12 +34,73 @@ def _parser() -> argparse.ArgumentParser:
     ve.add_argument("tables", nargs="*", help="tables to check (default: every table with provenance)")
     ve.add_argument("--json", action="store_true", help="print JSON")
     ve.add_argument("-d", "--directory", help="the workflow directory (default: the current one)")
+    ca = sub.add_parser("cache", help="list the response cache's models and identities, or purge them")
+    ca_sub = ca.add_subparsers(dest="action", required=True)
+    ls = ca_sub.add_parser("list", help="per model: entries, size, and entries per identity")
+    ls.add_argument("--json", action="store_true", help="print JSON")
+    pu = ca_sub.add_parser("purge", help="delete a model's cached answers (all, or one identity's)")
+    pu.add_argument("model", help="the model's name in config.yaml (its <cache_dir>/<model>.sqlite)")
+    pu.add_argument("--identity", help="only this identity (an id or a unique prefix, from `lrworld cache list`)")
+    for p in (ls, pu):
+        p.add_argument("--cache-dir", help="the cache folder (default: cache_dir of the workflow's config.yaml)")
+        p.add_argument("-d", "--directory", help="the workflow directory (default: the current one)")
     return ap
+
+
+def _cache_dir(args) -> Path:
+    root = Path(args.directory or ".")
+    if args.cache_dir:
+        return Path(args.cache_dir)
+    from lrworld.core.config import load_yaml, schema
+
+    cfg = root / "config.yaml"
+    value = (load_yaml(cfg) or {}).get("cache_dir") if cfg.exists() else None
+    if value is None:
+        value = schema()["properties"]["cache_dir"]["default"]
+    path = Path(value)
+    return path if path.is_absolute() else root / path
+
+
+def _cache(args) -> int:
+    folder = _cache_dir(args)
+    if args.action == "purge":
+        path = folder / f"{args.model}.sqlite"
+        if not path.exists():
+            known = sorted(p.stem for p in folder.glob("*.sqlite"))
+            raise CacheError(f"{path}: no cache for model {args.model!r}; cached models: {', '.join(known) or 'none'}")
+        cache = ResponseCache(path)
+        try:
+            n = cache.purge(args.identity)
+        finally:
+            cache.close()
+        print(f"lrworld cache: purged {n} answers of {args.model}" + (f" (identity {args.identity})" if args.identity else ""))
+        return 0
+    models = []
+    for path in sorted(folder.glob("*.sqlite")):
+        cache = ResponseCache(path)
+        try:
+            models.append({"model": path.stem, **cache.summary()})
+        finally:
+            cache.close()
+    if args.json:
+        print(json.dumps({"cache_dir": str(folder), "models": models}, indent=2, sort_keys=True))
+        return 0
+    print(f"{folder}: {len(models)} models, {sum(m['entries'] for m in models)} answers, "
+          f"{sum(m['bytes'] for m in models) / 1e6:.2f} MB")
+    for m in models:
+        print(f"  {m['model']}: {m['entries']} answers, {m['bytes'] / 1e6:.2f} MB")
+        for ident in m["identities"]:
+            desc = ", ".join(f"{k}={v}" for k, v in (ident["identity"] or {}).items() if v is not None) \
+                or "(recorded before identities were kept)"
+            print(f"    {(ident['id'] or '-')[:12]}  {ident['entries']:>7}  {desc}")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
+        if args.command == "cache":
+            return _cache(args)
         if args.command == "explain":
             res = trace.explain(args.table, args.row, args.column, args.directory, records=args.records)
             print(json.dumps(res, indent=2, sort_keys=True) if args.json else trace.format_explain(res))
@@ -40,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         res = trace.verify(args.directory, args.tables or None)
         print(json.dumps(res, indent=2, sort_keys=True) if args.json else trace.format_verify(res))
         return 0 if res["ok"] else 1
-    except trace.TraceError as exc:
+    except (trace.TraceError, CacheError, ConfigError) as exc:
         print(f"lrworld {args.command}: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # `lrworld explain ... | head`

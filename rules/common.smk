@@ -9,6 +9,7 @@ from lrworld.workflow.analysis import plot_outputs, table_outputs
 from lrworld.workflow.plan import CAPTIONER, TRACKS, Plan, alt
 
 try:
+    lrw_config.check_files(workflow.configfiles)  # duplicated keys: Snakemake's loader keeps the last
     lrw_config.validate(config)
     # Defaults live only in the schema and the backends' schema fragments; this fills them in.
     lrw_config.fill_defaults(config)

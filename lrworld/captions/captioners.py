@@ -3,10 +3,9 @@ on GPU) or any OpenAI-compatible vision model (the models' openai backend, with 
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
-from lrworld.core.io import sha256_text
+from lrworld.core.io import dumps_canonical, sha256_text
 
 DEFAULT_MODEL = "llava-hf/llava-v1.6-mistral-7b-hf"
 PROMPT_FILE = Path(__file__).resolve().parents[1] / "templates" / "captions" / "figure3.txt"
@@ -17,15 +16,14 @@ def instruction(path: str | Path | None = None) -> str:
 
 
 def _weights_id(model: str) -> str:
-    """A hub id as is; a local folder by the sha256 of its weight files (a retrained model is another)."""
+    """A hub id as is; a local folder by the sha256 of its weight, tokenizer and config files, as
+    the hf backend keys it (a retrained model is another)."""
+    from lrworld.models.backends.hf import file_digests, model_files
+
     p = Path(model)
     if not p.is_dir():
         return model
-    h = hashlib.sha256()
-    for f in sorted(p.glob("*.safetensors")) + sorted(p.glob("*.bin")):
-        h.update(f.name.encode())
-        h.update(hashlib.sha256(f.read_bytes()).digest())
-    return "sha256:" + h.hexdigest()
+    return "sha256:" + sha256_text(dumps_canonical(file_digests(p, model_files(p))))
 
 
 class LlavaCaptioner:

@@ -8,14 +8,15 @@ import pandas as pd
 
 from lrworld.captions import captioners, images
 from lrworld.captions.cache import CaptionCache, identity_key
+from lrworld.captions.fetch import FetchPolicy
 
 
-def caption_items(items: pd.DataFrame, cfg: dict, cache_dir: str | Path, image_dir: str | Path | None = None,
-                  captioner=None, fetch=None, log=None) -> tuple[pd.DataFrame, dict]:
-    """Returns a table item_id, image_sha256, caption, captioner (identity key) and a report."""
+def caption_items(items: pd.DataFrame, cfg: dict, cache_dir: str | Path, policy: FetchPolicy,
+                  image_dir: str | Path | None = None, captioner=None, log=None) -> tuple[pd.DataFrame, dict]:
+    """Returns a table item_id, image_sha256, caption, captioner (identity key) and a report.
+    Raises images.CaptionError (before any model is loaded) when no item has a usable image."""
     cache_dir = Path(cache_dir)
-    kw = {"fetch": fetch} if fetch else {}
-    found, report = images.collect(items, image_dir, cache_dir / "images", **kw)
+    found, report = images.collect(items, image_dir, cache_dir / "images", policy)
     cap = captioner or captioners.make(cfg)
     ident = cap.identity()
     key = identity_key(ident)

@@ -51,6 +51,50 @@ def _message(err) -> str:
     return f"{where}: {err.message}"
 
 
+class _StrictLoader(yaml.SafeLoader):
+    """SafeLoader that refuses a key given twice in one mapping (PyYAML keeps the last silently)."""
+
+    def construct_mapping(self, node, deep=False):
+        seen: dict = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            if key in seen:
+                raise ConfigError(f"{self.name}:{key_node.start_mark.line + 1}: key {key!r} is given twice "
+                                  f"(first on line {seen[key]}); remove one")
+            seen[key] = key_node.start_mark.line + 1
+        return super().construct_mapping(node, deep)
+
+
+def load_yaml(path: str | Path):
+    """A YAML file with duplicated keys refused, and syntax errors as one line naming file and line."""
+    with open(path, encoding="utf-8") as fh:
+        loader = _StrictLoader(fh)
+        loader.name = str(path)
+        try:
+            return loader.get_single_data()
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            where = f"{path}:{mark.line + 1}" if mark else str(path)
+            raise ConfigError(f"{where}: not valid YAML ({getattr(exc, 'problem', None) or exc})") from None
+        finally:
+            loader.dispose()
+
+
+def check_files(paths) -> None:
+    """The config files Snakemake merged (config.yaml and each --configfile), read strictly."""
+    for p in paths:
+        load_yaml(p)
+
+
+# JSON Schema counts 20.0 as an integer; a seed or a count written 20.0 is a typo to report.
+def _strict_integer(checker, instance) -> bool:
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+_Validator = validators.extend(
+    Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _strict_integer))
+
+
 def schema() -> dict:
     """The config schema: the YAML file, with what the registries declare filled in."""
     with open(SCHEMA_PATH, encoding="utf-8") as fh:
@@ -73,7 +117,13 @@ def backend_schema(backend: str) -> dict:
 
 
 # Keys of the captioner entry that are not its backend's (the instruction it is given).
-CAPTIONER_KEYS = {"prompt_file": {"type": "string"}}
+CAPTIONER_KEYS = {
+    "prompt_file": {"type": "string"},
+    # image URLs from the data are untrusted (lrworld/captions/fetch.py): a body over this many
+    # bytes is not downloaded, and one download (redirects included) may take at most image_timeout_s
+    "max_image_bytes": {"type": "integer", "minimum": 1, "default": 20000000},
+    "image_timeout_s": {"type": "number", "exclusiveMinimum": 0, "default": 30},
+}
 
 
 def _entries(config: dict):
@@ -88,7 +138,7 @@ def _check_models(config: dict) -> None:
     for path, model, extra in _entries(config):
         sub = backend_schema(model["backend"])
         sub["properties"].update(extra)
-        errors = sorted(Draft202012Validator(sub).iter_errors(model), key=lambda e: list(map(str, e.absolute_path)))
+        errors = sorted(_Validator(sub).iter_errors(model), key=lambda e: list(map(str, e.absolute_path)))
         if errors:
             err = errors[0]
             if err.validator == "additionalProperties":
@@ -173,7 +223,7 @@ def dataset_defaults(name: str, ds: dict) -> dict:
 
 def validate(config: dict) -> None:
     """Raise ConfigError naming the first bad key; config is left unchanged."""
-    validator = Draft202012Validator(schema())
+    validator = _Validator(schema())
     errors = sorted(validator.iter_errors(config), key=lambda e: (len(list(e.absolute_path)), list(map(str, e.absolute_path))))
     if errors:
         _raise(_message(errors[0]))
@@ -191,6 +241,12 @@ def validate(config: dict) -> None:
                 _raise(f"datasets.{name}.measures[{i}]: unknown measure {mid!r} for domain {domain!r}; known: {known}")
             if not measures.get(domain, mid).built:
                 _raise(f"datasets.{name}.measures[{i}]: measure {mid!r} has no question builder in this version")
+    from lrworld.core import config_checks
+
+    try:
+        config_checks.check(config)
+    except config_checks.CheckError as exc:
+        _raise(str(exc))
 
 
 def _raise(msg: str):
@@ -203,7 +259,8 @@ def fill_defaults(config: dict) -> dict:
     reg = backends()
     for name, model in config["models"].items():
         config["models"][name] = reg.get(model["backend"]).with_defaults(model)
-    config["captioner"] = reg.get(config["captioner"]["backend"]).with_defaults(config["captioner"])
+    captioner = reg.get(config["captioner"]["backend"]).with_defaults(config["captioner"])
+    config["captioner"] = {**{k: s["default"] for k, s in CAPTIONER_KEYS.items() if "default" in s}, **captioner}
     return config
 
 
@@ -212,7 +269,6 @@ def enabled_models(config: dict) -> dict:
 
 
 def load(path: str | Path) -> dict:
-    with open(path, encoding="utf-8") as fh:
-        cfg = yaml.safe_load(fh)
+    cfg = load_yaml(path)
     validate(cfg)
     return cfg

@@ -45,7 +45,7 @@ def fill_cache(requests: list[dict], backend_factory: Callable[[], object], cach
     def store(key: str, resp: Response) -> None:
         rec = resp.to_dict()
         rec.pop("qid", None)
-        cache.put(key, rec)
+        cache.store_answer(key, rec, identity, getattr(backend, "name", "?"))
 
     asked = 0
     if todo and hasattr(backend, "answer_iter"):

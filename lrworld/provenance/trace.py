@@ -33,6 +33,17 @@ def resolve(root: Path, path: str) -> Path:
     return p if p.is_absolute() else root / p
 
 
+def _read(path: Path, what: str, reader=io.read_json):
+    """A provenance file, or one TraceError line naming it and what to do."""
+    try:
+        return reader(path)
+    except FileNotFoundError:
+        raise TraceError(f"{path}: the {what} is missing (deleted?); rerun snakemake to rebuild it, "
+                         f"or `lrworld verify` to list what changed") from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise TraceError(f"{path}: the {what} is not valid JSON ({exc}); rerun snakemake to rebuild it") from None
+
+
 def table_record_path(root: Path, dataset: str) -> Path:
     return root / "results" / "provenance" / dataset / "table.json"
 
@@ -41,7 +52,7 @@ def load_table_record(root: Path, dataset: str) -> dict:
     path = table_record_path(root, dataset)
     if not path.exists():
         raise TraceError(f"{path}: no provenance record for table {dataset!r} (run snakemake to build it)")
-    return io.read_json(path)
+    return _read(path, "table's provenance record")
 
 
 def _status(root: Path, node: dict) -> dict:
@@ -73,7 +84,7 @@ def explain(table: str, row: str, column: str, directory: str | None = None, rec
     trec = load_table_record(root, dataset)
     cell = find_cell(trec, row, column)
     rec_path = resolve(root, cell["provenance"])
-    srec = io.read_json(rec_path)
+    srec = _read(rec_path, f"provenance record of {row} / {column}")
     head = [
         {"role": "table", **trec["table"]["csv"], "rule": "table", "inputs": [cell["score"]]},
         {"role": "table_md", **trec["table"]["md"], "rule": "table", "inputs": [cell["score"]]},
@@ -94,9 +105,9 @@ def explain(table: str, row: str, column: str, directory: str | None = None, rec
 def question_records(root: Path, srec: dict) -> list[dict]:
     """Per question: id, candidates, gold, raw answer and parsed answer, as the number counted them."""
     by_role = {n["role"]: n["path"] for n in srec["chain"]}
-    prompts = {p["qid"]: p for p in io.read_jsonl(resolve(root, by_role["prompts"]))}
+    prompts = {p["qid"]: p for p in _read(resolve(root, by_role["prompts"]), "prompts file", io.read_jsonl)}
     out = []
-    for r in io.read_jsonl(resolve(root, by_role["responses"])):
+    for r in _read(resolve(root, by_role["responses"]), "responses file", io.read_jsonl):
         p = prompts.get(r["qid"], {})
         labels, cands = p.get("labels", []), p.get("candidates", [])
         gold, parsed = r["answer_index"], r.get("parsed")
@@ -187,7 +198,7 @@ def verify(directory: str | None = None, tables: list[str] | None = None) -> dic
             rec_path = resolve(root, cell["provenance"])
             if not rec_path.exists():
                 continue
-            srec = io.read_json(rec_path)
+            srec = _read(rec_path, f"provenance record of {label}")
             for node in srec["chain"]:
                 check(root, node, label)
             # code paths are relative to the checkout the record was built from

@@ -8,12 +8,18 @@ import pytest
 from PIL import Image
 
 from lrworld.captions import captioners
+from lrworld.captions.fetch import FetchPolicy
+from lrworld.captions.images import CaptionError, collect
 from lrworld.captions.run import caption_items
 from lrworld.questions.build import build_questions
 from tests.support.fault_server import FaultServer
+from tests.support.image_server import ImageServer
 from tests.support.tiny_llava import build_tiny_llava
 
 COLORS = {"1": (200, 30, 30), "2": (30, 200, 30), "3": (30, 30, 200)}
+POLICY = FetchPolicy(max_bytes=1_000_000, timeout_s=10)
+# the test image host runs on 127.0.0.1, which only this test-only switch lets through
+LOCAL_HOST = FetchPolicy(max_bytes=1_000_000, timeout_s=10, trusted_addresses=frozenset({"127.0.0.1"}))
 
 
 @pytest.fixture()
@@ -43,26 +49,28 @@ class Counting:
 
 
 def test_llava_captions_local_folder_and_url_with_cache(tmp_path, images, tiny_llava):
-    # item 4 has only a URL (file:// stands in for the web: no network in tests); item 5 has nothing
-    url = (images / "3.png").as_uri()
-    items = pd.DataFrame({"item_id": ["1", "2", "4", "5"], "poster_url": [None, "http://unused", url, None]})
-    cfg = {"backend": "llava", "model": str(tiny_llava), "max_new_tokens": 6, "device": "cpu"}
-    cap = Counting(captioners.make(cfg))
-    table, report = caption_items(items, cfg, tmp_path / "cache", image_dir=images, captioner=cap)
-    assert list(table["item_id"]) == ["1", "2", "4"] and cap.calls == 3
-    assert (report["from_folder"], report["downloaded"], report["no_image"]) == (2, 1, 1)
-    assert all(isinstance(c, str) and c for c in table["caption"])
-    assert report["captioner"]["model"].startswith("sha256:")  # a local folder is keyed by its weights
-    # a rerun asks the model nothing: same image bytes, same captioner
-    again = Counting(captioners.make(cfg))
-    table2, report2 = caption_items(items, cfg, tmp_path / "cache", image_dir=images, captioner=again)
-    assert again.calls == 0 and report2["cache_hits"] == 3 and table2.equals(table)
-    # another instruction is another captioner: asked again
-    prompt = tmp_path / "p.txt"
-    prompt.write_text("Describe the colours.")
-    other = Counting(captioners.make(dict(cfg, prompt_file=str(prompt))))
-    caption_items(items, cfg, tmp_path / "cache", image_dir=images, captioner=other)
-    assert other.calls == 3
+    # item 4 has only a URL (a local image host); item 5 has nothing; item 2's URL is never used
+    with ImageServer() as srv:
+        items = pd.DataFrame({"item_id": ["1", "2", "4", "5"],
+                              "poster_url": [None, "http://unused", srv.url("/poster.png"), None]})
+        cfg = {"backend": "llava", "model": str(tiny_llava), "max_new_tokens": 6, "device": "cpu"}
+        cap = Counting(captioners.make(cfg))
+        table, report = caption_items(items, cfg, tmp_path / "cache", LOCAL_HOST, image_dir=images, captioner=cap)
+        assert list(table["item_id"]) == ["1", "2", "4"] and cap.calls == 3
+        assert (report["from_folder"], report["downloaded"], report["no_image"]) == (2, 1, 1)
+        assert all(isinstance(c, str) and c for c in table["caption"])
+        assert report["captioner"]["model"].startswith("sha256:")  # a local folder is keyed by its weights
+        # a rerun asks the model nothing and downloads nothing: same image bytes, same captioner
+        again = Counting(captioners.make(cfg))
+        table2, report2 = caption_items(items, cfg, tmp_path / "cache", LOCAL_HOST, image_dir=images, captioner=again)
+        assert again.calls == 0 and report2["cache_hits"] == 3 and table2.equals(table)
+        assert report2["already_downloaded"] == 1 and srv.hits["/poster.png"] == 1
+        # another instruction is another captioner: asked again
+        prompt = tmp_path / "p.txt"
+        prompt.write_text("Describe the colours.")
+        other = Counting(captioners.make(dict(cfg, prompt_file=str(prompt))))
+        caption_items(items, cfg, tmp_path / "cache", LOCAL_HOST, image_dir=images, captioner=other)
+        assert other.calls == 3
 
 
 def test_openai_compatible_captioner(tmp_path, images, monkeypatch):
@@ -71,7 +79,7 @@ def test_openai_compatible_captioner(tmp_path, images, monkeypatch):
     with FaultServer() as srv:
         cfg = {"backend": "openai", "model": "gpt-4o-mini", "base_url": srv.base_url, "api_key_env": "CAPTION_KEY",
                "max_retries": 0}
-        table, report = caption_items(items, cfg, tmp_path / "cache", image_dir=images)
+        table, report = caption_items(items, cfg, tmp_path / "cache", POLICY, image_dir=images)
         req = srv.last_request[captioners.instruction()]
     assert len(table) == 2 and table["caption"].str.startswith("The answer is").all()
     parts = req["messages"][-1]["content"]
@@ -100,3 +108,43 @@ def test_multimodal_questions_show_captions_only():
         assert len(set(shown)) == 4 and "10" not in q["candidates"] and "11" not in q["candidates"]
     with pytest.raises(ValueError, match="captions"):
         build_questions("d", "movie", "multimodal", inter, items, 5, None, 0)
+
+
+def test_image_dir_files_are_named_by_item_id_and_must_be_images(tmp_path, images):
+    (images / "4.jpg").write_text("OPENAI_API_KEY=sk-not-an-image")  # a .jpg that is not one
+    (images / "notes.txt").write_text("ignored: not an image extension")
+    (images / "7.JPEG").write_bytes((images / "1.png").read_bytes())  # extension case and format do not matter
+    items = pd.DataFrame({"item_id": ["1", "2", "3", "4", "7", "8"], "poster_url": [None] * 6})
+    found, report = collect(items, images, tmp_path / "dl", POLICY)
+    assert sorted(found) == ["1", "2", "3", "7"] and found["7"].name == "7.JPEG"
+    assert (report["from_folder"], report["no_image"], report["skipped"]) == (4, 1, {"not_image": 1})
+    with pytest.raises(CaptionError, match="image_dir .*missing: not a folder"):
+        collect(items, tmp_path / "missing", tmp_path / "dl", POLICY)
+
+
+def test_offline_without_image_dir_stops_at_once_with_one_clear_line(tmp_path):
+    calls = []
+
+    def offline(url, policy):  # what a machine without network gets for every URL
+        from lrworld.captions.fetch import Unreachable
+
+        calls.append(url)
+        raise Unreachable("posters.example: cannot resolve ([Errno -3] Temporary failure in name resolution)")
+
+    items = pd.DataFrame({"item_id": [str(i) for i in range(500)],
+                          "poster_url": [f"https://posters.example/{i}.jpg" for i in range(500)]})
+    with pytest.raises(CaptionError, match=r"^no poster could be fetched: set image_dir or run online \(500 items"):
+        collect(items, None, tmp_path / "dl", POLICY, fetch=offline)
+    assert len(calls) == 3  # not one attempt (and one timeout) per poster
+
+
+def test_offline_with_an_image_dir_uses_the_folder_and_skips_the_rest(tmp_path, images):
+    from lrworld.captions.fetch import Unreachable
+
+    def offline(url, policy):
+        raise Unreachable("no network")
+
+    items = pd.DataFrame({"item_id": ["1", "2", "3"] + [str(i) for i in range(10, 20)],
+                          "poster_url": [None] * 3 + [f"https://posters.example/{i}.jpg" for i in range(10, 20)]})
+    found, report = collect(items, images, tmp_path / "dl", POLICY, fetch=offline)
+    assert sorted(found) == ["1", "2", "3"] and report["skipped"] == {"offline": 7, "unreachable": 3}

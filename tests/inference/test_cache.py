@@ -54,7 +54,8 @@ def test_new_prompts_only_are_asked(tmp_path):
 
 
 def test_garbage_answers_are_missed_not_errors(tmp_path):
-    answers = {"q0": "", "q1": "I refuse.", "q2": "\x00\x01", "q3": "B"}
+    # (an empty answer is not cached at all: tests/faults/test_empty_answers.py)
+    answers = {"q0": "C", "q1": "I refuse.", "q2": "\x00\x01", "q3": "B"}
     out, _ = answer_prompts(prompts(4), lambda: Scripted(answers), ResponseCache(tmp_path / "c.sqlite"))
     assert [o["parsed"] for o in out] == [None, None, None, 1]
 

@@ -24,6 +24,8 @@ Fault specs (`kind` or `kind:arg`):
   drop                connection closed without any response
   non_json            200, text/html error page
   content_filter      200, finish_reason "content_filter", no content
+  null_content        200, finish_reason "stop", content null (not an answer: retried)
+  empty_length        200, finish_reason "length", content "" and no log-probabilities (retried)
   content_filter_400  400, error code "content_filter" (Azure style)
   401                 authentication error whose message echoes the received key (tests redaction)
 
@@ -46,7 +48,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Callable, Sequence
 
 FAULT_KINDS = ("429", "429_ms", "429_date", "429_noheader", "500", "502", "503", "slow", "truncated_json",
-               "cut_body", "drop", "non_json", "content_filter", "content_filter_400", "401")
+               "cut_body", "drop", "non_json", "content_filter", "content_filter_400", "401", "null_content",
+               "empty_length")
 # The faults a load test mixes in (all recoverable, none slow).
 LOAD_FAULTS = ("429:0", "429_noheader", "500", "503", "truncated_json", "cut_body", "drop", "non_json")
 
@@ -281,6 +284,11 @@ class _Handler(BaseHTTPRequestHandler):
             completion = srv.completion(request, prompt)
             completion["choices"][0].update(finish_reason="content_filter", logprobs=None,
                                             message={"role": "assistant", "content": None})
+            self._send(200, json.dumps(completion).encode())
+        elif kind in ("null_content", "empty_length"):
+            completion = srv.completion(request, prompt)
+            completion["choices"][0].update(finish_reason="stop" if kind == "null_content" else "length", logprobs=None,
+                                            message={"role": "assistant", "content": None if kind == "null_content" else ""})
             self._send(200, json.dumps(completion).encode())
         elif kind == "content_filter_400":
             self._send(400, _error("The response was filtered due to the prompt triggering the content "

@@ -14,16 +14,28 @@ import importlib.util
 import inspect
 import logging
 import os
+import re
 import time
 from pathlib import Path
 from typing import Sequence
 
+from lrworld.core import io
 from lrworld.core.io import sha256_file
 from lrworld.models.base import PromptItem, Response
 from lrworld.models.registry import register_backend
 
-_WEIGHT_HASHES: dict[tuple, str] = {}
 log = logging.getLogger(__name__)
+# The files of a local model folder that decide its answers: weights, tokenizer, configs.
+MODEL_FILES = ("*.safetensors", "*.bin", "*.gguf", "*.pt", "*.pth", "*.model", "*.tiktoken", "*.json",
+               "merges.txt", "vocab.txt")
+# Beside the weights: {file: {stamp: [size, mtime, ctime, inode], sha256}}, so an unchanged file
+# is not read again. ctime and inode change on any rewrite or rename, even when `cp -p` keeps
+# the mtime.
+DIGEST_SIDECAR = ".lrworld-digests.json"
+
+
+class ModelFilesError(FileNotFoundError):
+    """A model's files or hub revision cannot be found; the message names the key and what to do."""
 
 
 SCHEMA = {
@@ -68,12 +80,67 @@ def resolve_location(name: str, cfg: dict) -> tuple[str, str | None]:
     return cfg["model"], gguf
 
 
-def _weights_sha(path: Path) -> str:
-    st = path.stat()
-    key = (str(path), st.st_size, st.st_mtime_ns)
-    if key not in _WEIGHT_HASHES:
-        _WEIGHT_HASHES[key] = sha256_file(path)
-    return _WEIGHT_HASHES[key]
+def model_files(folder: Path) -> list[Path]:
+    return sorted({p for pat in MODEL_FILES for p in folder.rglob(pat) if p.is_file()
+                   and not any(part.startswith(".") for part in p.relative_to(folder).parts)})
+
+
+def file_digests(folder: Path, files: list[Path]) -> dict[str, str]:
+    """{path relative to folder: sha256}, through the folder's digest sidecar."""
+    sidecar = folder / DIGEST_SIDECAR
+    try:
+        known = io.read_json(sidecar)
+    except (OSError, ValueError):
+        known = {}
+    out, changed = {}, False
+    for f in files:
+        st = f.stat()
+        stamp = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+        rel = f.relative_to(folder).as_posix()
+        entry = known.get(rel) if isinstance(known, dict) else None
+        if isinstance(entry, dict) and entry.get("stamp") == stamp:
+            out[rel] = entry["sha256"]
+            continue
+        out[rel] = sha256_file(f)
+        known[rel] = {"stamp": stamp, "sha256": out[rel]}
+        changed = True
+    if changed:
+        try:
+            io.write_json(sidecar, known)
+        except OSError:  # a read-only model folder: hashed again next time
+            pass
+    return out
+
+
+def _offline() -> bool:
+    from huggingface_hub import constants
+
+    flags = (os.environ.get(k, "").strip().upper() for k in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"))
+    return bool(constants.HF_HUB_OFFLINE) or any(f in ("1", "ON", "YES", "TRUE") for f in flags)
+
+
+def resolve_hub_revision(name: str, repo: str, revision: str | None) -> tuple[str, bool]:
+    """(commit, found locally) of a hub id: the local hub cache first (no network), then the hub
+    unless offline. Raises ModelFilesError in one line instead of transformers' retries."""
+    from huggingface_hub import HfApi, constants
+
+    rev = revision or "main"
+    cache = Path(constants.HF_HUB_CACHE) / f"models--{repo.replace('/', '--')}"
+    commit = rev if re.fullmatch(r"[0-9a-f]{40}", rev) else None
+    if commit is None and (cache / "refs" / rev).is_file():
+        commit = (cache / "refs" / rev).read_text().strip()
+    if commit and (cache / "snapshots" / commit).is_dir():
+        return commit, True
+    fix = f"download it first (hf download {repo}{f' --revision {rev}' if revision else ''}) or give a local folder"
+    if _offline():
+        raise ModelFilesError(f"models.{name}.model: hub id {repo!r} (revision {rev}) is not in the local Hugging Face "
+                              f"cache {cache.parent} and the hub is offline (HF_HUB_OFFLINE): {fix}")
+    try:
+        return HfApi().model_info(repo, revision=revision, timeout=10).sha, False
+    except Exception as exc:  # noqa: BLE001 - network, auth and not-found errors all end here
+        why = " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
+        raise ModelFilesError(f"models.{name}.model: cannot resolve hub id {repo!r} (revision {rev}): {why}; "
+                              f"{fix}") from None
 
 
 @register_backend("hf", schema=SCHEMA, resources=hf_resources)
@@ -88,18 +155,47 @@ class HFBackend:
         self.max_new_tokens = int(cfg.get("max_new_tokens", 16))
         self.batch_size = int(cfg.get("batch_size", 8))
         self.location, self.gguf_file = resolve_location(name, cfg)
+        self._hub: tuple[str, bool] | None = None  # (commit, found in the local cache) of a hub id
         self._tokenizer = None
         self._model = None
         self._prefix_ok = True
 
     # -- loading -------------------------------------------------------------------------------
+    def _is_local(self) -> bool:
+        return Path(self.location).exists()
+
+    def _hub_revision(self) -> tuple[str, bool]:
+        if self._hub is None:
+            self._hub = resolve_hub_revision(self.name, self.location, self.cfg.get("revision"))
+        return self._hub
+
     def _kwargs(self) -> dict:
         kw = {}
         if self.gguf_file:
             kw["gguf_file"] = self.gguf_file
-        if self.cfg.get("revision"):
-            kw["revision"] = self.cfg["revision"]
+        if not self._is_local():
+            # load exactly the commit the identity names; from the cache without any network call
+            commit, cached = self._hub_revision()
+            kw["revision"] = commit
+            if cached:
+                kw["local_files_only"] = True
         return kw
+
+    def _weights(self) -> dict:
+        """What the answers depend on besides the config: a digest of a local model's files, or the
+        commit a hub id resolves to."""
+        loc = Path(self.location)
+        if self.gguf_file and (loc / self.gguf_file).is_file():
+            return {"weights_sha256": file_digests(loc, [loc / self.gguf_file])[self.gguf_file]}
+        if loc.is_dir():
+            files = model_files(loc)
+            if not files:
+                raise ModelFilesError(f"models.{self.name}.model: {loc} holds no model files ({', '.join(MODEL_FILES)})")
+            digests = file_digests(loc, files)
+            return {"weights_sha256": io.sha256_text(io.dumps_canonical(digests)), "files_sha256": digests}
+        if self.gguf_file and self._is_local():
+            raise ModelFilesError(f"models.{self.name}.gguf_file: {self.gguf_file!r} not found in {loc}")
+        return {"resolved_revision": self._hub_revision()[0]}
 
     @property
     def tokenizer(self):
@@ -133,6 +229,7 @@ class HFBackend:
 
     # -- identity ------------------------------------------------------------------------------
     def identity(self) -> dict:
+        weights = self._weights()  # before the tokenizer loads: a missing model fails here, in one line
         template = getattr(self.tokenizer, "chat_template", None) or ""
         ident = {
             "backend": "hf",
@@ -147,9 +244,7 @@ class HFBackend:
             "chat_template_sha256": hashlib.sha256(template.encode()).hexdigest(),
             "system": self.cfg.get("system"),
         }
-        local = Path(self.location) / self.gguf_file if self.gguf_file else None
-        if local is not None and local.exists():
-            ident["weights_sha256"] = _weights_sha(local)
+        ident.update(weights)
         return ident
 
     # -- answering -----------------------------------------------------------------------------
@@ -242,7 +337,7 @@ class HFBackend:
                     per_label = [max(float(row[t]) for t in ids) if ids else float("-inf")
                                  for ids in self._label_token_ids(it.labels)]
                     best = max(range(len(per_label)), key=per_label.__getitem__)
-                    results.append((it.labels[best], 1, best, per_label))
+                    results.append((it.labels[best], 1, best, per_label, {}))
             else:
                 gen = model.generate(**enc, do_sample=False, max_new_tokens=self.max_new_tokens,
                                      pad_token_id=tok.pad_token_id)
@@ -250,14 +345,19 @@ class HFBackend:
                 new = gen[:, 1:] if self.arch == "seq2seq" else gen[:, enc["input_ids"].shape[1]:]
                 results = []
                 for row in new:
-                    ids = [t for t in row.tolist() if t != tok.pad_token_id]
+                    raw = row.tolist()
+                    # "eos": the model ended its answer itself (an empty one is still its answer);
+                    # generate pads a finished row, and pad may be the eos token
+                    finish = "eos" if tok.eos_token_id in raw or tok.pad_token_id in raw else "length"
+                    ids = [t for t in raw if t != tok.pad_token_id]
                     if tok.eos_token_id in ids:
                         ids = ids[: ids.index(tok.eos_token_id)]
-                    results.append((tok.decode(ids, skip_special_tokens=True), len(ids), None, None))
+                    results.append((tok.decode(ids, skip_special_tokens=True), len(ids), None, None,
+                                    {"finish_reason": finish}))
         per_item = (time.perf_counter() - t0) / len(batch)
         return [Response(qid=it.qid, raw_text=text, tokens_in=int(n), tokens_out=int(n_out), latency_s=per_item,
-                         choice_index=choice, label_logprobs=lp)
-                for it, n, (text, n_out, choice, lp) in zip(batch, n_in, results)]
+                         choice_index=choice, label_logprobs=lp, extra=extra)
+                for it, n, (text, n_out, choice, lp, extra) in zip(batch, n_in, results)]
 
 
 def _quiet_transformers() -> None:

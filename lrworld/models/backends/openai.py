@@ -50,7 +50,7 @@ SCHEMA = {
     "api_key_env": {"type": "string", "pattern": "^[A-Z_][A-Z0-9_]*$", "default": "OPENAI_API_KEY"},
     "mode": {"enum": list(MODES), "default": "generate"},
     "system": {"type": "string"},
-    "seed": {"type": "integer"},
+    "seed": {"type": "integer", "minimum": 0},
     "temperature": {"type": ["number", "null"], "minimum": 0, "maximum": 2, "default": 0.0},
     "max_tokens": {"type": "integer", "minimum": 1, "default": 512},
     "top_logprobs": {"type": "integer", "minimum": 1, "maximum": 20, "default": 20},
@@ -297,7 +297,7 @@ class OpenAIBackend:
             t0 = time.perf_counter()
             try:
                 completion = await client.chat.completions.create(**request)
-                _check_completion(completion)
+                _check_completion(completion, self.mode)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001 - classified below
@@ -337,10 +337,10 @@ class OpenAIBackend:
             system_fingerprint=getattr(completion, "system_fingerprint", None),
             extra={"attempts": attempts, "finish_reason": getattr(choice, "finish_reason", None)},
         )
-        if getattr(choice, "finish_reason", None) == "content_filter":
+        message = getattr(choice, "message", None)
+        if getattr(choice, "finish_reason", None) == "content_filter" or getattr(message, "refusal", None):
             resp.extra["refusal"] = True
             return resp
-        message = getattr(choice, "message", None)
         text = (getattr(message, "content", None) or "") if message is not None else ""
         resp.raw_text = text
         if self.mode == "choice":
@@ -387,12 +387,27 @@ def label_scores(labels: Sequence[str], top: list[tuple[str, float]]) -> list[fl
     return best
 
 
-def _check_completion(completion) -> None:
+def _check_completion(completion, mode: str) -> None:
+    """Raise _BadBody (retried) unless the body holds an answer: text, a refusal the API flagged,
+    or (choice mode) log-probabilities. A 200 with `content: null`, or an empty reply cut by
+    `finish_reason: length`, is a server fault, not the model's answer."""
     if isinstance(completion, (str, bytes)):
         snippet = _one_line(completion if isinstance(completion, str) else completion.decode("utf-8", "replace"), 80)
         raise _BadBody(f"non-JSON body: {snippet!r}")
     if not getattr(completion, "choices", None):
         raise _BadBody("JSON body without choices")
+    choice = completion.choices[0]
+    finish = getattr(choice, "finish_reason", None)
+    message = getattr(choice, "message", None)
+    if finish == "content_filter" or getattr(message, "refusal", None):
+        return
+    if mode == "choice" and _top_logprobs(choice):
+        return
+    content = getattr(message, "content", None) if message is not None else None
+    if content is None:
+        raise _BadBody(f"HTTP 200 with content: null (finish_reason {finish!r})")
+    if not str(content).strip():
+        raise _BadBody(f"empty reply (finish_reason {finish!r})")
 
 
 def _redact(text: str, secret: str) -> str:

@@ -11,7 +11,7 @@ from lrworld.models.base import PromptItem, Response
 from lrworld.models.registry import register_backend
 
 
-@register_backend("random", schema={"seed": {"type": "integer", "default": 0}})
+@register_backend("random", schema={"seed": {"type": "integer", "minimum": 0, "default": 0}})
 class RandomBackend:
     def __init__(self, name: str, cfg: dict):
         self.name = name

@@ -1,0 +1,127 @@
+"""Checks of a config that the JSON schema cannot express, run at start by `config.validate`:
+combinations that would run but measure nothing or the wrong thing, files a key names, and
+secrets in places that end up in logs. Each failure is one line naming the key or file.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import string
+from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
+
+from lrworld.prompts.render import template_path
+from lrworld.prompts.variants import template_variant
+
+# The placeholders lrworld.prompts.render.render fills.
+PLACEHOLDERS = ("history", "candidates", "labels", "target", "history_inline", "candidates_inline")
+CANDIDATE_PLACEHOLDERS = ("candidates", "candidates_inline")
+# Query parameters that carry credentials (`?api-key=...` on Azure-style endpoints).
+SECRET_WORDS = ("key", "token", "secret", "password", "passwd", "sig", "auth")
+
+
+class CheckError(ValueError):
+    pass
+
+
+def check(config: dict) -> None:
+    enabled = {k: v for k, v in config["models"].items() if v.get("enabled", True)}
+    if not enabled:
+        raise CheckError("models: every model is disabled (enabled: false): the run would build an empty "
+                         "table; enable at least one")
+    _cache_dir(config)
+    for name, m in config["models"].items():
+        _base_url(f"models.{name}.base_url", m.get("base_url"))
+    _base_url("captioner.base_url", (config.get("captioner") or {}).get("base_url"))
+    variants = config.get("variants", ["zero_shot"])
+    if "cot" in variants:
+        for name, m in enabled.items():
+            if m["backend"] != "random" and m.get("mode") == "choice":
+                raise CheckError(f"variants: cot asks the model to reason first, but models.{name} has mode: choice "
+                                 f"(it would score the token after \"Let's think step by step\"); use a mode: "
+                                 f"generate model for cot, or drop cot")
+    for name, ds in config["datasets"].items():
+        for measure in ds["measures"]:
+            for tv in dict.fromkeys(template_variant(v) for v in variants):
+                check_template(template_path(ds["domain"], measure, tv))
+    for name, m in enabled.items():
+        if m["backend"] == "hf":
+            _hf_files(name, m)
+
+
+def check_template(path: Path) -> None:
+    """A prompt template: every placeholder known, no stray `$`, and the candidates shown."""
+    if not path.exists():
+        raise CheckError(f"{path}: template file not found")
+    text = path.read_text(encoding="utf-8")
+    tmpl = string.Template(text)
+    names = []
+    for m in tmpl.pattern.finditer(text):
+        line = text.count("\n", 0, m.start()) + 1
+        if m.group("invalid") is not None:
+            snippet = text[m.start():m.start() + 12].split("\n")[0]
+            raise CheckError(f"{path}:{line}: invalid placeholder {snippet!r}; write $$ for a literal $, "
+                             f"placeholders are {', '.join('${' + p + '}' for p in PLACEHOLDERS)}")
+        name = m.group("named") or m.group("braced")
+        if name is not None:
+            if name not in PLACEHOLDERS:
+                raise CheckError(f"{path}:{line}: unknown placeholder ${{{name}}}; known: "
+                                 f"{', '.join('${' + p + '}' for p in PLACEHOLDERS)}")
+            names.append(name)
+    if not set(names) & set(CANDIDATE_PLACEHOLDERS):
+        raise CheckError(f"{path}: no ${{candidates}} (or ${{candidates_inline}}) placeholder: the prompts would "
+                         f"show no options to choose from")
+
+
+def _base_url(key: str, url) -> None:
+    if not url:
+        return
+    try:
+        parts = urlsplit(str(url))
+        parts.port  # noqa: B018 - raises on a bad port
+    except ValueError as exc:
+        raise CheckError(f"{key}: not a valid URL ({exc})") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise CheckError(f"{key}: {parts.scheme}:// URL; give http(s)://host[:port]/v1")
+    if parts.username or parts.password:
+        raise CheckError(f"{key}: credentials in the URL (user:...@host) end up in logs and provenance; "
+                         f"remove them and put the key in the environment (api_key_env)")
+    for name, _ in parse_qsl(parts.query, keep_blank_values=True):
+        if any(w in name.lower() for w in SECRET_WORDS):
+            raise CheckError(f"{key}: query parameter {name!r} looks like a credential; remove it and put the "
+                             f"key in the environment (api_key_env)")
+
+
+def _cache_dir(config: dict) -> None:
+    path = Path(config.get("cache_dir") or ".")
+    existing = next((p for p in [path, *path.parents] if p.exists()), None)
+    if existing is not None and not existing.is_dir():
+        raise CheckError(f"cache_dir: {existing} is a file, not a folder; set cache_dir to a folder")
+
+
+def _path_like(model: str) -> bool:
+    return model.startswith(("/", "./", "../", "~")) or model.count("/") > 1 or "\\" in model
+
+
+def _hf_files(name: str, m: dict) -> None:
+    """A local model's files exist (a typo in gguf_file fails here, not after loading transformers)."""
+    if m.get("package"):
+        spec = importlib.util.find_spec(m["package"])
+        if spec is None or not spec.submodule_search_locations:
+            raise CheckError(f"models.{name}.package: Python package {m['package']!r} is not installed")
+        folder = Path(spec.submodule_search_locations[0])
+    elif m.get("model") and Path(os.path.expanduser(m["model"])).exists():
+        folder = Path(os.path.expanduser(m["model"]))
+        if folder.is_file():
+            raise CheckError(f"models.{name}.model: {folder} is a file; give its folder as model: and the file "
+                             f"name as gguf_file:")
+    elif m.get("model") and _path_like(m["model"]):
+        raise CheckError(f"models.{name}.model: folder {m['model']} not found (a hub id is written org/name)")
+    else:
+        return  # a hub id: resolved (offline-aware) when the model is loaded
+    gguf = m.get("gguf_file")
+    if gguf and not (folder / gguf).is_file():
+        there = sorted(p.name for p in folder.glob("*.gguf"))
+        raise CheckError(f"models.{name}.gguf_file: {gguf!r} not found in {folder}; GGUF files there: "
+                         f"{', '.join(there) or 'none'}")

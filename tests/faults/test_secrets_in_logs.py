@@ -1,0 +1,70 @@
+"""No secret reaches logs/ or Snakemake's metadata (issue 17.7): credentials in a base_url are
+rejected at start, HTTP client loggers are quiet, and every log line is redacted."""
+
+import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+import yaml
+
+from lrworld.core import runlog
+from tests.support.fault_server import FaultServer
+
+ROOT = Path(__file__).resolve().parents[2]
+KEY = "sk-logs-Secret-9876543210"
+
+
+def test_log_lines_are_redacted_and_http_clients_are_quiet(tmp_path, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    smk = SimpleNamespace(log=[str(tmp_path / "job.log")], rule="answer")
+    log = runlog.setup(smk)
+    try:
+        logging.getLogger("httpx2").info('HTTP Request: POST http://user:%s@127.0.0.1/v1 "200 OK"', KEY)
+        log.info("calling http://user:%s@127.0.0.1:8000/v1 with Authorization: Bearer %s", "pw-1234567", KEY)
+        try:
+            raise RuntimeError(f"server said: Incorrect API key provided: {KEY}")
+        except RuntimeError:
+            log.exception("failed")
+    finally:
+        logging.shutdown()
+        logging.basicConfig(force=True, handlers=[logging.NullHandler()])
+    text = (tmp_path / "job.log").read_text()
+    assert KEY not in text and "pw-1234567" not in text and "HTTP Request" not in text
+    assert "http://***@127.0.0.1:8000/v1" in text and "Bearer ***" in text and "Incorrect API key provided: ***" in text
+
+
+def run(tmp_path, shared_data, base_url):
+    cfg = {"seed": 1, "cache_dir": str(tmp_path / "cache"), "questions": {"history_length": 5, "per_measure": 8},
+           "datasets": {"ml": {"domain": "movie", "format": "ml-100k",
+                               "source": {"path": str(shared_data / "movielens-100k/raw")}, "measures": ["attr_genre"]}},
+           "models": {"api": {"backend": "openai", "model": "smol", "base_url": base_url, "max_tokens": 8}}}
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump(cfg))
+    return subprocess.run([sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(tmp_path),
+                           "--cores", "1", "results/responses/ml/api/answered.json"],
+                          capture_output=True, text=True, env=dict(os.environ, OPENAI_API_KEY=KEY))
+
+
+def leaks(folder: Path, secret: str) -> list[str]:
+    return [str(p) for p in folder.rglob("*") if p.is_file() and secret.encode() in p.read_bytes()]
+
+
+@pytest.mark.slow
+def test_an_answer_job_with_a_key_leaves_it_nowhere(tmp_path, shared_data):
+    with FaultServer() as srv:
+        proc = run(tmp_path, shared_data, srv.base_url)
+        assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+        assert srv.auth_headers == {f"Bearer {KEY}"}  # the key was used
+    assert (tmp_path / ".snakemake/metadata").is_dir() and (tmp_path / "logs/answer/ml/api.log").exists()
+    assert leaks(tmp_path, KEY) == [] and KEY not in proc.stdout + proc.stderr
+
+
+def test_credentials_in_the_base_url_stop_the_run_before_anything_is_written(tmp_path, shared_data):
+    proc = run(tmp_path, shared_data, "http://user:pw-Secret-42@127.0.0.1:9/v1")
+    assert proc.returncode != 0
+    assert "models.api.base_url: credentials in the URL" in proc.stdout + proc.stderr
+    assert "pw-Secret-42" not in proc.stdout + proc.stderr
+    assert leaks(tmp_path, "pw-Secret-42") == [str(tmp_path / "config.yaml")]

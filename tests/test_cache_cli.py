@@ -1,0 +1,62 @@
+"""`lrworld cache list|purge`: a cache's models, sizes and identities; purge by model and identity."""
+
+import json
+
+from lrworld.cli import main
+from lrworld.inference.cache import ResponseCache, cache_key
+
+A = {"backend": "hf", "model": "m", "weights_sha256": "a" * 64}
+B = {"backend": "hf", "model": "m", "weights_sha256": "b" * 64}
+
+
+def fill(path, identity, n):
+    cache = ResponseCache(path)
+    for i in range(n):
+        cache.store_answer(cache_key(identity, f"p{i}"), {"raw_text": "A"}, identity, "m")
+    cache.close()
+
+
+def test_list_and_purge_by_model_and_identity(tmp_path, capsys):
+    folder = tmp_path / "cache"
+    fill(folder / "m.sqlite", A, 3)
+    fill(folder / "m.sqlite", B, 2)
+    fill(folder / "r.sqlite", {"backend": "random", "seed": 0}, 4)
+    (tmp_path / "config.yaml").write_text("cache_dir: cache\n")
+    assert main(["cache", "list", "--json", "-d", str(tmp_path)]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    by_model = {m["model"]: m for m in listed["models"]}
+    assert {k: v["entries"] for k, v in by_model.items()} == {"m": 5, "r": 4}
+    assert sorted(i["entries"] for i in by_model["m"]["identities"]) == [2, 3]
+    assert all(m["bytes"] > 0 for m in listed["models"])
+    id_b = next(i["id"] for i in by_model["m"]["identities"] if i["identity"] == B)
+    assert main(["cache", "list", "-d", str(tmp_path)]) == 0
+    text = capsys.readouterr().out
+    assert "m: 5 answers" in text and "r: 4 answers" in text and id_b[:12] in text and "weights_sha256=" + "b" * 64 in text
+
+    assert main(["cache", "purge", "m", "--identity", id_b[:10], "--cache-dir", str(folder)]) == 0
+    assert "purged 2 answers of m" in capsys.readouterr().out
+    assert len(ResponseCache(folder / "m.sqlite")) == 3
+    assert main(["cache", "purge", "r", "--cache-dir", str(folder)]) == 0
+    assert len(ResponseCache(folder / "r.sqlite")) == 0 and len(ResponseCache(folder / "m.sqlite")) == 3
+
+
+def test_purge_errors_are_one_line(tmp_path, capsys):
+    fill(tmp_path / "m.sqlite", A, 1)
+    fill(tmp_path / "m.sqlite", B, 1)
+    assert main(["cache", "purge", "nope", "--cache-dir", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.strip().endswith("no cache for model 'nope'; cached models: m")
+    assert main(["cache", "purge", "m", "--identity", "", "--cache-dir", str(tmp_path)]) == 2
+    assert "matches 2 identities" in capsys.readouterr().err
+
+
+def test_a_cache_written_before_identities_lists_and_purges(tmp_path, capsys):
+    import sqlite3
+
+    db = sqlite3.connect(tmp_path / "old.sqlite")
+    db.execute("CREATE TABLE responses (key TEXT PRIMARY KEY, record TEXT NOT NULL)")
+    db.execute("INSERT INTO responses VALUES ('k', '{\"raw_text\": \"A\"}')")
+    db.commit()
+    db.close()
+    assert main(["cache", "list", "--cache-dir", str(tmp_path)]) == 0
+    assert "recorded before identities were kept" in capsys.readouterr().out
+    assert main(["cache", "purge", "old", "--cache-dir", str(tmp_path)]) == 0
