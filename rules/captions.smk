@@ -1,27 +1,46 @@
-# Image captions for the multimodal measure: images (a local folder, or downloads from the items'
-# image URLs) described by the configured vision-language model (paper Figure 3).
+# Image captions for the multimodal measure (paper Figure 3): item images (a local folder, ABO
+# image files, or checked downloads of the items' untrusted image URLs) become requests that the
+# configured vision-language model answers through the one `answer` rule (track `captions`).
 
 
-rule captions:
+# Downloads: on a cluster they run where Snakemake runs, since compute nodes often have no network.
+localrules:
+    caption_requests,
+
+
+rule caption_requests:
     input:
         item_table="results/data/{dataset}/items.parquet",
         instruction=W.caption_instruction(),
     output:
-        captions="results/captions/{dataset}/captions.parquet",
-        report="results/captions/{dataset}/captions.report.json",
+        requests="results/captions/{dataset}/requests.jsonl",
+        images_report="results/captions/{dataset}/images.report.json",
     params:
         captioner=config["captioner"],
         cache_dir=config["cache_dir"],
         image_dir=lambda wc: DATASETS[wc.dataset].get("image_dir"),
-        code=W.code("captions.py"),
-    resources:
-        gpu=W.answer_resources(CAPTIONER)["gpu"],
-        slurm_partition=W.answer_resources(CAPTIONER)["slurm_partition"],
-    threads: 2
+        code=W.code("caption_requests.py"),
     log:
-        "logs/captions/{dataset}.log",
-    benchmark:
-        "logs/benchmark/captions/{dataset}.tsv"
+        "logs/captions/{dataset}/requests.log",
+    conda:
+        "../envs/lrworld.yaml"
+    script:
+        "../scripts/caption_requests.py"
+
+
+rule captions:
+    input:
+        requests="results/captions/{dataset}/requests.jsonl",
+        images_report="results/captions/{dataset}/images.report.json",
+        answered="results/answers/captions/{dataset}/captioner.json",
+    output:
+        captions="results/captions/{dataset}/captions.parquet",
+        report="results/captions/{dataset}/captions.report.json",
+    params:
+        cache_dir=config["cache_dir"],
+        code=W.code("captions.py"),
+    log:
+        "logs/captions/{dataset}/captions.log",
     conda:
         "../envs/lrworld.yaml"
     script:

@@ -39,6 +39,10 @@ def ingest(name: str, cfg: dict, raw_dir: str | Path, metadata_paths: dict):
     # The rule's inputs name the metadata files; they stand in for the config's values (fetched
     # metadata lives under results/raw/), which keeps direct calls and the graph on one schema.
     named = {k: [str(p) for p in v] if isinstance(v, (list, tuple)) else str(v) for k, v in metadata_paths.items()}
+    # a key the config gives as one file stays one file (Snakemake hands every input over as a list)
+    given = cfg.get("metadata", {})
+    named = {k: v[0] if isinstance(v, list) and len(v) == 1 and not isinstance(given.get(k), list) else v
+             for k, v in named.items()}
     if named:
         cfg = dict(cfg, metadata={k: v for k, v in {**cfg.get("metadata", {}), **named}.items() if k != "source"})
     cfg = options.with_defaults(name, cfg)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from snakemake.io import expand
 
-from lrworld.core.config import ConfigError, enabled_models
+from lrworld.core.config import CAPTIONER_KEYS, ConfigError, enabled_models
 from lrworld.core.digests import DigestStore
 from lrworld.groundtruth import artifacts
 from lrworld.groundtruth.config import MEASURE_ARTIFACT
@@ -71,7 +71,10 @@ class Plan:
 
     # -- models ------------------------------------------------------------------------------------
     def model_cfg(self, model: str) -> dict:
-        return self.config["captioner"] if model == CAPTIONER else self.models[model]
+        """A model's entry; the captioner's without the keys that are not its backend's."""
+        if model == CAPTIONER:
+            return {k: v for k, v in self.config["captioner"].items() if k not in CAPTIONER_KEYS}
+        return self.models[model]
 
     def answer_resources(self, model: str) -> dict:
         res = resources.for_model(self.model_cfg(model))

@@ -1,5 +1,6 @@
 """Captions for the multimodal measure: a tiny random-weight LLaVA built offline, an OpenAI-compatible
-server on 127.0.0.1, locally generated images, and the (image sha256, captioner) cache."""
+server on 127.0.0.1, locally generated images, through the one inference stage (the cache keys on
+the image's sha256)."""
 
 import base64
 
@@ -7,10 +8,12 @@ import pandas as pd
 import pytest
 from PIL import Image
 
-from lrworld.captions import captioners
+from lrworld.captions import requests
 from lrworld.captions.fetch import FetchPolicy
 from lrworld.captions.images import CaptionError, collect
-from lrworld.captions.run import caption_items
+from lrworld.inference.cache import ResponseCache
+from lrworld.inference.stage import fill_cache, read_answers
+from lrworld.models import make_backend
 from lrworld.questions.build import build_questions
 from tests.support.fault_server import FaultServer
 from tests.support.image_server import ImageServer
@@ -36,16 +39,16 @@ def tiny_llava(tmp_path_factory):
     return build_tiny_llava(tmp_path_factory.mktemp("llava") / "tiny")
 
 
-class Counting:
-    def __init__(self, inner):
-        self.inner, self.calls = inner, 0
-
-    def identity(self):
-        return self.inner.identity()
-
-    def caption(self, path):
-        self.calls += 1
-        return self.inner.caption(path)
+def caption(items, cfg, cache_dir, policy, image_dir=None, prompt=None):
+    """The captions path of the graph: requests, the answer rule's work (the inference stage), the
+    table read back from the cache. Returns the table, its report and how many were asked."""
+    reqs, images_report = requests.build("d", items, prompt or requests.instruction(), cache_dir / "images", policy,
+                                         image_dir=image_dir)
+    cache = ResponseCache(cache_dir / "captioner.sqlite")
+    info = fill_cache(reqs, lambda: make_backend("captioner", cfg), cache)
+    answers = [a for _, a in read_answers(reqs, info["identity"], cache)]
+    table, report = requests.captions_table(reqs, answers, info["identity"], images_report)
+    return table, report, info["asked"]
 
 
 def test_llava_captions_local_folder_and_url_with_cache(tmp_path, images, tiny_llava):
@@ -54,23 +57,19 @@ def test_llava_captions_local_folder_and_url_with_cache(tmp_path, images, tiny_l
         items = pd.DataFrame({"item_id": ["1", "2", "4", "5"],
                               "poster_url": [None, "http://unused", srv.url("/poster.png"), None]})
         cfg = {"backend": "llava", "model": str(tiny_llava), "max_new_tokens": 6, "device": "cpu"}
-        cap = Counting(captioners.make(cfg))
-        table, report = caption_items(items, cfg, tmp_path / "cache", LOCAL_HOST, image_dir=images, captioner=cap)
-        assert list(table["item_id"]) == ["1", "2", "4"] and cap.calls == 3
+        table, report, asked = caption(items, cfg, tmp_path / "cache", LOCAL_HOST, image_dir=images)
+        assert list(table["item_id"]) == ["1", "2", "4"] and asked == 3
         assert (report["from_folder"], report["downloaded"], report["no_image"]) == (2, 1, 1)
         assert all(isinstance(c, str) and c for c in table["caption"])
         assert report["captioner"]["model"].startswith("sha256:")  # a local folder is keyed by its weights
         # a rerun asks the model nothing and downloads nothing: same image bytes, same captioner
-        again = Counting(captioners.make(cfg))
-        table2, report2 = caption_items(items, cfg, tmp_path / "cache", LOCAL_HOST, image_dir=images, captioner=again)
-        assert again.calls == 0 and report2["cache_hits"] == 3 and table2.equals(table)
+        table2, report2, asked2 = caption(items, cfg, tmp_path / "cache", LOCAL_HOST, image_dir=images)
+        assert asked2 == 0 and table2.equals(table)
         assert report2["already_downloaded"] == 1 and srv.hits["/poster.png"] == 1
-        # another instruction is another captioner: asked again
-        prompt = tmp_path / "p.txt"
-        prompt.write_text("Describe the colours.")
-        other = Counting(captioners.make(dict(cfg, prompt_file=str(prompt))))
-        caption_items(items, cfg, tmp_path / "cache", LOCAL_HOST, image_dir=images, captioner=other)
-        assert other.calls == 3
+        # another instruction is another request: asked again
+        _, _, asked3 = caption(items, cfg, tmp_path / "cache", LOCAL_HOST, image_dir=images,
+                               prompt="Describe the colours.")
+        assert asked3 == 3
 
 
 def test_openai_compatible_captioner(tmp_path, images, monkeypatch):
@@ -79,11 +78,11 @@ def test_openai_compatible_captioner(tmp_path, images, monkeypatch):
     with FaultServer() as srv:
         cfg = {"backend": "openai", "model": "gpt-4o-mini", "base_url": srv.base_url, "api_key_env": "CAPTION_KEY",
                "max_retries": 0}
-        table, report = caption_items(items, cfg, tmp_path / "cache", POLICY, image_dir=images)
-        req = srv.last_request[captioners.instruction()]
+        table, report, _ = caption(items, cfg, tmp_path / "cache", POLICY, image_dir=images)
+        req = srv.last_request[requests.instruction()]
     assert len(table) == 2 and table["caption"].str.startswith("The answer is").all()
     parts = req["messages"][-1]["content"]
-    assert parts[0] == {"type": "text", "text": captioners.instruction()}
+    assert parts[0] == {"type": "text", "text": requests.instruction()}
     assert parts[1]["image_url"]["url"].startswith("data:image/png;base64,")
     assert base64.b64decode(parts[1]["image_url"]["url"].split(",", 1)[1]) in \
         {(images / f"{i}.png").read_bytes() for i in "12"}
@@ -91,7 +90,7 @@ def test_openai_compatible_captioner(tmp_path, images, monkeypatch):
 
 
 def test_figure3_instruction_is_a_template_file():
-    text = captioners.instruction()
+    text = requests.instruction()
     for word in ("objects", "people", "text", "style", "mood"):
         assert word in text
 

@@ -44,7 +44,7 @@ def test_no_poster_and_no_image_dir_stops_the_captions_job_in_one_line(tmp_path)
                           env=env)
     took = time.monotonic() - t0
     assert proc.returncode != 0
-    log = (tmp_path / "logs/captions/nf.log").read_text().strip().splitlines()
+    log = (tmp_path / "logs/captions/nf/requests.log").read_text().strip().splitlines()
     assert "datasets.nf: no poster could be fetched: set image_dir or run online" in log[-1]
     assert "'offline': " in log[-1] and "'unreachable': 3" in log[-1]
     assert len(guard_log.read_text().split()) == 3  # three tries, then the rest are skipped

@@ -4,10 +4,10 @@ The captioner of the multimodal measure (paper Figure 3) is its main user."""
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import Sequence
 
+from lrworld.core.io import dumps_canonical, sha256_text
 from lrworld.models.base import PromptItem, Response
 from lrworld.models.registry import register_backend
 
@@ -32,15 +32,14 @@ def llava_resources(cfg: dict) -> dict:
 
 
 def weights_id(model: str) -> str:
-    """A hub id as is; a local folder by the sha256 of its weight files (a retrained model is another)."""
+    """A hub id as is; a local folder by the sha256 of its weight, tokenizer and config files, as
+    the hf backend keys it (a retrained model is another)."""
+    from lrworld.models.backends.hf import file_digests, model_files
+
     p = Path(model)
     if not p.is_dir():
         return model
-    h = hashlib.sha256()
-    for f in sorted(p.glob("*.safetensors")) + sorted(p.glob("*.bin")):
-        h.update(f.name.encode())
-        h.update(hashlib.sha256(f.read_bytes()).digest())
-    return "sha256:" + h.hexdigest()
+    return "sha256:" + sha256_text(dumps_canonical(file_digests(p, model_files(p))))
 
 
 @register_backend("llava", schema=SCHEMA, resources=llava_resources)
