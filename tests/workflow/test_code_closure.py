@@ -11,24 +11,29 @@ from lrworld.workflow import code
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = sorted((ROOT / "scripts").glob("*.py"))
-# Packages whose modules register themselves: importing the registry loads all of them.
-DISCOVERED = ["lrworld/models/backends"]
+# Packages whose modules register themselves (`discover`): loading the package loads them all.
+DISCOVERED = ["lrworld/models/backends", "lrworld/data/formats", "lrworld/data/joins"]
 
 
-def oracle(script: Path) -> set[Path]:
-    finder = modulefinder.ModuleFinder(path=[str(ROOT)])  # only the package: nothing else is scanned
-    finder.run_script(str(script))
-    files = {Path(m.__file__).resolve() for name, m in finder.modules.items()
-             if m.__file__ and name.split(".")[0] == "lrworld"}
-    if ROOT / "lrworld/models/registry.py" in files:
-        for pkg in DISCOVERED:
-            for f in (ROOT / pkg).glob("*.py"):
-                sub = modulefinder.ModuleFinder(path=[str(ROOT)])
-                sub.run_script(str(f))
-                files |= {Path(m.__file__).resolve() for n, m in sub.modules.items()
-                          if m.__file__ and n.split(".")[0] == "lrworld"}
-                files.add(f.resolve())
-    return files | {script.resolve()}
+def _scan(path: Path, root: Path) -> set[Path]:
+    finder = modulefinder.ModuleFinder(path=[str(root)])  # only the package: nothing else is scanned
+    finder.run_script(str(path))
+    return {Path(m.__file__).resolve() for name, m in finder.modules.items()
+            if m.__file__ and name.split(".")[0] == "lrworld"} | {path.resolve()}
+
+
+def oracle(script: Path, root: Path = ROOT) -> set[Path]:
+    files, done = _scan(script, root), set()
+    while True:  # to a fixpoint: a discovered module may load another discovering package
+        todo = [p for p in DISCOVERED if p not in done and (root / p / "__init__.py").resolve() in files
+                or p == "lrworld/models/backends" and (root / "lrworld/models/registry.py").resolve() in files]
+        todo = [p for p in todo if p not in done]
+        if not todo:
+            return files
+        for pkg in todo:
+            done.add(pkg)
+            for f in (root / pkg).glob("*.py"):
+                files |= _scan(f, root)
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
