@@ -55,8 +55,11 @@ def fill_cache(prompts: list[dict], backend_factory: Callable[[], object], cache
             for key, resp in zip(chunk, backend.answer([_item(unique[k]) for k in chunk])):
                 store(key, resp)
             asked += len(chunk)
-    return {"identity": identity, "prompts": len(prompts), "distinct": len(keys), "asked": asked,
+    info = {"identity": identity, "prompts": len(prompts), "distinct": len(keys), "asked": asked,
             "cached": len(keys) - asked}
+    if asked and hasattr(backend, "batch_summary"):  # local backends: batches and their padding share
+        info["batching"] = backend.batch_summary()
+    return info
 
 
 def collect_responses(prompts: list[dict], identity: dict, cache: ResponseCache) -> list[dict]:
