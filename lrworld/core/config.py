@@ -37,6 +37,8 @@ def _message(err) -> str:
         return f"{_key(list(err.absolute_path) + [extra[0]]) if extra else where}: unknown key; allowed: {allowed}"
     if err.validator == "pattern" and err.schema.get("pattern", "").startswith("^(?!.*"):
         return f"{where}: {err.instance!r} is not a valid name (letters, digits, '_', '.', '-'; no '/', '..' or spaces)"
+    if err.validator == "not" and "description" in err.schema:  # an impossible combination of keys
+        return f"{where}: {err.schema['description']}"
     if err.validator == "enum":
         return f"{where}: {err.instance!r} is not one of {err.validator_value}"
     if err.validator == "oneOf" and where.endswith("source"):
@@ -67,6 +69,29 @@ def validate(config: dict) -> None:
 
 def _raise(msg: str):
     raise ConfigError(f"config: {msg}")
+
+
+def model_defaults(entry: dict) -> dict:
+    """A copy of a model entry with the schema's defaults filled in, as Snakemake's
+    validate(set_default=True) fills them for the pipeline; for backends built outside the graph
+    (tests, benchmarks), so that defaults live only in the schema."""
+    import copy
+
+    from jsonschema import validators
+
+    base = Draft202012Validator
+    plain_properties = base.VALIDATORS["properties"]
+
+    def set_defaults(validator, properties, instance, schema):
+        for key, sub in properties.items():
+            if "default" in sub and isinstance(instance, dict):
+                instance.setdefault(key, copy.deepcopy(sub["default"]))
+        yield from plain_properties(validator, properties, instance, schema)
+
+    filled = copy.deepcopy(entry)
+    entry_schema = schema()["properties"]["models"]["additionalProperties"]
+    validators.extend(base, {"properties": set_defaults})(entry_schema).validate(filled)
+    return filled
 
 
 def enabled_models(config: dict) -> dict:
