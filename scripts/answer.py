@@ -5,16 +5,23 @@ from pathlib import Path
 sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakemake is injected)
 
 from lrworld.core import io, runlog
+from lrworld.inference import servers
 from lrworld.inference.stage import fill_cache
-from lrworld.models.base import make_backend
 from lrworld.inference.cache import ResponseCache
 
 smk = snakemake  # noqa: F821
+servers.exit_on_sigterm()  # a cancelled job unwinds and stops its managed server
 log = runlog.setup(smk)
 model = smk.wildcards.model
 prompts = [p for f in smk.input.prompts for p in io.read_jsonl(f)]
 cache = ResponseCache(Path(smk.params.cache_dir) / f"{model}.sqlite")
-info = fill_cache(prompts, lambda: make_backend(model, dict(smk.params.model_cfg)), cache)
+try:
+    with servers.Served(model, dict(smk.params.model_cfg), gpus=smk.resources.gpu,
+                        log_path=Path(smk.log[0]).with_suffix(".server.log")) as served:
+        info = fill_cache(prompts, served.backend, cache)
+except servers.ServerError as exc:
+    log.error("%s", exc)
+    sys.exit(str(exc))
 log.info("model %s: %d prompts, asked %d, from cache %d", model, info["prompts"], info["asked"], info["cached"])
 info["prompt_files"] = {f: io.sha256_file(f) for f in smk.input.prompts}
 io.write_json(smk.output.answered, info)
