@@ -15,8 +15,11 @@ log = runlog.setup(smk)
 model = smk.wildcards.model
 prompts = [p for f in smk.input.prompts for p in io.read_jsonl(f)]
 cache = ResponseCache(Path(smk.params.cache_dir) / f"{model}.sqlite")
+model_cfg = dict(smk.params.model_cfg)
+if model_cfg.get("batch"):
+    model_cfg["batch_store"] = str(cache.path)  # open Batch API batches are remembered beside the answers
 try:
-    with servers.Served(model, dict(smk.params.model_cfg), gpus=smk.resources.gpu,
+    with servers.Served(model, model_cfg, gpus=smk.resources.gpu,
                         log_path=Path(smk.log[0]).with_suffix(".server.log")) as served:
         info = fill_cache(prompts, served.backend, cache)
 except servers.ServerError as exc:

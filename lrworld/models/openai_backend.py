@@ -121,6 +121,16 @@ class OpenAIBackend:
             base_delay_s=_cfg_number(cfg, "retry_base_s", 1.0),
             max_delay_s=_cfg_number(cfg, "retry_max_delay_s", 60.0),
         )
+        # batch: true sends the uncached prompts through the Batch API (lrworld.models.batch_api);
+        # batch_store is the SQLite file that remembers open batches (the answer job sets it)
+        self.batch = bool(cfg.get("batch", False))
+        if self.batch:
+            self.batch_store = cfg.get("batch_store")
+            self.batch_poll_s = _cfg_number(cfg, "batch_poll_s", None)
+            self.batch_poll_max_s = _cfg_number(cfg, "batch_poll_max_s", None)
+            if self.batch_poll_s is None or self.batch_poll_max_s is None:
+                raise ValueError(f"models.{name}: batch_poll_s and batch_poll_max_s must be set "
+                                 "(lrworld.core.config.model_defaults fills the schema's defaults)")
         self._sleep = sleep or asyncio.sleep
         self._clock = clock or time.time
         self._rng = rng or random.Random()
@@ -156,7 +166,14 @@ class OpenAIBackend:
         """Yield (index into items, Response) as each completes, so the caller can persist each
         answer at once. On a fatal error everything already finished is yielded first, the
         outstanding requests are cancelled and BackendError is raised. Closing the generator early
-        cancels the outstanding requests."""
+        cancels the outstanding requests. With `batch: true`, through the Batch API."""
+        if self.batch:
+            from lrworld.models import batch_api
+
+            return batch_api.answer_iter(self, items)
+        return self._online_iter(items)
+
+    def _online_iter(self, items: Sequence[PromptItem]) -> Iterator[tuple[int, Response]]:
         items = list(items)
         if not items:
             return
