@@ -169,3 +169,31 @@ def yaml_default_config() -> dict:
     import yaml
 
     return yaml.safe_load((ROOT / "config.yaml").read_text())
+
+
+def test_the_commented_server_and_batch_entries_of_config_yaml_are_valid():
+    """Uncommented, config.yaml's vLLM and Batch API examples pass validation, and the 70B models
+    split over the GPUs they ask for."""
+    import re
+
+    import yaml
+
+    text = (ROOT / "config.yaml").read_text()
+    lines = text.splitlines()
+    entries = {}
+    for line in lines:
+        if re.match(r"  # [a-z0-9.-]+-(vllm|batch): +\{", line):
+            entries.update(yaml.safe_load(line[4:]))
+    start = lines.index("  # qwen2-7b-vllm:")
+    block = [lines[start][4:]] + [x[4:] for x in lines[start + 1:] if x.startswith("  #   ")][:9]
+    entries.update(yaml.safe_load("\n".join(block)))
+    assert len(entries) == 11
+    cfg = yaml_default_config()
+    cfg["models"].update(entries)
+    lrw_config.validate(cfg)
+    for name, entry in entries.items():
+        if "server" in entry:
+            command = entry["server"]["command"]
+            assert command[:2] == ["vllm", "serve"] and "--enable-prefix-caching" in command and "{port}" in command
+            assert ("{gpus}" in command) == (entry["gpus"] == 2) == ("70b" in name or "72b" in name)
+    assert entries["gpt-4o-mini-batch"]["batch"] is True
