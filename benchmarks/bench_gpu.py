@@ -2,9 +2,10 @@
 initialised model with a published 7B/8B architecture (built from its configuration in code; the
 cost of a forward pass does not depend on the weights) scores LRWorld-shaped prompts in bf16
 through the hf backend's choice-scoring pass (`last_token_logits`) with token-budget batching
-(`plan_batches`), then the same prompts through vLLM when it is installed.
+(`plan_batches`), beside fixed batches of 8 in job order, then the same prompts through vLLM
+when it is installed.
 
-    python benchmarks/bench_gpu.py                       # Qwen2-7B on cuda, about 3-4 minutes on an H200
+    python benchmarks/bench_gpu.py                       # Qwen2-7B on cuda, meant to take under 5 minutes on an H200
     python benchmarks/bench_gpu.py --arch llama3-8b --sample 0.1 --max-batch-tokens 131072
     python benchmarks/bench_gpu.py --tiny                # a small config on CPU: checks the script (tested)
 
@@ -117,11 +118,13 @@ def sync(device: str) -> None:
         torch.cuda.synchronize()
 
 
-def run_hf(model, prompts, budget: int, device: str, seconds: float) -> dict:
-    """Choice scoring as the hf backend does it: longest-first token-budget batches, then the
-    last-position logits and the log-softmax the label lookup reads."""
+def run_hf(model, prompts, device: str, seconds: float, *, budget: int | None = None,
+           batch_size: int | None = None) -> dict:
+    """Choice scoring as the hf backend does it: its batches (longest-first within a token budget,
+    or fixed-size in job order), then the last-position logits and the log-softmax the label
+    lookup reads."""
     lengths = [len(p) for p in prompts]
-    plan = plan_batches(lengths, max_batch_tokens=budget)
+    plan = plan_batches(lengths, max_batch_tokens=budget, batch_size=batch_size)
     pad = 0
     with torch.inference_mode():
         torch.log_softmax(last_token_logits(model, [prompts[i] for i in plan[0]], pad), dim=-1)  # warm-up
@@ -138,7 +141,8 @@ def run_hf(model, prompts, budget: int, device: str, seconds: float) -> dict:
                 break
         sync(device)
         elapsed = time.perf_counter() - t0
-    return {"path": f"hf choice, max_batch_tokens {budget}", "seconds": elapsed, "prompts": done,
+    name = f"max_batch_tokens {budget}" if budget else f"batch_size {batch_size} (job order)"
+    return {"path": f"hf choice, {name}", "seconds": elapsed, "prompts": done,
             "padding_share": stats.padding_share, "batches": stats.batches}
 
 
@@ -193,9 +197,10 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--arch", default="qwen2-7b", choices=["qwen2-7b", "llama3-8b"])
     ap.add_argument("--tiny", action="store_true", help="a small config on CPU in float32 (seconds; checks the script)")
-    ap.add_argument("--sample", type=float, default=0.05, help="share of each cell's questions scored")
+    ap.add_argument("--sample", type=float, default=0.03, help="share of each cell's questions scored")
     ap.add_argument("--max-batch-tokens", type=int, default=65536)
-    ap.add_argument("--seconds", type=float, default=90.0, help="time cap per path")
+    ap.add_argument("--fixed-batch-size", type=int, default=8, help="also fixed batches of this size (0: skip)")
+    ap.add_argument("--seconds", type=float, default=60.0, help="time cap per path")
     ap.add_argument("--peak-tflops", type=float, default=989.0, help="dense bf16 peak of the GPU")
     ap.add_argument("--no-vllm", action="store_true")
     ap.add_argument("--seed", type=int, default=0)
@@ -231,7 +236,11 @@ def main(argv: list[str] | None = None) -> None:
           f"peak {args.peak_tflops:g} TFLOP/s; {2 * sum(p.numel() for p in model.model.layers.parameters()):.2e} "
           f"layer FLOP/token\n")
     peak = args.peak_tflops * 1e12
-    rows = [report(run_hf(model, prompts, budget, device, args.seconds), model, peak)]
+    rows = [report(run_hf(model, prompts, device, args.seconds, budget=budget), model, peak)]
+    if args.fixed_batch_size:
+        rows.append(report(run_hf(model, prompts, device, args.seconds, batch_size=args.fixed_batch_size), model, peak))
+        print(f"  token budget / fixed batches throughput: "
+              f"{rows[0]['tokens_per_s'] / rows[1]['tokens_per_s']:.2f}x")
     if not args.tiny and not args.no_vllm:
         del model
         torch.cuda.empty_cache()

@@ -63,7 +63,10 @@ def test_tiny_run_on_cpu(tmp_path, bench):
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "projected for the paper's 23.3M tokens" in proc.stdout
-    (row,) = json.loads(out.read_text())["rows"]
-    assert row["questions"] == sum(max(4, round(n * 0.002)) for *_, n in bench.PAPER_CELLS)
-    assert row["tokens_per_s"] > 0 and 0 < row["padding_share"] < 0.2
-    assert row["projected_minutes_23_3M_tokens"] == pytest.approx(23_276_887 / row["tokens_per_s"] / 60, rel=0.01)
+    budget, fixed = json.loads(out.read_text())["rows"]
+    assert budget["path"] == "hf choice, max_batch_tokens 2048" and fixed["path"] == "hf choice, batch_size 8 (job order)"
+    assert budget["questions"] == fixed["questions"] == sum(max(4, round(n * 0.002)) for *_, n in bench.PAPER_CELLS)
+    assert budget["tokens"] == fixed["tokens"] and budget["tokens_per_s"] > 0
+    # 4 prompts per cell: fixed batches of 8 straddle two cells' lengths; sorted ones do not
+    assert budget["padding_share"] < 0.15 < fixed["padding_share"] and budget["batches"] < fixed["batches"]
+    assert budget["projected_minutes_23_3M_tokens"] == pytest.approx(23_276_887 / budget["tokens_per_s"] / 60, rel=0.01)
