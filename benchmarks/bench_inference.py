@@ -10,13 +10,24 @@ Paths compared, all with the real SmolLM2-135M-Instruct GGUF:
 
 Usage: python benchmarks/bench_inference.py [--n 48] [--paper-n 8]
 Prints questions/second per path and the ratios the README quotes.
+
+    python benchmarks/bench_inference.py batching [--prompts results/prompts/ml100k] [--per-measure 16] [--repeats 2]
+
+Token-budget batching vs fixed batches, side by side, on the default run's real prompts (six
+measures, 160 to 980 tokens with SmolLM2's chat template): the prompt files of a default run
+(`--prompts`), or, without it, built by the graph with config.yaml in a scratch directory first
+(about 12 minutes on 2 cores: ground truth, NeuMF, questions). The job order is the answer job's:
+measure after measure.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -48,7 +59,70 @@ def timed(fn) -> float:
     return time.perf_counter() - t0
 
 
+DEFAULT_MEASURES = ["assoc_rule", "mem_item_item", "mem_user_user", "neu_item2users", "neu_user2items", "attr_genre"]
+
+
+def default_run_prompts(prompts_dir: Path | None, per_measure: int) -> list[PromptItem]:
+    """The first `per_measure` prompts of each default-run measure, in the answer job's order."""
+    if prompts_dir is None:
+        work = Path(tempfile.mkdtemp(prefix="lrworld-bench-"))
+        (work / "config.yaml").write_text((ROOT / "config.yaml").read_text().replace(
+            "cache_dir: .lrworld-cache", f"cache_dir: {work / 'cache'}"))
+        targets = [f"results/prompts/ml100k/{m}/zero_shot.jsonl" for m in DEFAULT_MEASURES]
+        print(f"building the default run's prompts in {work} (snakemake) ...", flush=True)
+        subprocess.run([sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(work),
+                        "--cores", str(os.cpu_count() or 1), "--quiet", *targets], check=True)
+        prompts_dir = work / "results/prompts/ml100k"
+    items = []
+    for m in DEFAULT_MEASURES:
+        lines = (prompts_dir / m / "zero_shot.jsonl").read_text().splitlines()[:per_measure]
+        for rec in map(json.loads, lines):
+            items.append(PromptItem(qid=rec["qid"], prompt=rec["prompt"], labels=tuple(rec["labels"])))
+    return items
+
+
+def batching(args) -> None:
+    torch.set_num_threads(os.cpu_count() or 1)
+    items = default_run_prompts(args.prompts, args.per_measure)
+    plain = {k: v for k, v in SMOL.items() if k != "batch_size"}
+    warm = make_backend("smol", {**plain, "mode": "choice"})
+    tok, model = warm.tokenizer, warm.model
+    warm.answer(items[:2])
+    lengths = [len(tok(warm._chat(it.prompt), add_special_tokens=False)["input_ids"]) for it in items]
+    rows, picks = {}, {}
+    paths = [(f"batch_size {args.batch_size} (job order)", {"batch_size": args.batch_size}),
+             (f"max_batch_tokens {args.max_batch_tokens}", {"max_batch_tokens": args.max_batch_tokens})]
+    for _ in range(args.repeats):  # alternated, best time kept: other jobs on the machine come and go
+        for name, cfg in paths:
+            backend = make_backend("smol", {**plain, "mode": "choice", **cfg})
+            backend._tokenizer, backend._model = tok, model
+            t0 = time.perf_counter()
+            out = backend.answer(items)
+            secs = time.perf_counter() - t0
+            rows[name] = (min(secs, rows.get(name, (secs,))[0]), backend.batch_summary())
+            picks[name] = [r.choice_index for r in out]
+    n, tokens = len(items), sum(lengths)
+    print(f"{n} default-run prompts ({args.per_measure} per measure x {len(DEFAULT_MEASURES)}), "
+          f"{min(lengths)}-{max(lengths)} tokens, {tokens} in all; {torch.get_num_threads()} torch threads\n")
+    print(f"{'batching':32s} {'s':>7s} {'tokens/s':>9s} {'q/s':>6s} {'batches':>8s} {'padding':>8s}")
+    for name, (secs, summary) in rows.items():
+        print(f"{name:32s} {secs:7.1f} {tokens / secs:9.0f} {n / secs:6.2f} {summary['batches']:8d} "
+              f"{summary['padding_share']:8.1%}")
+    (fixed, _), (budget, _) = rows.values()
+    a, b = picks.values()
+    print(f"\ntoken budget / fixed batches throughput: {fixed / budget:.2f}x; same pick for {sum(x == y for x, y in zip(a, b))}/{n}")
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["batching"]:
+        ap = argparse.ArgumentParser(prog="bench_inference.py batching")
+        ap.add_argument("--prompts", type=Path, help="results/prompts/<dataset> of a default run")
+        ap.add_argument("--per-measure", type=int, default=16)
+        ap.add_argument("--batch-size", type=int, default=8)
+        ap.add_argument("--max-batch-tokens", type=int, default=4096)
+        ap.add_argument("--repeats", type=int, default=2)
+        batching(ap.parse_args(sys.argv[2:]))
+        return
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=48)
     ap.add_argument("--paper-n", type=int, default=8, help="questions for the slow one-by-one 64-token path")

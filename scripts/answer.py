@@ -6,16 +6,26 @@ from pathlib import Path
 sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakemake is injected)
 
 from lrworld.core import io, runlog
+from lrworld.inference import servers
 from lrworld.inference.cache import ResponseCache
 from lrworld.inference.stage import fill_cache
-from lrworld.models.registry import make_backend
 
 smk = snakemake  # noqa: F821
+servers.exit_on_sigterm()  # a cancelled job unwinds and stops its managed server
 log = runlog.setup(smk)
 model = smk.wildcards.model
 requests = [r for f in smk.input.requests for r in io.read_jsonl(f)]
 cache = ResponseCache(Path(smk.params.cache_dir) / f"{model}.sqlite")
-info = fill_cache(requests, lambda: make_backend(model, dict(smk.params.model_cfg)), cache)
+model_cfg = dict(smk.params.model_cfg)
+if model_cfg.get("batch"):
+    model_cfg["batch_store"] = str(cache.path)  # open Batch API batches are remembered beside the answers
+try:
+    with servers.Served(model, model_cfg, gpus=smk.resources.gpu,
+                        log_path=Path(smk.log[0]).with_suffix(".server.log")) as served:
+        info = fill_cache(requests, served.backend, cache)
+except servers.ServerError as exc:
+    log.error("%s", exc)
+    sys.exit(str(exc))
 log.info("model %s: %d prompts, asked %d, from cache %d", model, info["prompts"], info["asked"], info["cached"])
 info["prompt_files"] = {f: io.sha256_file(f) for f in smk.input.requests}
 io.write_json(smk.output.answered, info)

@@ -40,6 +40,8 @@ def _message(err) -> str:
         return f"{_key(list(err.absolute_path) + [extra[0]]) if extra else where}: unknown key; allowed: {allowed}"
     if err.validator == "pattern" and err.schema.get("pattern", "").startswith("^(?!.*"):
         return f"{where}: {err.instance!r} is not a valid name (letters, digits, '_', '.', '-'; no '/', '..' or spaces)"
+    if err.validator == "not" and "description" in err.schema:  # an impossible combination of keys
+        return f"{where}: {err.schema['description']}"
     if err.validator == "enum":
         return f"{where}: {err.instance!r} is not one of {err.validator_value}"
     if err.validator == "oneOf" and where.endswith("source"):
@@ -136,12 +138,15 @@ def _entries(config: dict):
 
 def _check_models(config: dict) -> None:
     for path, model, extra in _entries(config):
+        problem = backends().get(model["backend"]).check(model)
+        if problem:
+            _raise(f"{_key(path)}: {problem}")
         sub = backend_schema(model["backend"])
         sub["properties"].update(extra)
         errors = sorted(_Validator(sub).iter_errors(model), key=lambda e: list(map(str, e.absolute_path)))
         if errors:
             err = errors[0]
-            if err.validator == "additionalProperties":
+            if err.validator == "additionalProperties" and not err.absolute_path:
                 extra = sorted(set(err.instance) - set(sub["properties"]))
                 if not any("key" in k.lower() for k in extra):
                     _raise(f"{_key(path + [extra[0]])}: unknown key for backend {model['backend']!r}; "

@@ -59,8 +59,11 @@ def fill_cache(requests: list[dict], backend_factory: Callable[[], object], cach
             for key, resp in zip(chunk, backend.answer([to_item(unique[k]) for k in chunk])):
                 store(key, resp)
             asked += len(chunk)
-    return {"identity": identity, "prompts": len(requests), "distinct": len(keys), "asked": asked,
+    info = {"identity": identity, "prompts": len(requests), "distinct": len(keys), "asked": asked,
             "cached": len(keys) - asked}
+    if asked and hasattr(backend, "batch_summary"):  # local backends: batches and their padding share
+        info["batching"] = backend.batch_summary()
+    return info
 
 
 def read_answers(requests: list[dict], identity: dict, cache: ResponseCache) -> list[tuple[str, dict]]:

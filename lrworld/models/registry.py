@@ -34,19 +34,37 @@ class BackendEntry:
     # cfg (defaults filled) -> {"gpu": int, "gpu_model": str}: what the answer job requests
     resources: Callable[[dict], dict] = no_gpu
 
+    # cfg (as the user wrote it) -> a one-line problem the schema cannot state, or None
+    check: Callable[[dict], str | None] = lambda cfg: None
+
     def with_defaults(self, cfg: dict) -> dict:
-        out = dict(cfg)
-        for key, spec in {**COMMON_KEYS, **self.schema}.items():
-            if key not in out and "default" in spec:
-                out[key] = copy.deepcopy(spec["default"])
-        return out
+        return filled(cfg, {**COMMON_KEYS, **self.schema})
+
+
+def filled(cfg: dict, properties: dict) -> dict:
+    """A copy of cfg with each absent key's default, nested objects (a `server:` block) included."""
+    out = dict(cfg)
+    for key, spec in properties.items():
+        if key not in out and "default" in spec:
+            out[key] = copy.deepcopy(spec["default"])
+        elif isinstance(out.get(key), dict) and "properties" in spec:
+            out[key] = filled(out[key], spec["properties"])
+    return out
 
 
 BACKENDS: Registry[BackendEntry] = Registry("backend")
 
 
-def register_backend(name: str, *, schema: dict | None = None, resources: Callable[[dict], dict] = no_gpu):
-    return BACKENDS.decorator(name, lambda cls: BackendEntry(name, cls, schema or {}, resources))
+def register_backend(name: str, *, schema: dict | None = None, resources: Callable[[dict], dict] = no_gpu,
+                     check: Callable[[dict], str | None] | None = None):
+    """`check(cfg)` sees the entry as written (before defaults) and returns a problem or None."""
+    return BACKENDS.decorator(name, lambda cls: BackendEntry(name, cls, schema or {}, resources,
+                                                             check or (lambda cfg: None)))
+
+
+def with_defaults(cfg: dict) -> dict:
+    """A model entry with its backend's defaults filled in (what the graph hands a backend)."""
+    return backends().get(cfg["backend"]).with_defaults(cfg)
 
 
 def backends() -> Registry[BackendEntry]:
@@ -62,8 +80,7 @@ def make_backend(name: str, cfg: dict):
     reg = backends()
     if kind not in reg:
         raise ValueError(f"models.{name}.backend: unknown backend {kind!r}; choose one of {reg.names()}")
-    entry = reg.get(kind)
-    return entry.cls(name, entry.with_defaults(cfg))
+    return reg.get(kind).cls(name, with_defaults(cfg))
 
 
 def resources(cfg: dict) -> dict:

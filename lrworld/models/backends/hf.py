@@ -17,11 +17,12 @@ import os
 import re
 import time
 from pathlib import Path
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from lrworld.core import io
 from lrworld.core.io import sha256_file
 from lrworld.models.base import PromptItem, Response
+from lrworld.models.batching import PaddingStats, plan_batches
 from lrworld.models.registry import register_backend
 
 log = logging.getLogger(__name__)
@@ -48,6 +49,8 @@ SCHEMA = {
     "mode": {"enum": ["generate", "choice"], "default": "generate"},
     "max_new_tokens": {"type": "integer", "minimum": 1, "maximum": 4096, "default": 16},
     "batch_size": {"type": "integer", "minimum": 1, "default": 8},
+    # length-sorted batches of at most this many padded tokens (instead of batch_size)
+    "max_batch_tokens": {"type": "integer", "minimum": 1},
     "dtype": {"enum": ["float32", "bfloat16", "float16"], "default": "float32"},
     "device": {"type": "string"},
     "device_map": {"type": "string"},
@@ -56,6 +59,12 @@ SCHEMA = {
     "gpus": {"type": "integer", "minimum": 0},
     "gpu_model": {"type": "string", "pattern": "^[A-Za-z0-9_.-]+$"},
 }
+
+
+def hf_check(cfg: dict) -> str | None:
+    if "batch_size" in cfg and "max_batch_tokens" in cfg:
+        return "set batch_size or max_batch_tokens, not both"
+    return None
 
 
 def hf_resources(cfg: dict) -> dict:
@@ -143,17 +152,20 @@ def resolve_hub_revision(name: str, repo: str, revision: str | None) -> tuple[st
                               f"{fix}") from None
 
 
-@register_backend("hf", schema=SCHEMA, resources=hf_resources)
+@register_backend("hf", schema=SCHEMA, resources=hf_resources, check=hf_check)
 class HFBackend:
     def __init__(self, name: str, cfg: dict):
         self.name = name
         self.cfg = cfg
-        self.mode = cfg.get("mode", "generate")
+        self.mode = cfg["mode"]
         if self.mode not in ("generate", "choice"):
             raise ValueError(f"models.{name}.mode: {self.mode!r} is not one of generate, choice")
-        self.arch = cfg.get("arch", "causal")  # seq2seq: encoder-decoder models such as FLAN-T5
-        self.max_new_tokens = int(cfg.get("max_new_tokens", 16))
-        self.batch_size = int(cfg.get("batch_size", 8))
+        self.arch = cfg["arch"]  # seq2seq: encoder-decoder models such as FLAN-T5
+        self.max_new_tokens = int(cfg["max_new_tokens"])
+        # max_batch_tokens: length-sorted batches within a token budget, padding included
+        self.max_batch_tokens = int(cfg["max_batch_tokens"]) if cfg.get("max_batch_tokens") is not None else None
+        self.batch_size = None if self.max_batch_tokens else int(cfg["batch_size"])
+        self.padding = PaddingStats()
         self.location, self.gguf_file = resolve_location(name, cfg)
         self._hub: tuple[str, bool] | None = None  # (commit, found in the local cache) of a hub id
         self._tokenizer = None
@@ -216,7 +228,7 @@ class HFBackend:
             from transformers import AutoModelForCausalLM, AutoModelForSeq2SeqLM
 
             auto = AutoModelForSeq2SeqLM if self.arch == "seq2seq" else AutoModelForCausalLM
-            dtype = getattr(torch, self.cfg.get("dtype", "float32"))
+            dtype = getattr(torch, self.cfg["dtype"])
             kw = self._kwargs()
             if self.cfg.get("device_map"):
                 kw["device_map"] = self.cfg["device_map"]
@@ -239,8 +251,8 @@ class HFBackend:
             "arch": self.arch,
             "mode": self.mode,
             "max_new_tokens": self.max_new_tokens if self.mode == "generate" else None,
-            "dtype": self.cfg.get("dtype", "float32"),
-            "prefix_cache": bool(self.cfg.get("prefix_cache", True)) if self.mode == "choice" else None,
+            "dtype": self.cfg["dtype"],
+            "prefix_cache": bool(self.cfg["prefix_cache"]) if self.mode == "choice" else None,
             "chat_template_sha256": hashlib.sha256(template.encode()).hexdigest(),
             "system": self.cfg.get("system"),
         }
@@ -265,80 +277,48 @@ class HFBackend:
             out.append(sorted(ids))
         return out
 
-    def _last_logits_with_shared_prefix(self, texts: list[str]):
-        """Next-token logits after each text, computing the batch's common token prefix once.
-
-        A measure's prompts share the chat template and the template's opening lines; their KV
-        cache is computed for one row and repeated across the batch. The suffixes are right-padded,
-        so every real token keeps its position after the prefix, and the LM head is applied only
-        at each row's last real token.
-        """
-        import torch
-
-        tok, model = self.tokenizer, self.model
-        ids = [tok(t, add_special_tokens=False)["input_ids"] for t in texts]
-        p = 0
-        shortest = min(len(x) for x in ids)
-        while p < shortest - 1 and all(x[p] == ids[0][p] for x in ids):
-            p += 1
-        if p < 8:  # not worth a second forward pass
-            enc = tok(texts, return_tensors="pt", padding=True, add_special_tokens=False).to(model.device)
-            return model(**enc, logits_to_keep=1).logits[:, -1, :].float()
-        dev = model.device
-        prefix = torch.tensor([ids[0][:p]], device=dev)
-        cache = model(input_ids=prefix, use_cache=True).past_key_values
-        cache.batch_repeat_interleave(len(texts))
-        suffixes = [x[p:] for x in ids]
-        width = max(len(x) for x in suffixes)
-        pad = tok.pad_token_id
-        suffix_ids = torch.tensor([x + [pad] * (width - len(x)) for x in suffixes], device=dev)
-        mask = torch.tensor([[1] * (p + len(x)) + [0] * (width - len(x)) for x in suffixes], device=dev)
-        base = getattr(model, model.base_model_prefix)
-        # transformers 5 renamed the decoder's past_key_values argument to cache
-        key = "cache" if "cache" in inspect.signature(base.forward).parameters else "past_key_values"
-        hidden = base(input_ids=suffix_ids, attention_mask=mask, **{key: cache}).last_hidden_state
-        last = torch.tensor([len(x) - 1 for x in suffixes], device=dev)
-        return model.get_output_embeddings()(hidden[torch.arange(len(texts), device=dev), last]).float()
-
     def answer(self, items: Sequence[PromptItem]) -> list[Response]:
-        out: list[Response] = []
-        for start in range(0, len(items), self.batch_size):
-            out.extend(self._answer_batch(items[start:start + self.batch_size]))
-        return out
+        out: list[Response | None] = [None] * len(items)
+        for i, resp in self.answer_iter(items):
+            out[i] = resp
+        return out  # type: ignore[return-value]
 
-    def _answer_batch(self, batch: Sequence[PromptItem]) -> list[Response]:
+    def answer_iter(self, items: Sequence[PromptItem]) -> Iterator[tuple[int, Response]]:
+        """(index into items, Response) batch by batch, so the caller stores each batch's answers
+        as soon as they exist. With `max_batch_tokens` the whole job's prompts are sorted by
+        length first (see lrworld.models.batching)."""
+        tok = self.tokenizer
+        ids = [tok(self._chat(it.prompt), add_special_tokens=False)["input_ids"] for it in items]
+        # generation appends max_new_tokens to every row: they count against the budget too
+        extra = self.max_new_tokens if self.mode == "generate" else 0
+        plan = plan_batches([len(x) + extra for x in ids], batch_size=self.batch_size,
+                            max_batch_tokens=self.max_batch_tokens)
+        for rows in plan:
+            self.padding.add([len(ids[i]) for i in rows])
+            yield from zip(rows, self._answer_batch([items[i] for i in rows], [ids[i] for i in rows]))
+
+    def batch_summary(self) -> dict:
+        """How this backend's batches were filled (for the answer job's summary)."""
+        policy = {"max_batch_tokens": self.max_batch_tokens} if self.max_batch_tokens else {"batch_size": self.batch_size}
+        return {**policy, **self.padding.summary()}
+
+    def _answer_batch(self, batch: Sequence[PromptItem], ids: list[list[int]]) -> list[Response]:
         import torch
 
         tok, model = self.tokenizer, self.model
-        texts = [self._chat(it.prompt) for it in batch]
-        enc = tok(texts, return_tensors="pt", padding=True, add_special_tokens=False).to(model.device)
-        n_in = enc["attention_mask"].sum(dim=1).tolist()
         t0 = time.perf_counter()
         with torch.inference_mode():
             if self.mode == "choice":
-                if self.arch == "seq2seq":
-                    start = torch.full((len(batch), 1), model.config.decoder_start_token_id, device=model.device)
-                    logits = model(**enc, decoder_input_ids=start).logits[:, -1, :].float()
-                elif self._prefix_ok and self.cfg.get("prefix_cache", True) and len(batch) > 1:
-                    try:
-                        logits = self._last_logits_with_shared_prefix(texts)
-                    except (AttributeError, TypeError, ValueError, NotImplementedError) as exc:
-                        # an architecture without a repeatable cache: the plain pass, from now on
-                        log.warning("models.%s: prefix cache unavailable (%s); plain forward passes", self.name, exc)
-                        self._prefix_ok = False
-                        logits = model(**enc, logits_to_keep=1).logits[:, -1, :].float()
-                else:
-                    # only the last position's logits: the LM head over every prompt position
-                    # (a 49k vocabulary for SmolLM2) would cost more than the layers themselves
-                    logits = model(**enc, logits_to_keep=1).logits[:, -1, :].float()
+                logits = self._choice_logits(ids)
                 logprobs = torch.log_softmax(logits, dim=-1)
                 results = []
                 for row, it in zip(logprobs, batch):
-                    per_label = [max(float(row[t]) for t in ids) if ids else float("-inf")
-                                 for ids in self._label_token_ids(it.labels)]
+                    per_label = [max(float(row[t]) for t in lab_ids) if lab_ids else float("-inf")
+                                 for lab_ids in self._label_token_ids(it.labels)]
                     best = max(range(len(per_label)), key=per_label.__getitem__)
                     results.append((it.labels[best], 1, best, per_label, {}))
             else:
+                enc = tok.pad({"input_ids": ids}, padding=True, return_tensors="pt").to(model.device)
                 gen = model.generate(**enc, do_sample=False, max_new_tokens=self.max_new_tokens,
                                      pad_token_id=tok.pad_token_id)
                 # decoder-only outputs repeat the prompt; encoder-decoder outputs start with the decoder start token
@@ -349,15 +329,70 @@ class HFBackend:
                     # "eos": the model ended its answer itself (an empty one is still its answer);
                     # generate pads a finished row, and pad may be the eos token
                     finish = "eos" if tok.eos_token_id in raw or tok.pad_token_id in raw else "length"
-                    ids = [t for t in raw if t != tok.pad_token_id]
-                    if tok.eos_token_id in ids:
-                        ids = ids[: ids.index(tok.eos_token_id)]
-                    results.append((tok.decode(ids, skip_special_tokens=True), len(ids), None, None,
+                    out_ids = [t for t in raw if t != tok.pad_token_id]
+                    if tok.eos_token_id in out_ids:
+                        out_ids = out_ids[: out_ids.index(tok.eos_token_id)]
+                    results.append((tok.decode(out_ids, skip_special_tokens=True), len(out_ids), None, None,
                                     {"finish_reason": finish}))
         per_item = (time.perf_counter() - t0) / len(batch)
-        return [Response(qid=it.qid, raw_text=text, tokens_in=int(n), tokens_out=int(n_out), latency_s=per_item,
+        return [Response(qid=it.qid, raw_text=text, tokens_in=len(x), tokens_out=int(n_out), latency_s=per_item,
                          choice_index=choice, label_logprobs=lp, extra=extra)
-                for it, n, (text, n_out, choice, lp, extra) in zip(batch, n_in, results)]
+                for it, x, (text, n_out, choice, lp, extra) in zip(batch, ids, results)]
+
+    def _choice_logits(self, ids: list[list[int]]):
+        model, pad = self.model, self.tokenizer.pad_token_id
+        if self.arch == "seq2seq":
+            import torch
+
+            enc = self.tokenizer.pad({"input_ids": ids}, padding=True, return_tensors="pt").to(model.device)
+            start = torch.full((len(ids), 1), model.config.decoder_start_token_id, device=model.device)
+            return model(**enc, decoder_input_ids=start).logits[:, -1, :].float()
+        if self._prefix_ok and self.cfg["prefix_cache"]:
+            try:
+                return last_token_logits(model, ids, pad, shared_prefix=True)
+            except (AttributeError, TypeError, ValueError, NotImplementedError) as exc:
+                # an architecture without a repeatable cache: the plain pass, from now on
+                log.warning("models.%s: prefix cache unavailable (%s); plain forward passes", self.name, exc)
+                self._prefix_ok = False
+        return last_token_logits(model, ids, pad, shared_prefix=False)
+
+
+def last_token_logits(model, ids: list[list[int]], pad_id: int, *, shared_prefix: bool = True):
+    """Next-token logits (float32, rows x vocab) after each row of token ids: choice scoring's
+    forward pass, shared by the hf backend and benchmarks/bench_gpu.py.
+
+    Only the last position goes through the LM head: the head over every prompt position (a 49k
+    vocabulary for SmolLM2, 152k for Qwen2) would cost more than the layers themselves. With
+    `shared_prefix`, the batch's common token prefix (chat template, the template's opening lines)
+    is computed for one row and its KV cache repeated across the batch; the suffixes are then
+    right-padded, so every real token keeps its position after the prefix.
+    """
+    import torch
+
+    dev = model.device
+    p = 0
+    shortest = min(len(x) for x in ids)
+    while shared_prefix and p < shortest - 1 and all(x[p] == ids[0][p] for x in ids):
+        p += 1
+    if len(ids) < 2 or p < 8:  # not worth a second forward pass
+        width = max(len(x) for x in ids)
+        # left padding: every row's last real token sits in the last column
+        input_ids = torch.tensor([[pad_id] * (width - len(x)) + x for x in ids], device=dev)
+        mask = torch.tensor([[0] * (width - len(x)) + [1] * len(x) for x in ids], device=dev)
+        return model(input_ids=input_ids, attention_mask=mask, logits_to_keep=1, use_cache=False).logits[:, -1, :].float()
+    prefix = torch.tensor([ids[0][:p]], device=dev)
+    cache = model(input_ids=prefix, use_cache=True).past_key_values
+    cache.batch_repeat_interleave(len(ids))
+    suffixes = [x[p:] for x in ids]
+    width = max(len(x) for x in suffixes)
+    suffix_ids = torch.tensor([x + [pad_id] * (width - len(x)) for x in suffixes], device=dev)
+    mask = torch.tensor([[1] * (p + len(x)) + [0] * (width - len(x)) for x in suffixes], device=dev)
+    base = getattr(model, model.base_model_prefix)
+    # transformers 5 renamed the decoder's past_key_values argument to cache
+    key = "cache" if "cache" in inspect.signature(base.forward).parameters else "past_key_values"
+    hidden = base(input_ids=suffix_ids, attention_mask=mask, **{key: cache}).last_hidden_state
+    last = torch.tensor([len(x) - 1 for x in suffixes], device=dev)
+    return model.get_output_embeddings()(hidden[torch.arange(len(ids), device=dev), last]).float()
 
 
 def _quiet_transformers() -> None:

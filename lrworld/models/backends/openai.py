@@ -33,7 +33,7 @@ from typing import Any, Awaitable, Callable, Iterator, Sequence
 from urllib.parse import urlsplit, urlunsplit
 
 from lrworld.models.base import PromptItem, Response
-from lrworld.models.registry import register_backend
+from lrworld.models.registry import filled, register_backend
 from lrworld.models.retry import BackendError, RetryPolicy, parse_retry_after
 
 log = logging.getLogger(__name__)
@@ -61,7 +61,44 @@ SCHEMA = {
     "max_wait_s": {"type": "number", "minimum": 0, "default": 600.0},
     "retry_base_s": {"type": "number", "minimum": 0, "default": 1.0},
     "retry_max_delay_s": {"type": "number", "minimum": 0, "default": 60.0},
+    # uncached prompts go through the provider's Batch API (files + batches endpoints)
+    "batch": {"type": "boolean", "default": False},
+    "batch_poll_s": {"type": "number", "exclusiveMinimum": 0, "default": 30},  # first wait between polls
+    "batch_poll_max_s": {"type": "number", "exclusiveMinimum": 0, "default": 600},  # grows 1.5x per poll to this
+    # a server the answer job starts on its node (lrworld/inference/servers.py, docs/openai_backend.md)
+    "server": {
+        "type": "object", "additionalProperties": False, "required": ["command"],
+        "properties": {
+            "command": {"type": "array", "minItems": 1, "items": {"type": "string"}},  # {port} {host} {gpus} {python}
+            "host": {"type": "string", "default": "127.0.0.1"},
+            "port": {"type": "integer", "minimum": 0, "maximum": 65535, "default": 0},  # 0: a free port
+            "health_path": {"type": "string", "pattern": "^/", "default": "/health"},  # GET answers 200 when ready
+            "api_path": {"type": "string", "pattern": "^/", "default": "/v1"},
+            "startup_timeout_s": {"type": "number", "exclusiveMinimum": 0, "default": 900},
+            "stop_grace_s": {"type": "number", "minimum": 0, "default": 30},  # SIGTERM, then SIGKILL after this
+            "env": {"type": "object", "additionalProperties": {"type": "string"}, "default": {}},
+        },
+    },
+    # GPUs a managed server's job requests (substituted as {gpus}, e.g. vLLM's tensor parallelism)
+    "gpus": {"type": "integer", "minimum": 0},
+    "gpu_model": {"type": "string", "pattern": "^[A-Za-z0-9_.-]+$"},
 }
+
+
+def openai_check(cfg: dict) -> str | None:
+    if "server" in cfg and "base_url" in cfg:
+        return "`server` starts its own endpoint; remove base_url"
+    if "server" in cfg and cfg.get("batch"):
+        return "batch: true uses the provider's Batch API, which a managed server does not have"
+    if "gpus" in cfg and "server" not in cfg:
+        return "gpus: is for a managed server (`server:`); an API model runs elsewhere"
+    return None
+
+
+def openai_resources(cfg: dict) -> dict:
+    """An API model needs nothing here; a managed server gets the GPUs its entry asks for."""
+    gpus = cfg.get("gpus", 0) if cfg.get("server") else 0
+    return {"gpu": gpus, "gpu_model": cfg.get("gpu_model", "") if gpus else ""}
 
 _RETRY, _REFUSAL, _FATAL = "retry", "refusal", "fatal"
 
@@ -86,15 +123,15 @@ def public_url(url: str | None) -> str:
     return urlunsplit((parts.scheme, host, parts.path.rstrip("/"), "", ""))
 
 
-def _cfg_number(cfg: dict, key: str, default, kind=float):
-    value = cfg.get(key, default)
+def _number(cfg: dict, key: str, kind=float):
+    value = cfg.get(key)
     try:
         return kind(value) if value is not None else None
     except (TypeError, ValueError):
         raise ValueError(f"openai backend: {key}={value!r} is not a {kind.__name__}") from None
 
 
-@register_backend("openai", schema=SCHEMA)
+@register_backend("openai", schema=SCHEMA, resources=openai_resources, check=openai_check)
 class OpenAIBackend:
     """`OpenAIBackend(name, cfg)`; cfg is the model's entry in config.yaml (see docs/openai_backend.md).
 
@@ -110,39 +147,47 @@ class OpenAIBackend:
         clock: Callable[[], float] | None = None,
         rng: random.Random | None = None,
     ):
+        cfg = filled(cfg, SCHEMA)  # defaults live in SCHEMA only (also when built outside the graph)
         self.name = name
         self.model = str(cfg.get("model") or name)
         self.base_url = cfg.get("base_url") or None
-        self.api_key_env = str(cfg.get("api_key_env") or "OPENAI_API_KEY")
-        self.mode = str(cfg.get("mode", "generate"))
+        self.api_key_env = str(cfg["api_key_env"])
+        self.mode = str(cfg["mode"])
         if self.mode not in MODES:
             raise ValueError(f"models.{name}.mode: {self.mode!r}; choose one of {list(MODES)}")
-        self.temperature = _cfg_number(cfg, "temperature", 0.0)
+        self.temperature = _number(cfg, "temperature")
         if self.mode == "choice":
             self.max_tokens = 1
-            self.top_logprobs = _cfg_number(cfg, "top_logprobs", 20, int)
+            self.top_logprobs = _number(cfg, "top_logprobs", int)
             if not 1 <= self.top_logprobs <= 20:
                 raise ValueError(f"models.{name}.top_logprobs must be in 1..20, got {self.top_logprobs}")
         else:
-            self.max_tokens = _cfg_number(cfg, "max_tokens", 512, int)
+            self.max_tokens = _number(cfg, "max_tokens", int)
             self.top_logprobs = None
         # newer OpenAI models take max_completion_tokens instead of max_tokens
-        self.token_param = str(cfg.get("token_param") or "max_tokens")
+        self.token_param = str(cfg["token_param"])
         if self.token_param not in ("max_tokens", "max_completion_tokens"):
             raise ValueError(f"models.{name}.token_param: {self.token_param!r}; "
                              "choose max_tokens or max_completion_tokens")
         self.system = cfg.get("system") or None
-        self.seed = _cfg_number(cfg, "seed", None, int)
-        self.concurrency = _cfg_number(cfg, "concurrency", 8, int)
+        self.seed = _number(cfg, "seed", int)
+        self.concurrency = _number(cfg, "concurrency", int)
         if self.concurrency < 1:
             raise ValueError(f"models.{name}.concurrency must be >= 1")
-        self.timeout_s = _cfg_number(cfg, "timeout_s", 120.0)
+        self.timeout_s = _number(cfg, "timeout_s")
         self.policy = RetryPolicy(
-            max_retries=_cfg_number(cfg, "max_retries", 8, int),
-            max_wait_s=_cfg_number(cfg, "max_wait_s", 600.0),
-            base_delay_s=_cfg_number(cfg, "retry_base_s", 1.0),
-            max_delay_s=_cfg_number(cfg, "retry_max_delay_s", 60.0),
+            max_retries=_number(cfg, "max_retries", int),
+            max_wait_s=_number(cfg, "max_wait_s"),
+            base_delay_s=_number(cfg, "retry_base_s"),
+            max_delay_s=_number(cfg, "retry_max_delay_s"),
         )
+        # batch: true sends the uncached prompts through the Batch API (lrworld.models.batch_api);
+        # batch_store is the SQLite file that remembers open batches (the answer job sets it)
+        self.batch = bool(cfg["batch"])
+        if self.batch:
+            self.batch_store = cfg.get("batch_store")
+            self.batch_poll_s = _number(cfg, "batch_poll_s")
+            self.batch_poll_max_s = _number(cfg, "batch_poll_max_s")
         self._sleep = sleep or asyncio.sleep
         self._clock = clock or time.time
         self._rng = rng or random.Random()
@@ -178,7 +223,14 @@ class OpenAIBackend:
         """Yield (index into items, Response) as each completes, so the caller can persist each
         answer at once. On a fatal error everything already finished is yielded first, the
         outstanding requests are cancelled and BackendError is raised. Closing the generator early
-        cancels the outstanding requests."""
+        cancels the outstanding requests. With `batch: true`, through the Batch API."""
+        if self.batch:
+            from lrworld.models import batch_api
+
+            return batch_api.answer_iter(self, items)
+        return self._online_iter(items)
+
+    def _online_iter(self, items: Sequence[PromptItem]) -> Iterator[tuple[int, Response]]:
         items = list(items)
         if not items:
             return

@@ -1,0 +1,240 @@
+"""Model servers started inside the answer job: vLLM, SGLang, llama.cpp, or any command that serves
+an OpenAI-compatible API. An `openai` model entry declares one with `server:` (keys and defaults in
+the schema, examples in docs/openai_backend.md):
+
+    with Served(model, cfg, gpus=2, log_path="logs/answer/ds/m.server.log") as served:
+        info = fill_cache(prompts, served.backend, cache)
+
+The server starts at the backend's first answer (a job whose prompts are all cached starts none),
+on the node the job runs on, in its own process group; the job waits for its health check,
+answers through the `openai` backend, and on leaving the `with` (success, error, or SIGTERM once
+`exit_on_sigterm()` is installed) stops the whole group: SIGTERM, then SIGKILL after
+`stop_grace_s`. A server that never becomes healthy fails after `startup_timeout_s` with one line
+naming the model and the server's last log lines.
+
+Hand-written on top of subprocess because the tools that manage such servers (vLLM's own
+launcher, SkyPilot, Ray Serve) each know one engine and a cluster of their own; what a SLURM job
+needs is a child process group and a health poll.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Iterator, Sequence
+
+from lrworld.core.io import dumps_canonical, sha256_text
+from lrworld.models.base import PromptItem, Response
+from lrworld.models.registry import make_backend, with_defaults
+
+log = logging.getLogger(__name__)
+
+TAIL_LINES = 8
+
+
+class ServerError(RuntimeError):
+    """A managed server failed to start; the message is one line."""
+
+
+def free_port(host: str) -> int:
+    """A port the OS reports free on `host` (the server binds it a moment later)."""
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
+def substitute(arg: str, values: dict[str, str]) -> str:
+    """`{port}`, `{host}`, `{gpus}`, `{python}` replaced; other braces left alone (commands carry
+    JSON, e.g. vLLM's --override-generation-config '{"temperature": 0}')."""
+    for key, value in values.items():
+        arg = arg.replace("{" + key + "}", value)
+    return arg
+
+
+def log_tail(path: Path, lines: int = TAIL_LINES, limit: int = 800) -> str:
+    """The last non-empty lines of a log on one line, ' | '-separated."""
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            fh.seek(max(0, fh.tell() - 64 * 1024))
+            text = fh.read().decode("utf-8", "replace")
+    except OSError:
+        return "(no log)"
+    kept = [" ".join(line.split()) for line in text.splitlines() if line.strip()][-lines:]
+    out = " | ".join(kept) or "(empty log)"
+    return out if len(out) <= limit else "..." + out[-(limit - 3):]
+
+
+def _group_alive(proc: subprocess.Popen) -> bool:
+    proc.poll()  # reap the leader once it exits, or it counts as a member forever
+    try:
+        os.killpg(proc.pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _signal_group(proc: subprocess.Popen, sig: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, sig)
+
+
+@contextlib.contextmanager
+def _signals_deferred() -> Iterator[None]:
+    """A second SIGTERM or Ctrl-C while the group is being stopped must not cut the stop short."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = {s: signal.signal(s, signal.SIG_IGN) for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
+
+
+def stop_group(proc: subprocess.Popen, grace_s: float) -> None:
+    """SIGTERM to the server's process group, SIGKILL to what is left after grace_s."""
+    with _signals_deferred():
+        _signal_group(proc, signal.SIGTERM)
+        deadline = time.monotonic() + grace_s
+        while _group_alive(proc) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if _group_alive(proc):
+            log.warning("server (process group %d) still running %.0fs after SIGTERM: SIGKILL", proc.pid, grace_s)
+            _signal_group(proc, signal.SIGKILL)
+        proc.wait()
+
+
+def _healthy(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as r:
+            return r.status == 200
+    except (urllib.error.URLError, OSError, ValueError):
+        return False
+
+
+@contextlib.contextmanager
+def running_server(model: str, server: dict, *, gpus: int = 0, log_path: str | os.PathLike | None = None) -> Iterator[str]:
+    """Start `server` (a model entry's `server:` block, schema defaults filled), wait until its
+    health check answers 200, yield the OpenAI base URL, stop its process group on exit."""
+    host = server["host"]
+    port = server["port"] or free_port(host)
+    values = {"port": str(port), "host": host, "gpus": str(gpus), "python": sys.executable}
+    argv = [substitute(a, values) for a in server["command"]]
+    env = {**os.environ, **{k: substitute(v, values) for k, v in server["env"].items()}}
+    netloc = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    with contextlib.ExitStack() as stack:
+        if log_path is None:
+            log_path = stack.enter_context(tempfile.TemporaryDirectory(prefix="lrworld-server-")) + "/server.log"
+        log_path = Path(log_path)
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        out = stack.enter_context(open(log_path, "wb"))
+        t0 = time.monotonic()
+        try:
+            proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                    env=env, start_new_session=True)
+        except OSError as exc:
+            raise ServerError(f"models.{model}: server command {argv[0]!r} could not start: {exc}") from None
+        try:
+            _wait_healthy(model, proc, f"http://{netloc}{server['health_path']}", server["startup_timeout_s"], log_path)
+            log.info("models.%s: server healthy after %.1fs (pid %d, port %d, log %s)",
+                     model, time.monotonic() - t0, proc.pid, port, log_path)
+            yield f"http://{netloc}{server['api_path']}"
+        finally:
+            stop_group(proc, server["stop_grace_s"])
+            log.info("models.%s: server stopped (exit code %s)", model, proc.returncode)
+
+
+def _wait_healthy(model: str, proc: subprocess.Popen, url: str, timeout_s: float, log_path: Path) -> None:
+    deadline = time.monotonic() + timeout_s
+    delay = 0.1
+    while True:
+        if proc.poll() is not None:
+            raise ServerError(f"models.{model}: server exited with code {proc.returncode} before it became "
+                              f"healthy; last log lines: {log_tail(log_path)}")
+        if _healthy(url):
+            return
+        if time.monotonic() >= deadline:
+            raise ServerError(f"models.{model}: server not healthy after {timeout_s:g}s (GET {url}); "
+                              f"last log lines: {log_tail(log_path)}")
+        time.sleep(min(delay, max(0.0, deadline - time.monotonic())))
+        delay = min(delay * 1.5, 2.0)
+
+
+def served_identity(identity: dict, server: dict) -> dict:
+    """The cache identity of a model behind a managed server: its URL changes every run (a free
+    port), so it is replaced by the command that chooses what is served (hashed: a command may
+    carry a secret such as vLLM's --api-key)."""
+    return {**identity, "base_url": "managed",
+            "server_sha256": sha256_text(dumps_canonical(list(server["command"])))[:16]}
+
+
+def exit_on_sigterm() -> None:
+    """SIGTERM or SIGHUP (scancel, a stopped Snakemake, a lost terminal) raise SystemExit in the main
+    thread, so `with` blocks unwind and stop their servers; call once at the top of a job script."""
+    def handler(signum, frame):
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, handler)
+    signal.signal(signal.SIGHUP, handler)
+
+
+class Served(contextlib.AbstractContextManager):
+    """The backend for a model entry, behind its managed server when it declares one."""
+
+    def __init__(self, model: str, cfg: dict, *, gpus: int = 0, log_path: str | os.PathLike | None = None):
+        self.model = model
+        self.cfg = with_defaults(cfg) if cfg.get("server") else cfg
+        self.gpus = int(gpus or 0)
+        self.log_path = log_path
+        self._stack = contextlib.ExitStack()
+        self._live = None
+
+    def backend(self):
+        if not self.cfg.get("server"):
+            return make_backend(self.model, self.cfg)
+        if self.cfg.get("backend") != "openai":
+            raise ValueError(f"models.{self.model}.server: a managed server needs backend openai")
+        return _ManagedBackend(self)
+
+    def start(self):
+        """The openai backend on the running server (started on first call)."""
+        if self._live is None:
+            url = self._stack.enter_context(running_server(self.model, self.cfg["server"], gpus=self.gpus,
+                                                           log_path=self.log_path))
+            self._live = make_backend(self.model, {**self.cfg, "base_url": url})
+        return self._live
+
+    def __exit__(self, *exc) -> None:
+        self._stack.close()
+
+
+class _ManagedBackend:
+    def __init__(self, served: Served):
+        self._served = served
+        # the identity needs no server: built on a placeholder URL, the real one replaced by the command
+        offline = make_backend(served.model, {**served.cfg, "base_url": "http://managed.invalid/v1"})
+        self._identity = served_identity(offline.identity(), served.cfg["server"])
+
+    def identity(self) -> dict:
+        return self._identity
+
+    def answer_iter(self, items: Sequence[PromptItem]) -> Iterator[tuple[int, Response]]:
+        return self._served.start().answer_iter(items)
+
+    def answer(self, items: Sequence[PromptItem]) -> list[Response]:
+        return self._served.start().answer(items)

