@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lrworld.data import abo, amazon, contract, lastfm, metadata, movielens, netflix
+from lrworld.data import abo, amazon, contract, lastfm, metadata, movielens, netflix, titles
 from lrworld.data.contract import DataError
 
 FORMATS = {
@@ -68,6 +68,9 @@ def ingest(name: str, cfg: dict, raw_dir: str | Path, metadata_paths: dict[str, 
     if given:
         items, report["hetrec_lastfm_genres"] = lastfm.join_hetrec_genres(
             items, *(metadata_paths[k] for k in _LASTFM_GENRE_KEYS))
+    if cfg.get("display_titles", True):
+        # after every join: Netflix metadata is aligned by the file's own title form
+        items, report["display_titles"] = titles.apply_display_titles(items)
     items = contract.finalize_items(items)
     inter = contract.finalize_interactions(inter, f"datasets.{name}")
     unknown = ~inter["item_id"].isin(items["item_id"])
