@@ -27,6 +27,8 @@ rule questions:
         history_length=config["questions"]["history_length"],
         per_measure=config["questions"]["per_measure"],
         seed=config["seed"],
+        ties=config["questions"]["ties"],
+        exclude_values=config["questions"]["exclude_values"],
     log:
         "logs/questions/{dataset}/{measure}.log",
     conda:
