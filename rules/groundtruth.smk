@@ -33,7 +33,8 @@ rule assoc_rules:
 rule similar_pairs:
     input:
         interactions="results/data/{dataset}/interactions.parquet",
-        code=code("groundtruth/similarity.py"),
+        item_table="results/data/{dataset}/items.parquet",
+        code=code("groundtruth/similarity.py", "questions/negatives.py", "questions/seeding.py", "questions/display.py"),
     output:
         pairs="results/gt/{dataset}/{kind}_similar_pairs.parquet",
     wildcard_constraints:
@@ -76,7 +77,8 @@ rule prototypes:
     input:
         interactions="results/data/{dataset}/interactions.parquet",
         embeddings="results/gt/{dataset}/embeddings.parquet",
-        code=code("groundtruth/prototypes.py"),
+        item_table="results/data/{dataset}/items.parquet",
+        code=code("groundtruth/prototypes.py", "questions/negatives.py", "questions/seeding.py", "questions/display.py"),
     output:
         prototypes="results/gt/{dataset}/prototypes.parquet",
     params:
@@ -121,7 +123,8 @@ rule gt_questions:
         interactions="results/data/{dataset}/interactions.parquet",
         item_table="results/data/{dataset}/items.parquet",
         artifact=lambda w: [GT_ARTIFACT[w.gt_measure].format(dataset=w.dataset)],
-        code=code("groundtruth/questions.py", "groundtruth/config.py"),
+        code=code("groundtruth/questions.py", "groundtruth/config.py", "questions/negatives.py", "questions/seeding.py",
+                  "questions/display.py"),
     output:
         questions="results/questions/{dataset}/{gt_measure}.jsonl",
         report="results/questions/{dataset}/{gt_measure}.report.json",

@@ -10,6 +10,7 @@ from groundtruth_common import Log, limit_threads
 
 from lrworld.groundtruth.prototypes import all_prototypes
 from lrworld.core.io import write_parquet
+from lrworld.questions.display import item_keys
 
 sm = snakemake  # noqa: F821
 log = Log(sm.log[0])
@@ -18,6 +19,7 @@ p = sm.params.kmeans
 inter = pd.read_parquet(sm.input.interactions)
 emb = pd.read_parquet(sm.input.embeddings)
 table, stats = all_prototypes(emb, inter, int(sm.params.n_questions), k=p["k"], seed=int(sm.params.seed),
-                              n_positives=p["n_positives"], threads=sm.threads)
+                              n_positives=p["n_positives"], threads=sm.threads, dataset=sm.wildcards.dataset,
+                              display=item_keys(pd.read_parquet(sm.input.item_table)))
 log.stats("prototypes", stats)
 write_parquet(sm.output.prototypes, table)

@@ -10,6 +10,7 @@ from groundtruth_common import Log
 
 from lrworld.groundtruth.similarity import similar_pairs
 from lrworld.core.io import write_parquet
+from lrworld.questions.display import item_keys
 
 sm = snakemake  # noqa: F821
 log = Log(sm.log[0])
@@ -17,6 +18,7 @@ p = sm.params.similarity
 inter = pd.read_parquet(sm.input.interactions)
 pairs, stats = similar_pairs(inter, sm.wildcards.kind, int(sm.params.n_questions), threshold=p["threshold"],
                              seed=int(sm.params.seed), min_degree=p["min_degree"],
-                             fallback_quantile=p["fallback_quantile"])
+                             fallback_quantile=p["fallback_quantile"], dataset=sm.wildcards.dataset,
+                             display=item_keys(pd.read_parquet(sm.input.item_table)) if sm.wildcards.kind == "item" else None)
 log.stats("similar_pairs", stats)
 write_parquet(sm.output.pairs, pairs)
