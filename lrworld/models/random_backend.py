@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import hashlib
-import random
 from typing import Sequence
 
 from lrworld.models.base import PromptItem, Response
+from lrworld.questions.seeding import rng_for
 
 
 class RandomBackend:
@@ -21,9 +20,8 @@ class RandomBackend:
         out = []
         for item in items:
             # Seeded per question, not per run: the pick does not depend on batch order or on
-            # which other questions are answered in the same job.
-            digest = hashlib.sha256(f"{self.seed}:{item.qid}".encode()).digest()
-            idx = random.Random(int.from_bytes(digest[:8], "big")).randrange(len(item.labels))
+            # which other questions are answered in the same job (the qid names dataset and measure).
+            idx = int(rng_for(self.seed, "random_backend", item.qid).integers(len(item.labels)))
             out.append(Response(qid=item.qid, raw_text=item.labels[idx], tokens_in=0, tokens_out=0,
                                 latency_s=0.0, choice_index=idx))
         return out

@@ -1,8 +1,9 @@
 """Frozen candidate sets: the true next item + (n-1) items the user has not interacted with.
 
 LLaRA re-draws negatives on every pass (``negative_sampling`` calls ``random.sample`` in
-``__getitem__``); we draw once per question from a seed and the question id, and freeze the
-result as ``candidates.jsonl``. The draw for one question does not depend on any other question.
+``__getitem__``); we draw once per question from ``rng_for(seed, dataset, "llara_candidates",
+qid)`` and freeze the result as ``candidates.jsonl``. The draw for one question does not depend on
+any other question, and no two datasets share a stream.
 
 Pool (as LLaRA): every item with a title, minus the user's known items (``Example.seen``) and the
 target. One deviation: items whose normalised title is empty (MovieLens ``unknown``, which
@@ -12,19 +13,13 @@ in every answer and would make every answer to that question invalid.
 
 from __future__ import annotations
 
-import hashlib
-import random
 from typing import Iterable
 
+from lrworld.questions.seeding import rng_for
 from lrworld.tracks.llara.data import Example, LlaraSet
 from lrworld.tracks.llara.parse import ambiguous_pairs, norm_title
 
 N_CANDIDATES = 20
-
-
-def _rng(seed: int, qid: str) -> random.Random:
-    digest = hashlib.sha256(f"llara-candidates:{seed}:{qid}".encode()).digest()
-    return random.Random(int.from_bytes(digest[:8], "big"))
 
 
 def draw_candidates(ds: LlaraSet, examples: Iterable[Example] | None = None, n: int = N_CANDIDATES,
@@ -39,9 +34,9 @@ def draw_candidates(ds: LlaraSet, examples: Iterable[Example] | None = None, n: 
         pool = [i for i in pool_all if i not in banned]
         if len(pool) < n - 1:
             raise ValueError(f"{ex.qid}: only {len(pool)} items available as negatives, need {n - 1}")
-        rng = _rng(seed, ex.qid)
-        cands = rng.sample(pool, n - 1) + [ex.next]
-        rng.shuffle(cands)
+        rng = rng_for(seed, ds.name, "llara_candidates", ex.qid)
+        cands = [pool[i] for i in rng.choice(len(pool), size=n - 1, replace=False)] + [ex.next]
+        cands = [cands[i] for i in rng.permutation(n)]
         titles = [ds.item_names[i] for i in cands]
         pairs = ambiguous_pairs(titles)
         rec = {
