@@ -9,7 +9,7 @@ localrules:
 
 
 CHAIN_RULES = ("fetch_raw", "ingest", "assoc_rules", "similar_pairs", "neumf", "prototypes", "gt_questions",
-               "questions", "prompts", "answer", "responses", "score")
+               "questions", "prompts", "audit", "answer", "responses", "score")
 
 
 def rule_code(name):
@@ -41,6 +41,7 @@ rule provenance:
         template=template_for,
         questions="results/questions/{dataset}/{measure}.jsonl",
         questions_report="results/questions/{dataset}/{measure}.report.json",
+        audit="results/audit/{dataset}.json",
         ground_truth=ground_truth_files,
         interactions="results/data/{dataset}/interactions.parquet",
         item_table="results/data/{dataset}/items.parquet",
