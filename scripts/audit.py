@@ -15,7 +15,8 @@ smk = snakemake  # noqa: F821
 log = runlog.setup(smk)
 questions = {m: (str(f), io.read_jsonl(f)) for m, f in zip(smk.params.measures, smk.input.questions)}
 reports = {m: io.read_json(f) for m, f in zip(smk.params.measures, smk.input.reports)}
-prompts = [(str(f), io.read_jsonl(f)) for f in smk.input.prompts]
+# results/prompts/<dataset>/<measure>/<variant>.jsonl
+prompts = [(str(f), Path(f).parent.name, io.read_jsonl(f)) for f in smk.input.prompts]
 audit, violations = audit_dataset(smk.wildcards.dataset, smk.params.domain, questions, prompts, reports,
                                   pd.read_parquet(smk.input.interactions), pd.read_parquet(smk.input.item_table),
                                   io.read_json(smk.input.ingest_report))

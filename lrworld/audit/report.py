@@ -22,9 +22,9 @@ def _slot_sequences(dataset: str, questions: dict[str, tuple[str, list[dict]]]) 
 
 
 def audit_dataset(dataset: str, domain: str, questions: dict[str, tuple[str, list[dict]]],
-                  prompts: list[tuple[str, list[dict]]], reports: dict[str, dict], interactions: pd.DataFrame,
+                  prompts: list[tuple[str, str, list[dict]]], reports: dict[str, dict], interactions: pd.DataFrame,
                   items: pd.DataFrame, ingest_report: dict) -> tuple[dict, list[checks.Violation]]:
-    """`questions`: measure -> (path, records); `prompts`: (path, records) per prompt file;
+    """`questions`: measure -> (path, records); `prompts`: (path, measure, records) per prompt file;
     `reports`: measure -> question report. Returns (audit, violations)."""
     violations: list[checks.Violation] = []
     checked = Counter()
@@ -48,12 +48,11 @@ def audit_dataset(dataset: str, domain: str, questions: dict[str, tuple[str, lis
         per_measure[m] = {"file": path, "questions": len(qs), "slots": uni,
                           "tied_positives": sum(bool(q.get("tied_positive")) for q in qs),
                           **{key: rep[key] for key in REPORT_KEYS if key in rep}}
-    for path, ps in prompts:
+    for path, measure, ps in prompts:
         seen = set()
         for p in ps:
             violations += checks.prompt_checks(path, p, by_qid.get(p.get("qid")))
             seen.add(p.get("qid"))
-        measure = ps[0]["measure"] if ps else None
         if measure in questions:
             for q in questions[measure][1]:
                 if q["qid"] not in seen:
