@@ -2,88 +2,16 @@
 
 import copy
 
-import pandas as pd
 import pytest
 
 from lrworld.audit.report import audit_all, audit_dataset, to_markdown
-from lrworld.prompts.render import ItemTexts, render
-
-TEMPLATE = "History:\n${history}\nTarget: ${target}\nOptions:\n${candidates}\nAnswer:"
-ITEMS = pd.DataFrame({"item_id": [str(i) for i in range(1, 13)], "title": [f"Film {i}" for i in range(1, 13)],
-                      "year": [2000] * 12, "genres": [["Drama"]] * 5 + [["Drama", "War"]] + [["Comedy"]] * 6})
-# user u watched 1..6 (6 last); user v watched 7..12; item 12 was also watched by w
-INTER = pd.DataFrame({"user_id": ["u"] * 6 + ["v"] * 6 + ["w"], "item_id": [str(i) for i in range(1, 13)] + ["12"],
-                      "rating": 4.0, "timestamp": list(range(6)) * 2 + [0]})
-TEN = [str(i) for i in range(2, 12)]
-
-
-def _base():
-    plots = {str(i): f"Logline of film {i}." for i in range(1, 13)}
-    return {
-        "attr_genre": {"qid": "d/attr_genre/uu", "measure": "attr_genre", "qtype": "mcq", "user_id": "u",
-                       "history": ["1", "2", "3", "4", "5"], "target_item": "6", "candidate_kind": "value",
-                       "candidates": ["Drama", "Comedy", "Horror", "Western"], "answer_index": 0},
-        "text_logline": {"qid": "d/text_logline/uu", "measure": "text_logline", "qtype": "mcq", "user_id": "u",
-                         "history": ["1", "2", "3", "4", "5"], "target_item": "6", "candidate_kind": "item",
-                         "candidates": ["7", "6", "8", "9"], "answer_index": 1, "item_texts": plots},
-        "mem_item_item": {"qid": "d/mem_item_item/1", "measure": "mem_item_item", "qtype": "hit10",
-                          "context": {"target_item": "1"}, "candidate_kind": "item", "candidates": TEN,
-                          "answer_index": 3},
-        "neu_item2users": {"qid": "d/neu_item2users/12", "measure": "neu_item2users", "qtype": "hit10",
-                           "context": {"target_item": "6", "candidate_histories": {}}, "candidate_kind": "user",
-                           "candidates": ["u", "v", "w"] + [f"x{k}" for k in range(7)], "answer_index": 0},
-        "neu_user2items": {"qid": "d/neu_user2items/v", "measure": "neu_user2items", "qtype": "hit10",
-                           "context": {"target_user": "v", "history": [str(i) for i in range(7, 13)]},
-                           "candidate_kind": "item", "candidates": [str(i) for i in range(1, 7)] + ["13", "14", "15", "16"],
-                           "answer_index": 0},
-        "mem_user_user": {"qid": "d/mem_user_user/u", "measure": "mem_user_user", "qtype": "hit10",
-                          "context": {"target_user": "u", "history": ["1"], "candidate_histories": {}},
-                          "candidate_kind": "user", "candidates": ["v", "w"] + [f"x{k}" for k in range(8)],
-                          "answer_index": 0},
-        "assoc_rule": {"qid": "d/assoc_rule/1+2->3", "measure": "assoc_rule", "qtype": "hit10",
-                       "context": {"antecedents": ["1", "2"]}, "candidate_kind": "item",
-                       "candidates": [str(i) for i in range(3, 13)], "answer_index": 0},
-    }
-
-
-def _fix(qs):
-    for q in qs.values():
-        q["dataset"] = "d"
-        if q["candidate_kind"] == "user":  # each candidate user shown by one recent film
-            q["context"]["candidate_histories"] = {c: [str((k % 12) + 1)] for k, c in enumerate(q["candidates"])}
-    return qs
-
-
-ITEMS_X = pd.concat([ITEMS, pd.DataFrame({"item_id": ["13", "14", "15", "16"], "title": ["Film 13", "Film 14", "Film 15",
-                                                                                       "Film 16"], "year": 2000,
-                                          "genres": [["Comedy"]] * 4})], ignore_index=True)
-
-
-def _prompts(questions, variant="zero_shot"):
-    texts = ItemTexts(ITEMS_X)
-    out = []
-    for m, (path, qs) in questions.items():
-        ps = []
-        for q in qs:
-            p = render(TEMPLATE, q, texts)
-            p.update(measure=m, dataset="d", variant=variant)
-            ps.append(p)
-        out.append((f"results/prompts/d/{m}/{variant}.jsonl", m, ps))
-    return out
+from tests.support.fixtures_audit import INTER, ITEMS_X, base_questions, with_histories, prompts_for, one
 
 
 def run(qs_by_measure, prompts=None):
     questions = {m: (f"results/questions/d/{m}.jsonl", qs) for m, qs in qs_by_measure.items()}
-    prompts = _prompts(questions) if prompts is None else prompts
+    prompts = prompts_for(questions) if prompts is None else prompts
     return audit_dataset("d", "movie", questions, prompts, {}, INTER, ITEMS_X, {})
-
-
-def one(**changes):
-    """The valid base questions, one per measure; `changes` maps measure -> a function editing its question."""
-    qs = copy.deepcopy(_base())
-    for m, edit in changes.items():
-        edit(qs[m])
-    return {m: [q] for m, q in _fix(qs).items()}
 
 
 def checks_of(violations):
@@ -107,7 +35,7 @@ def test_answer_equal_to_a_negative_by_id():
 
 def test_answer_equal_to_a_negative_by_display_text():
     qs = one()
-    prompts = _prompts({m: ("", q) for m, q in qs.items()})
+    prompts = prompts_for({m: ("", q) for m, q in qs.items()})
     (p,) = next(ps for path, _, ps in prompts if "text_logline" in path)
     p["candidates"][0] = p["candidates"][1].upper() + "!"  # reads the same after normalisation
     p["prompt"] += "\n" + "\n".join(f"{lab}. {t}" for lab, t in zip(p["labels"], p["candidates"]))
@@ -150,7 +78,7 @@ def test_answer_not_true_of_the_positive():
 
 def test_two_candidates_with_one_display_text():
     qs = one()
-    prompts = _prompts({m: ("", q) for m, q in qs.items()})
+    prompts = prompts_for({m: ("", q) for m, q in qs.items()})
     (p,) = next(ps for path, _, ps in prompts if "mem_item_item" in path)
     p["candidates"][5] = p["candidates"][6]
     p["prompt"] = p["prompt"].replace("5: ", "5: " + p["candidates"][6] + "\n")
@@ -166,7 +94,7 @@ def test_two_candidates_with_one_display_text():
 ])
 def test_candidate_label_or_text_missing_from_the_prompt(break_it):
     qs = one()
-    prompts = _prompts({m: ("", q) for m, q in qs.items()})
+    prompts = prompts_for({m: ("", q) for m, q in qs.items()})
     (p,) = next(ps for path, _, ps in prompts if "attr_genre" in path)
     break_it(p)
     _, v = run(qs, prompts)
@@ -175,20 +103,20 @@ def test_candidate_label_or_text_missing_from_the_prompt(break_it):
 
 def test_prompt_that_disagrees_with_its_question():
     qs = one()
-    prompts = _prompts({m: ("", q) for m, q in qs.items()})
+    prompts = prompts_for({m: ("", q) for m, q in qs.items()})
     (p,) = next(ps for path, _, ps in prompts if "attr_genre" in path)
     p["answer_index"] = 2
     _, v = run(qs, prompts)
     assert [x.check for x in v] == ["prompt_disagrees_with_question"]
     # a question without a prompt
-    prompts = _prompts({m: ("", q) for m, q in qs.items()})
+    prompts = prompts_for({m: ("", q) for m, q in qs.items()})
     next(ps for path, _, ps in prompts if "attr_genre" in path).clear()
     _, v = run(qs, prompts)
     assert [(x.check, x.qid) for x in v] == [("prompt_disagrees_with_question", "d/attr_genre/uu")]
 
 
 def _many(n, slot_of):
-    base = _fix(copy.deepcopy(_base()))["attr_genre"]
+    base = with_histories(copy.deepcopy(base_questions()))["attr_genre"]
     out = []
     for k in range(n):
         q = copy.deepcopy(base)
@@ -225,7 +153,7 @@ def test_equal_slot_sequences_of_two_measures():
             out.append(q)
         return out
 
-    base = _fix(copy.deepcopy(_base()))
+    base = with_histories(copy.deepcopy(base_questions()))
     qs = {"mem_item_item": table_questions("mem_item_item", base["mem_item_item"]),
           "assoc_rule": table_questions("assoc_rule", base["assoc_rule"])}
     audit, v = run(qs)
