@@ -6,6 +6,12 @@
 # adding a dataset changes no other dataset's audit).
 
 
+# Reading a dataset's question and prompt files: not worth a cluster job.
+localrules:
+    audit,
+    audit_all,
+
+
 def audit_targets():
     return expand("results/audit/{dataset}.{ext}", dataset=DATASETS, ext=["json", "md"]) + [
         "results/audit/_all.json"]
