@@ -12,6 +12,7 @@ from lrworld.questions import measures
 
 # Counts from the question reports that say what the benchmark is made of.
 REPORT_KEYS = ("requested", "users", "users_without_window", "ties", "skipped", "negatives_rejected",
+               "values_true_of_positive_kept_out",
                "excluded_values", "eligible_rules", "targets_in_artifact", "dropped_same_text",
                "negatives_rejected_same_text", "skipped_too_few_negatives")
 
@@ -105,7 +106,7 @@ def to_markdown(audit: dict) -> str:
              f"({audit['equal_slot_sequences']['pairs_compared']} pairs compared, "
              f"{audit['equal_slot_sequences']['pairs_too_short']} too short to tell from chance).", "",
              "| measure | questions | answers per slot | chi-square p | verdict | tied positives | users dropped "
-             "| excluded values | negatives rejected | skipped |",
+             "| excluded values | negative draws rejected | skipped |",
              "|---|---:|---|---:|---|---:|---:|---:|---:|---:|"]
     for m, r in audit["measures"].items():
         s = r["slots"]
@@ -119,6 +120,6 @@ def to_markdown(audit: dict) -> str:
                      f"{skipped} |")
     t = audit.get("titles")
     if t:
-        lines += ["", f"Titles: {t['rewritten']} of {t['titles']} rewritten to the display form "
-                      f"(e.g. {'; '.join(t['examples'][:2])})."]
+        examples = f" (e.g. {'; '.join(t['examples'][:2])})" if t["examples"] else ""
+        lines += ["", f"Titles: {t['rewritten']} of {t['titles']} rewritten to the display form{examples}."]
     return "\n".join(lines) + "\n"

@@ -111,7 +111,8 @@ def build_field_values(measure: Measure, dataset: str, windows: list[Window], it
     pool_keys = [display_key(v) for v in pool]
     merged = len(freq) - len(pool)
     n_neg = measure.n_candidates - 1
-    skipped, rejected = Counter(), Counter()
+    skipped = Counter()
+    kept_out = 0
     questions = []
     for w in windows:
         if limit is not None and len(questions) >= limit:
@@ -128,13 +129,13 @@ def build_field_values(measure: Measure, dataset: str, windows: list[Window], it
         own_keys = {display_key(v) for v in own}
         eligible = [v for v, k in zip(pool, pool_keys) if k not in own_keys]
         # every value of the positive is kept out of the draw: a distractor is never also true
-        rejected["true_of_positive"] += len(pool) - len(eligible)
+        kept_out += len(pool) - len(eligible)
         if len(eligible) < n_neg:
             skipped["too_few_distinct_values"] += 1
             continue
         negatives = [eligible[i] for i in rng.choice(len(eligible), size=n_neg, replace=False)]
         questions.append(_question(measure, dataset, w, place_answer(answer, negatives, slot), slot, seed, "value"))
-    return questions, {"skipped": dict(skipped), "negatives_rejected": dict(rejected), "value_pool": len(pool),
+    return questions, {"skipped": dict(skipped), "values_true_of_positive_kept_out": kept_out, "value_pool": len(pool),
                        "answer_policy": ANSWER_POLICY.get(field, "first"), "values_merged_by_spelling": merged,
                        "excluded_values": {"field": field, "values": sorted(exclude or []),
                                            "item_values_removed": dict(sorted(excluded.items()))}}
@@ -170,14 +171,15 @@ def build_item_text(measure: Measure, dataset: str, windows: list[Window], items
             skipped["history_item_has_no_text"] += 1
             continue
         rng, slot = _streams(seed, dataset, measure, w)
-        known = set(w.known) | set(w.history) | {w.positive}
+        shown = set(w.history) | {w.positive}
+        known = set(w.known) | shown
         seen_keys = {keys[w.positive]}
         negatives = []
         for i in rng.permutation(len(with_text)):
             it = with_text[i]
             if it in known:
-                # an item the user interacted with (shown or not) is not a wrong next item
-                rejected["in_user_history"] += 1
+                # an item the user interacted with, shown or earlier, is not a wrong next item
+                rejected["in_shown_window" if it in shown else "in_earlier_history"] += 1
                 continue
             if keys[it] in seen_keys:
                 # an item whose text reads like the positive's (or another negative's) would be a
