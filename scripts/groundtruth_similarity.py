@@ -16,9 +16,11 @@ sm = snakemake  # noqa: F821
 log = Log(sm.log[0])
 p = sm.params.similarity
 inter = pd.read_parquet(sm.input.interactions)
+# item candidates are shown by title: look-alikes are never two options (users have no title)
+display = item_keys(pd.read_parquet(sm.input.item_table)) if sm.wildcards.kind == "item" else None
 pairs, stats = similar_pairs(inter, sm.wildcards.kind, int(sm.params.n_questions), threshold=p["threshold"],
                              seed=int(sm.params.seed), min_degree=p["min_degree"],
                              fallback_quantile=p["fallback_quantile"], dataset=sm.wildcards.dataset,
-                             display=item_keys(pd.read_parquet(sm.input.item_table)) if sm.wildcards.kind == "item" else None)
+                             display=display)
 log.stats("similar_pairs", stats)
 write_parquet(sm.output.pairs, pairs)

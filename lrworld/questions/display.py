@@ -16,4 +16,5 @@ def item_keys(items) -> dict[str, str]:
     one key (ML-100K lists 18 films twice) are never two options of one question."""
     from lrworld.prompts.render import item_text
 
-    return {str(r["item_id"]): display_key(item_text(r)) for r in items[["item_id", "title", "year"]].to_dict("records")}
+    rows = items[["item_id", "title", "year"]].to_dict("records")
+    return {str(r["item_id"]): display_key(item_text(r)) for r in rows}
