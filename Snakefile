@@ -1,8 +1,8 @@
 # lrworld: benchmarks of LLMs in recommendation as a build graph.
 # LRWorld stages, one rules file each: data -> (ground truth) -> questions (captions for the
-# multimodal measure) -> prompts -> answers -> scores -> tables -> provenance and analyses.
-# SRBench and LLaRA are tracks of their own, planned when config has their section; every model
-# call of every track goes through the one `answer` rule (rules/inference.smk).
+# multimodal measure) -> prompts (-> audit) -> answers -> scores -> tables -> provenance and
+# analyses. SRBench and LLaRA are tracks of their own, planned when config has their section;
+# every model call of every track goes through the one `answer` rule (rules/inference.smk).
 from snakemake.utils import min_version
 
 min_version("9.0")
@@ -16,6 +16,7 @@ include: "rules/data.smk"
 include: "rules/groundtruth.smk"
 include: "rules/captions.smk"
 include: "rules/questions.smk"
+include: "rules/audit.smk"
 include: "rules/inference.smk"
 include: "rules/scoring.smk"
 include: "rules/provenance.smk"

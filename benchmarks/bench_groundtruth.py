@@ -132,7 +132,7 @@ def similarity_baselines(scale, args):
     B = binary_matrix(idx)
     for kind in ("item", "user"):
         pairs, _ = T(f"similarity {kind}: sparse, {args.n_questions} targets (ours)", similar_pairs, inter, kind,
-                     args.n_questions, threshold=args.threshold, seed=0)
+                     args.n_questions, threshold=args.threshold, seed=0, dataset="syn")
         M = (B.T if kind == "item" else B).toarray()
         S = T(f"similarity {kind}: sklearn cosine_similarity dense", cosine_similarity, M)
         ids = idx.item_ids if kind == "item" else idx.user_ids
@@ -164,14 +164,16 @@ def full(scale, args):
     rules, st = T("assoc_rule: mine rules (hmine sparse)", mine_rules, inter, args.min_support,
                   args.min_confidence, args.max_len, args.window)
     print(f"    {st}")
-    ip, ist = T("mem_item_item: similar pairs", similar_pairs, inter, "item", args.n_questions, args.threshold, 0)
-    up, ust = T("mem_user_user: similar pairs", similar_pairs, inter, "user", args.n_questions, args.threshold, 0)
+    ip, ist = T("mem_item_item: similar pairs", similar_pairs, inter, "item", args.n_questions, args.threshold, 0,
+                 dataset="syn")
+    up, ust = T("mem_user_user: similar pairs", similar_pairs, inter, "user", args.n_questions, args.threshold, 0,
+                 dataset="syn")
     print(f"    {ist}\n    {ust}")
     res = T("neumf: train", train_neumf, inter, epochs=args.epochs, batch_size=args.batch_size, lr=args.lr,
             num_neg=args.num_neg, seed=0, device=args.device, eval_users=args.eval_users)
     emb = embeddings_frame(res)
     proto, pst = T("neu_*: k-means prototypes", all_prototypes, emb, inter, args.n_questions, k=10, seed=0,
-                    threads=args.threads)
+                    threads=args.threads, dataset="syn")
     pairs = pd.concat([ip, up], ignore_index=True)
     qs = {}
     qs["assoc_rule"] = T("questions assoc_rule", Q.build_assoc_rule_questions, inter, rules, args.n_questions, 0, "syn")
@@ -180,7 +182,7 @@ def full(scale, args):
     qs["neu_item2users"] = T("questions neu_item2users", Q.build_neu_item2users_questions, inter, proto, args.n_questions, 0, "syn")
     qs["neu_user2items"] = T("questions neu_user2items", Q.build_neu_user2items_questions, inter, proto, args.n_questions, 0, "syn")
     gt = time.perf_counter() - t_gt
-    print(f"  questions per measure: { {m: len(v) for m, v in qs.items()} }; NeuMF held-out HR@10 {res['hr10']:.3f}")
+    print(f"  questions per measure: { {m: len(v[0]) for m, v in qs.items()} }; NeuMF held-out HR@10 {res['hr10']:.3f}")
     print(f"  TOTAL ground truth (excluding data generation): {gt:.1f} s wall; whole run {time.perf_counter() - t_all:.1f} s "
           f"wall, {cpu_seconds():.1f} s CPU; peak RSS {peak_rss_gib():.2f} GiB")
 

@@ -25,6 +25,7 @@ rule assoc_rules:
 rule similar_pairs:
     input:
         interactions="results/data/{dataset}/interactions.parquet",
+        item_table="results/data/{dataset}/items.parquet",
     output:
         pairs="results/gt/{dataset}/{kind}_similar_pairs.parquet",
     wildcard_constraints:
@@ -72,6 +73,7 @@ rule prototypes:
     input:
         interactions="results/data/{dataset}/interactions.parquet",
         embeddings="results/gt/{dataset}/embeddings.parquet",
+        item_table="results/data/{dataset}/items.parquet",
     output:
         prototypes="results/gt/{dataset}/prototypes.parquet",
     params:

@@ -20,6 +20,7 @@ rule provenance:
         template=lambda wc: W.template(wc.dataset, wc.measure, wc.variant),
         questions="results/questions/{dataset}/{measure}.jsonl",
         questions_report="results/questions/{dataset}/{measure}.report.json",
+        audit="results/audit/{dataset}.json",
         ground_truth=lambda wc: W.gt_chain(wc.dataset, wc.measure),
         interactions="results/data/{dataset}/interactions.parquet",
         item_table="results/data/{dataset}/items.parquet",

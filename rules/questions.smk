@@ -17,6 +17,8 @@ rule questions:
         history_length=config["questions"]["history_length"],
         per_measure=config["questions"]["per_measure"],
         seed=config["seed"],
+        ties=config["questions"]["ties"],
+        exclude_values=config["questions"]["exclude_values"],
         code=W.code("questions.py"),
     log:
         "logs/questions/{dataset}/{measure}.log",

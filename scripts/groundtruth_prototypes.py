@@ -11,6 +11,7 @@ from lrworld.core import runlog
 from lrworld.core.threads import limit_torch_threads
 from lrworld.groundtruth.prototypes import all_prototypes
 from lrworld.core.io import write_parquet
+from lrworld.questions.display import item_keys
 
 sm = snakemake  # noqa: F821
 log = runlog.setup(sm)
@@ -19,6 +20,7 @@ p = sm.params.kmeans
 inter = pd.read_parquet(sm.input.interactions)
 emb = pd.read_parquet(sm.input.embeddings)
 table, stats = all_prototypes(emb, inter, int(sm.params.n_questions), k=p["k"], seed=int(sm.params.seed),
-                              n_positives=p["n_positives"], threads=sm.threads)
+                              n_positives=p["n_positives"], threads=sm.threads, dataset=sm.wildcards.dataset,
+                              display=item_keys(pd.read_parquet(sm.input.item_table)))
 log.info("prototypes %s", runlog.stats_line(stats))
 write_parquet(sm.output.prototypes, table)

@@ -10,14 +10,16 @@ import pandas as pd
 from lrworld.core import runlog
 from lrworld.groundtruth.questions import BUILDERS
 from lrworld.core.io import write_json, write_jsonl
+from lrworld.questions.display import item_keys
 
 sm = snakemake  # noqa: F821
 log = runlog.setup(sm)
 measure, dataset = sm.wildcards.gt_measure, sm.wildcards.dataset
 inter = pd.read_parquet(sm.input.interactions)
-items = pd.read_parquet(sm.input.item_table, columns=["item_id"])
+items = pd.read_parquet(sm.input.item_table, columns=["item_id", "title", "year"])
 artifact = pd.concat([pd.read_parquet(f) for f in sm.input.artifact], ignore_index=True)
-qs = BUILDERS[measure](inter, artifact, int(sm.params.n_questions), int(sm.params.seed), dataset)
+qs, built = BUILDERS[measure](inter, artifact, int(sm.params.n_questions), int(sm.params.seed), dataset,
+                              display=item_keys(items))
 if not qs:
     # A dataset too small for 10 candidates (9 negatives besides the answer) is an error, not an
     # empty question file that would only fail later at scoring.
@@ -37,7 +39,7 @@ for q in qs:
 n = write_jsonl(sm.output.questions, qs)
 write_json(sm.output.report, {"dataset": dataset, "measure": measure, "seed": int(sm.params.seed),
                               "requested": int(sm.params.n_questions), "questions": n,
-                              "artifacts": list(sm.input.artifact)})
+                              "artifacts": list(sm.input.artifact), **built})
 log.info(f"{measure}: wrote {n} questions (asked for {sm.params.n_questions})")
 if n < int(sm.params.n_questions):
     log.warning(f"fewer questions than asked: the artifact has only {n} eligible targets/rules")

@@ -11,7 +11,7 @@ from lrworld.provenance.record import score_record
 smk = snakemake  # noqa: F821
 log = runlog.setup(smk)
 roles = ("score", "score_job", "responses", "summary", "prompts", "template", "questions", "questions_report",
-         "interactions", "ingest_report")
+         "audit", "interactions", "ingest_report")
 inp = {r: str(smk.input[r]) for r in roles} | {"items": str(smk.input.item_table),
                                                "ground_truth": [str(f) for f in smk.input.ground_truth]}
 meta = metadata_files({k: smk.input[k] for k in smk.input.keys()})

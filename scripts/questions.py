@@ -18,7 +18,8 @@ if "captions" in smk.input.keys():
     texts = dict(zip(cap["item_id"].astype(str), cap["caption"]))
 questions, report = build_questions(
     smk.wildcards.dataset, p.domain, smk.wildcards.measure, pd.read_parquet(smk.input.interactions),
-    pd.read_parquet(smk.input.item_table), int(p.history_length), p.per_measure, int(p.seed), item_texts=texts)
+    pd.read_parquet(smk.input.item_table), int(p.history_length), p.per_measure, int(p.seed), item_texts=texts,
+    ties=p.ties, exclude_values=dict(p.exclude_values))
 log.info("questions report: %s", report)
 io.write_jsonl(smk.output.questions, questions)
 io.write_json(smk.output.report, report)

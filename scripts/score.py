@@ -16,7 +16,7 @@ log = runlog.setup(smk)
 w = smk.wildcards
 m = measures.get(smk.params.domain, w.measure)
 records = io.read_jsonl(smk.input.responses)
-result = score(records, m.primary_metric)
+result = score(records, m.primary_metric, m.n_candidates)
 result.update({"dataset": w.dataset, "model": w.model, "measure": w.measure, "variant": w.variant,
                "responses": smk.input.responses, "answers_sha256": answers_sha256(records),
                "provenance": smk.output.score.replace("results/scores/", "results/provenance/", 1)})

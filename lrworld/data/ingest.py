@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from lrworld.data import contract, options
+from lrworld.data import contract, options, titles
 from lrworld.data.contract import DataError
 from lrworld.data.formats import FORMATS
 from lrworld.data.joins import for_format, paths
@@ -74,6 +74,9 @@ def ingest(name: str, cfg: dict, raw_dir: str | Path, metadata_paths: dict):
         raise DataError(f"datasets.{name}.metadata: {unused[0]} does not apply to format {fmt}")
     if joins_report:
         report["joins"] = joins_report
+    if cfg.get("display_titles", True):
+        # after every join: Netflix metadata is aligned by the file's own title form
+        items, report["display_titles"] = titles.apply_display_titles(items)
     inter = contract.finalize_interactions(inter, f"datasets.{name}")
     unknown = ~inter["item_id"].isin(items["item_id"])
     if unknown.any():

@@ -2,11 +2,14 @@
 
 Artifacts (one Snakemake rule each, rules/groundtruth.smk):
   rules.mine_rules(interactions, min_support, min_confidence, max_len, window, algorithm) -> (rules, stats)
-  similarity.similar_pairs(interactions, kind, n_targets, threshold, seed, ...)          -> (pairs, stats)
+  similarity.similar_pairs(interactions, kind, n_targets, threshold, seed, ..., dataset=, display=)
+                                                                                        -> (pairs, stats)
   neumf.train_neumf(interactions, epochs, factors, layers, lr, batch_size, num_neg, seed, device, ...)
       -> dict (state_dict, ids, log, hr10); neumf.embeddings_frame(result) -> embeddings
-  prototypes.all_prototypes(embeddings, interactions, n_targets, k, seed, n_positives)   -> (table, stats)
+  prototypes.all_prototypes(embeddings, interactions, n_targets, k, seed, n_positives, dataset=, display=)
+                                                                                        -> (table, stats)
 Questions (spine record shape, qtype "hit10"):
-  questions.BUILDERS[measure](interactions, artifact_df, n_questions, seed, dataset) -> list[dict]
+  questions.BUILDERS[measure](interactions, artifact_df, n_questions, seed, dataset, display=)
+                                                                           -> (list[dict], report)
 Config: config["groundtruth"], defaults in the config schema; artifacts.ARTIFACTS names the files.
 """

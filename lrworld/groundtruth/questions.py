@@ -1,17 +1,27 @@
 """Question builders for the five HitRate@1 measures (10 candidates, one correct).
 
-Every builder returns records of the spine's question shape:
+Every builder returns (records, report); records have the spine's question shape:
   {"qid", "dataset", "measure", "qtype": "hit10", "context", "candidates", "candidate_kind",
    "answer_index", "seed", "evidence"}
-Candidates are ids (str). The answer's slot comes from a seeded permutation, so it is uniform
-over the 10 slots. Where a user is shown (target or candidate) the context carries their recent
-items: `history` (target user) / `candidate_histories` (candidate users), most recent last.
+Candidates are ids (str). The answer's slot is drawn per question from a stream named by the
+dataset, the measure and the question's key (`seeding.answer_slot`), so it is uniform over the 10
+slots and no two measures or datasets share a slot sequence. Where a user is shown (target or
+candidate) the context carries their recent items: `history` (target user) / `candidate_histories`
+(candidate users), most recent last. No question shows two candidates whose prompt texts read the
+same (`display`): assoc_rule draws another negative, the table measures drop the question and count
+it (their artifacts already draw look-alike-free item negatives).
 """
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import pandas as pd
+
+from lrworld.questions.display import display_key
+from lrworld.questions.negatives import draw_distinct
+from lrworld.questions.seeding import answer_slot, place_answer, rng_for
 
 QTYPE = "hit10"
 N_CANDIDATES = 10
@@ -32,23 +42,23 @@ def _record(dataset, measure, key, context, candidates, kind, answer_index, seed
             "answer_index": int(answer_index), "seed": int(seed), "evidence": evidence}
 
 
-def _place(answer, negatives, rng):
-    """Shuffle answer + negatives; return (candidates, answer_index, permutation)."""
-    cands = [answer, *negatives]
-    perm = rng.permutation(len(cands))
-    return [cands[p] for p in perm], int(np.flatnonzero(perm == 0)[0]), perm
+def _user_key(recent: list[str], display: dict[str, str]) -> str:
+    """What a prompt shows for a candidate user: its most recent items (prompts.render)."""
+    from lrworld.prompts.render import USER_ITEMS_SHOWN
+
+    return " ; ".join(display.get(i, i) for i in recent[-USER_ITEMS_SHOWN:])
 
 
 # --- association rules --------------------------------------------------------------------------
 
 def build_assoc_rule_questions(interactions: pd.DataFrame, rules: pd.DataFrame, n_questions: int,
-                               seed: int, dataset: str) -> list[dict]:
+                               seed: int, dataset: str, display: dict[str, str] | None = None):
     """One question per sampled rule A -> {c} with lift > 1 (single-item consequent).
 
     Negatives: 9 items drawn uniformly from the dataset's items, excluding the items of A and every
     consequent item of any mined rule with the same antecedent A (so no negative is a known rule
-    consequent of A: each has support(A+x) < min_support or confidence(A->x) < min_confidence)."""
-    rng = np.random.default_rng(seed)
+    consequent of A: each has support(A+x) < min_support or confidence(A->x) < min_confidence), and
+    (with `display`, item id -> display key) any item that reads like the answer or a drawn negative."""
     all_items = np.asarray(sorted(interactions["item_id"].astype(str).unique()), dtype=object)
     ants = [tuple(a) for a in rules["antecedents"]]
     cons = [tuple(c) for c in rules["consequents"]]
@@ -59,29 +69,36 @@ def build_assoc_rule_questions(interactions: pd.DataFrame, rules: pd.DataFrame, 
         if len(c) == 1:
             conf[(a, c[0])] = float(cf)
     eligible = [i for i in range(len(rules)) if len(cons[i]) == 1 and rules["lift"].iat[i] > 1.0]
-    chosen = rng.permutation(eligible)[:n_questions] if eligible else []
-    out = []
-    for i in chosen:
+    order = rng_for(seed, dataset, "assoc_rule", "rules").permutation(eligible) if eligible else []
+    key = (lambda i: display.get(i, i)) if display is not None else None
+    out, report = [], Counter()
+    for i in order:
+        if len(out) >= n_questions:
+            break
         a, c = ants[i], cons[i][0]
+        qkey = "+".join(a) + "->" + c
         pool = all_items[~np.isin(all_items, list(blocked[a]))]
-        if len(pool) < N_CANDIDATES - 1:
+        draw = rng_for(seed, dataset, "assoc_rule", "negatives", qkey)
+        negs, rej = draw_distinct(pool, N_CANDIDATES - 1, draw, key, [key(c)] if key else ())
+        report["negatives_rejected_same_text"] += rej
+        if len(negs) < N_CANDIDATES - 1:
+            report["skipped_too_few_negatives"] += 1
             continue
-        negs = list(rng.choice(pool, size=N_CANDIDATES - 1, replace=False))
-        cands, ai, _ = _place(c, negs, rng)
+        slot = answer_slot(seed, dataset, "assoc_rule", qkey, N_CANDIDATES)
+        cands = place_answer(c, negs, slot)
         ev = {"support": float(rules["support"].iat[i]), "confidence": float(rules["confidence"].iat[i]),
               "lift": float(rules["lift"].iat[i]),
               "candidate_confidence": [conf.get((a, x)) for x in cands]}
-        out.append(_record(dataset, "assoc_rule", "+".join(a) + "->" + c, {"antecedents": list(a)},
-                           cands, "item", ai, seed, ev))
-    return out
+        out.append(_record(dataset, "assoc_rule", qkey, {"antecedents": list(a)}, cands, "item", slot, seed, ev))
+    return out, {"eligible_rules": len(eligible), **report}
 
 
 # --- candidate tables (memory similarity, NeuMF prototypes) -------------------------------------
 
 def _from_table(interactions, table, score_col, measure, target_kind, cand_kind, n_questions, seed,
-                dataset, extra_cols=()):
-    rng = np.random.default_rng(seed)
+                dataset, extra_cols=(), display=None):
     out = []
+    report = Counter()
     targets = list(dict.fromkeys(table["target"].astype(str)))[:n_questions]
     groups = {t: g for t, g in table.groupby(table["target"].astype(str), sort=False)}
     users_needed = set()
@@ -99,7 +116,14 @@ def _from_table(interactions, table, score_col, measure, target_kind, cand_kind,
         answer = str(ans["candidate"].iat[0])
         negs = [str(x) for x in g.loc[~g["is_answer"], "candidate"]]
         score = dict(zip(g["candidate"].astype(str), g[score_col].astype(float)))
-        cands, ai, _ = _place(answer, negs, rng)
+        slot = answer_slot(seed, dataset, measure, t, len(negs) + 1)
+        cands = place_answer(answer, negs, slot)
+        if display is not None:
+            shown = [_user_key(hist.get(c, []), display) if cand_kind == "user" else display.get(c, c) for c in cands]
+            if len({display_key(x) for x in shown}) < len(shown):
+                # two options would read the same: the artifact fixed the negatives, so drop and count
+                report["dropped_same_text"] += 1
+                continue
         ctx = {f"target_{target_kind}": t}
         if target_kind == "user":
             ctx["history"] = hist.get(t, [])
@@ -109,32 +133,32 @@ def _from_table(interactions, table, score_col, measure, target_kind, cand_kind,
         for col in extra_cols:
             v = g[col].iloc[0]
             ev[col] = v.item() if hasattr(v, "item") else v
-        out.append(_record(dataset, measure, t, ctx, cands, cand_kind, ai, seed, ev))
-    return out
+        out.append(_record(dataset, measure, t, ctx, cands, cand_kind, slot, seed, ev))
+    return out, {"targets_in_artifact": len(groups), **report}
 
 
-def build_mem_item_item_questions(interactions, pairs, n_questions, seed, dataset):
+def build_mem_item_item_questions(interactions, pairs, n_questions, seed, dataset, display=None):
     p = pairs[pairs["kind"] == "item"] if "kind" in pairs else pairs
     return _from_table(interactions, p, "similarity", "mem_item_item", "item", "item", n_questions, seed,
-                       dataset, extra_cols=("n_positives", "negative_cutoff", "negative_rule"))
+                       dataset, extra_cols=("n_positives", "negative_cutoff", "negative_rule"), display=display)
 
 
-def build_mem_user_user_questions(interactions, pairs, n_questions, seed, dataset):
+def build_mem_user_user_questions(interactions, pairs, n_questions, seed, dataset, display=None):
     p = pairs[pairs["kind"] == "user"] if "kind" in pairs else pairs
     return _from_table(interactions, p, "similarity", "mem_user_user", "user", "user", n_questions, seed,
-                       dataset, extra_cols=("n_positives", "negative_cutoff", "negative_rule"))
+                       dataset, extra_cols=("n_positives", "negative_cutoff", "negative_rule"), display=display)
 
 
-def build_neu_item2users_questions(interactions, prototypes, n_questions, seed, dataset):
+def build_neu_item2users_questions(interactions, prototypes, n_questions, seed, dataset, display=None):
     p = prototypes[prototypes["measure"] == "neu_item2users"]
     return _from_table(interactions, p, "cosine", "neu_item2users", "item", "user", n_questions, seed,
-                       dataset, extra_cols=("cluster", "centroid_distance"))
+                       dataset, extra_cols=("cluster", "centroid_distance"), display=display)
 
 
-def build_neu_user2items_questions(interactions, prototypes, n_questions, seed, dataset):
+def build_neu_user2items_questions(interactions, prototypes, n_questions, seed, dataset, display=None):
     p = prototypes[prototypes["measure"] == "neu_user2items"]
     return _from_table(interactions, p, "cosine", "neu_user2items", "user", "item", n_questions, seed,
-                       dataset, extra_cols=("cluster", "centroid_distance"))
+                       dataset, extra_cols=("cluster", "centroid_distance"), display=display)
 
 
 BUILDERS = {

@@ -8,13 +8,17 @@ Semantics (docs/groundtruth.md):
   items they interacted with (binary, repeats count once). cos(a, b) = |a & b| / sqrt(|a| |b|).
 - positives of a target t: entities e != t with cos(t, e) > threshold. The answer is the positive
   with the highest cosine (ties: smallest id). Negatives: 9 entities drawn uniformly without
-  replacement from the negative pool, never t itself. The pool is the NON-positives
+  replacement from the negative pool, never t itself, and (items, with `display`) never one whose
+  prompt text reads like the answer's or another negative's. The pool is the NON-positives
   (cos <= threshold). On dense data a threshold as low as 0.01 leaves almost no non-positives
   (every pair of users shares a popular item), so when it leaves fewer than 9 the pool falls back
   to the entities at or below the target's `fallback_quantile` (default: median) cosine, provided
   that cutoff is below the answer's cosine. The cutoff used is stored per target
   (`negative_cutoff`, `negative_rule`), so every negative has cos <= cutoff < cos(answer): the
   answer is the strict argmax among the 10 candidates.
+- seeds (issue 14): the visiting order from rng_for(seed, dataset, "similar_pairs", kind), each
+  target's negatives from their own stream named by the target, so no two datasets or kinds share
+  a draw and one target's negatives do not depend on the targets visited before it.
 - targets: entities with >= min_degree interactions, visited in a seeded random order; a target is
   skipped when it has no positive or fewer than n_candidates-1 non-positives; at most max_visits
   targets are visited (so fewer than n_targets questions can come back; stats say how many).
@@ -27,6 +31,8 @@ import pandas as pd
 import scipy.sparse as sp
 
 from lrworld.groundtruth.transactions import binary_matrix, index_interactions
+from lrworld.questions.negatives import draw_distinct
+from lrworld.questions.seeding import rng_for
 
 PAIR_COLUMNS = ["kind", "target", "candidate", "similarity", "is_answer", "n_positives",
                 "negative_cutoff", "negative_rule"]
@@ -45,10 +51,12 @@ def cosine_rows(M: sp.csr_matrix, rows: np.ndarray, norms: np.ndarray | None = N
 
 def similar_pairs(interactions: pd.DataFrame, kind: str, n_targets: int, threshold: float = 0.01,
                   seed: int = 0, n_candidates: int = 10, min_degree: int = 5, block: int = 64,
-                  max_visits: int | None = None, fallback_quantile: float | None = 0.5):
+                  max_visits: int | None = None, fallback_quantile: float | None = 0.5, *, dataset: str,
+                  display: dict[str, str] | None = None):
     """Return (pairs, stats). pairs: one row per (target, candidate), PAIR_COLUMNS; the answer row
     first within each target, then the negatives in draw order; targets in visiting order.
-    max_visits bounds the work when most targets are skipped (default 20 * n_targets)."""
+    max_visits bounds the work when most targets are skipped (default 20 * n_targets).
+    `dataset` names the draws; `display` (entity id -> display key) keeps look-alike negatives out."""
     if kind not in ("item", "user"):
         raise ValueError(f"kind must be 'item' or 'user', got {kind!r}")
     idx = index_interactions(interactions)
@@ -57,12 +65,13 @@ def similar_pairs(interactions: pd.DataFrame, kind: str, n_targets: int, thresho
     ids = idx.item_ids if kind == "item" else idx.user_ids
     degree = np.diff(M.indptr)
     norms = np.sqrt(degree.astype(np.float64))
-    rng = np.random.default_rng(seed)
+    rng = rng_for(seed, dataset, "similar_pairs", kind)
     eligible = np.flatnonzero(degree >= min_degree)
     order = rng.permutation(eligible)
     n_neg = n_candidates - 1
     rows = []
-    skipped_no_pos = skipped_few_neg = visited = 0
+    skipped_no_pos = skipped_few_neg = visited = rejected = 0
+    key = (lambda c: display.get(str(ids[c]), str(ids[c]))) if display is not None else None
     if max_visits is None:
         max_visits = 20 * n_targets
     order = order[:max_visits]
@@ -95,7 +104,13 @@ def similar_pairs(interactions: pd.DataFrame, kind: str, n_targets: int, thresho
             if len(neg_pool) < n_neg:
                 skipped_few_neg += 1
                 continue
-            negs = rng.choice(neg_pool, size=n_neg, replace=False)
+            draw = rng_for(seed, dataset, "similar_pairs", kind, "negatives", str(ids[t]))
+            negs, rej = draw_distinct(neg_pool, n_neg, draw, key, [key(best)] if key else ())
+            rejected += rej
+            if len(negs) < n_neg:
+                skipped_few_neg += 1
+                continue
+            negs = np.asarray(negs)
             rows.append((t, best, negs, s[best], s[negs], len(pos), cutoff, rule))
     out = {c: [] for c in PAIR_COLUMNS}
     n_fallback = sum(r[7] == "below_quantile" for r in rows)
@@ -116,5 +131,6 @@ def similar_pairs(interactions: pd.DataFrame, kind: str, n_targets: int, thresho
     stats = {"kind": kind, "n_entities": int(M.shape[0]), "n_eligible": int(len(eligible)),
              "n_visited": visited, "n_targets": len(rows), "skipped_no_positive": skipped_no_pos,
              "skipped_few_negatives": skipped_few_neg, "n_quantile_fallback": n_fallback,
+             "negatives_rejected_same_text": rejected,
              "threshold": threshold, "fallback_quantile": fallback_quantile, "min_degree": min_degree}
     return pairs, stats

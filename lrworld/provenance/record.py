@@ -21,6 +21,7 @@ from lrworld.core import io
 from lrworld.scoring import table as tables
 from lrworld.provenance import RECORD_FORMAT
 from lrworld.provenance.environment import file_entry, git_state, host, redact, utc_iso, versions
+from lrworld.questions.seeding import SEED_DERIVATION
 
 # Identity keys that are decoding parameters rather than the model's name.
 DECODING_KEYS = ("mode", "max_new_tokens", "max_tokens", "temperature", "top_p", "top_logprobs", "dtype",
@@ -54,7 +55,7 @@ def score_chain(inp: dict, raw: list[str], metadata_files: list[str]) -> list[di
     """The files behind one score, nearest first, ending in the raw dataset files.
 
     `inp` maps roles to paths: score, score_job, responses, summary, prompts, template, questions,
-    questions_report, interactions, items, ingest_report."""
+    questions_report, audit (optional), interactions, items, ingest_report."""
     data_in = list(raw) + list(metadata_files)
     ground_truth = list(inp.get("ground_truth", []))
     questions_rule = "gt_questions" if ground_truth else "questions"
@@ -69,6 +70,9 @@ def score_chain(inp: dict, raw: list[str], metadata_files: list[str]) -> list[di
         _node("questions", inp["questions"], questions_rule, [inp["interactions"], inp["items"], *ground_truth],
               note="ground truth: candidates and answer_index per question"),
         _node("questions_report", inp["questions_report"], questions_rule, [inp["interactions"], inp["items"]]),
+        *([_node("audit", inp["audit"], "audit", [inp["questions"], inp["prompts"], inp["interactions"], inp["items"]],
+                 note="the dataset's benchmark audit the questions and prompts passed (results/audit/)")]
+          if inp.get("audit") else []),
         *[_node("ground_truth", f, GT_RULE[Path(f).name], _gt_inputs(f, inp["interactions"]),
                 note="ground-truth artifact the answers are computed from") for f in ground_truth],
         _node("interactions", inp["interactions"], "ingest", data_in),
@@ -143,7 +147,7 @@ def score_record(inp: dict, raw: list[str], metadata_files: list[str], config_su
     model = model_block(summary, io.read_jsonl(inp["responses"]))
     seeds = {"config_seed": config_subset.get("seed"),
              "questions_seed": sorted({q["seed"] for q in questions if "seed" in q}) or None,
-             "questions_seed_derivation": "SeedSequence([seed, crc32(dataset), crc32(measure)])",
+             "questions_seed_derivation": SEED_DERIVATION + "; names: dataset, measure, purpose, question key",
              "model_seed": model["identity"].get("seed")}
     return {
         "format": RECORD_FORMAT,

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from lrworld.questions import measures
-from lrworld.questions import knowledge
+from lrworld.questions import knowledge, measures
 from lrworld.questions.seeding import rng_for
-from lrworld.questions.windows import latest_windows, sample
+from lrworld.questions.windows import latest_windows
 
 # The mini LastFM track evaluates LLaRA's test set as published: each row's whole history (up to 10
 # artists) is the history, whatever `questions.history_length` says.
@@ -21,33 +20,41 @@ class QuestionError(ValueError):
 
 def build_questions(dataset: str, domain: str, measure_id: str, interactions: pd.DataFrame,
                     items: pd.DataFrame, history_length: int, n_questions: int | None, seed: int,
-                    item_texts: dict[str, str] | None = None):
+                    item_texts: dict[str, str] | None = None, ties: str = "numeric",
+                    exclude_values: dict[str, list[str]] | None = None):
     """`item_texts` (item id -> text) supplies the texts of item-text measures that do not live in
-    items.parquet (the image captions of `multimodal`)."""
+    items.parquet (the image captions of `multimodal`). `ties` and `exclude_values` are
+    `questions.ties` and `questions.exclude_values` of the config."""
     m = measures.get(domain, measure_id)
     if not m.built:
         raise QuestionError(f"{dataset}/{measure_id}: no question builder yet")
     if m.field == "caption" and item_texts is None:
         raise QuestionError(f"{dataset}/{measure_id}: needs image captions (the captions rule's output)")
-    rng = rng_for(seed, dataset, measure_id)
     if domain in FULL_HISTORY_DOMAINS:
-        windows = latest_windows(interactions, 1, max_history=LLARA_MAX_HISTORY)
+        windows = latest_windows(interactions, 1, max_history=LLARA_MAX_HISTORY, ties=ties)
         history_length = None
     else:
-        windows = latest_windows(interactions, history_length)
+        windows = latest_windows(interactions, history_length, ties=ties)
     users = interactions["user_id"].nunique()
     if not windows:
         raise QuestionError(f"{dataset}/{measure_id}: no user has more than history_length={history_length} "
                             f"interactions")
-    # Sample more windows than needed so that skips (missing values) still leave n questions.
-    pool = sample(windows, None, rng)
-    questions, report = knowledge.build(m, dataset, [pool[i] for i in rng.permutation(len(pool))], items, rng, seed,
-                                        item_texts=item_texts, limit=n_questions)
+    tied = sum(w.tied for w in windows)
+    if ties == "drop":
+        windows = [w for w in windows if not w.tied]
+    # Users in a seeded random order; skips (missing values) still leave n questions.
+    order = rng_for(seed, dataset, measure_id, "users").permutation(len(windows))
+    questions, report = knowledge.build(m, dataset, [windows[i] for i in order], items, seed,
+                                        item_texts=item_texts, limit=n_questions,
+                                        exclude=(exclude_values or {}).get(m.field))
     report["windows_examined"] = len(questions) + sum(report["skipped"].values())
     questions = sorted(questions[: n_questions] if n_questions else questions, key=lambda q: q["qid"])
     report.update({
         "dataset": dataset, "measure": measure_id, "seed": seed, "history_length": history_length,
-        "users": int(users), "users_without_window": int(users - len(windows)),
+        "users": int(users), "users_without_window": int(users - len(windows) - (tied if ties == "drop" else 0)),
+        "ties": {"order": ties, "windows_with_tied_positive": int(tied),
+                 "users_dropped": int(tied) if ties == "drop" else 0,
+                 "questions_with_tied_positive": sum(q["tied_positive"] for q in questions)},
         "questions": len(questions), "requested": n_questions,
     })
     if not questions:

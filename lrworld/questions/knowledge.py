@@ -5,26 +5,30 @@ Two kinds of builder:
 - **field values** (`kg_*`, `attr_*`, `taxo_*`): the answer is a value of the positive item's field
   (its genre, director, brand, leaf category, ...); the three negatives are other values of the
   same field, drawn uniformly from the field's distinct values over all items and never among the
-  positive item's own values, so no distractor is also correct.
+  positive item's own values, so no distractor is also correct. Values listed in
+  `questions.exclude_values` for the field (a format such as "IMAX", a placeholder such as
+  "(no genres listed)") are neither answers nor distractors.
 - **item texts** (`text_logline`, `multimodal`): the history and the 4 candidates are items shown
   only by a text field (the logline, or an image caption); the negatives are random items that have
-  that text, are not in the user's history, are not the positive, and whose text differs from the
-  positive's and from each other's (paper §3 (i)-(j), Table 9).
+  that text, are not among the items the user ever interacted with (the whole history, not only the
+  shown window), and whose text differs from the positive's and from each other's (paper §3
+  (i)-(j), Table 9).
 
-Missing values are never an answer or a negative; every skipped question or negative is counted in
-the report under its reason.
+Missing values are never an answer or a negative; every skipped question and every rejected negative
+draw is counted in the report under its reason. Each question draws from its own streams, named by
+the dataset, the measure and the user (`seeding`): one question's draws do not depend on any other.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 import numpy as np
 import pandas as pd
 
+from lrworld.questions.display import display_key
 from lrworld.questions.measures import Measure
-from lrworld.questions.seeding import place_answer
+from lrworld.questions.seeding import answer_slot, place_answer, rng_for
 from lrworld.questions.windows import Window
 
 # How the answer value is taken from a multi-valued field: the main director or lead actor is the
@@ -42,12 +46,6 @@ def _values(v) -> list[str]:
     if isinstance(v, str) and v.strip():
         return [v.strip()]
     return []
-
-
-def _key(v: str) -> str:
-    """Values equal up to case, punctuation and spacing ("OXO" / "Oxo", "Sci-Fi" / "Sci Fi") are one
-    value: such a pair must never be the answer and a distractor."""
-    return re.sub(r"[\W_]+", " ", v.casefold()).strip()
 
 
 def _text(v) -> str | None:
@@ -69,67 +67,83 @@ def _question(measure: Measure, dataset: str, w: Window, candidates, slot, seed,
         "candidates": candidates,
         "answer_index": slot,
         "seed": seed,
+        "tied_positive": w.tied,
     }
     q.update(extra)
     return q
 
 
-def build(measure: Measure, dataset: str, windows: list[Window], items: pd.DataFrame,
-          rng: np.random.Generator, seed: int, item_texts: dict[str, str] | None = None,
-          limit: int | None = None) -> tuple[list[dict], dict]:
+def _streams(seed: int, dataset: str, measure: Measure, w: Window):
+    """(draw generator, answer slot) of one question, named by its user."""
+    return (rng_for(seed, dataset, measure.id, "negatives", w.user_id),
+            answer_slot(seed, dataset, measure.id, w.user_id, measure.n_candidates))
+
+
+def build(measure: Measure, dataset: str, windows: list[Window], items: pd.DataFrame, seed: int,
+          item_texts: dict[str, str] | None = None, limit: int | None = None,
+          exclude: list[str] | None = None) -> tuple[list[dict], dict]:
     """Questions for `windows` in order, stopping after `limit` questions (the skip counts then cover
-    the windows examined; the questions are the same as building all and keeping the first `limit`)."""
+    the windows examined; the questions are the same as building all and keeping the first `limit`).
+    `exclude`: values of the measure's field that are never shown (field-value measures)."""
     if measure.field is None:
         # <history, next-item> as an MCQ (mini LastFM): the items are shown by their name.
-        return build_item_text(measure, dataset, windows, items, rng, seed, None, field="title", limit=limit)
+        return build_item_text(measure, dataset, windows, items, seed, None, field="title", limit=limit)
     if measure.field in ITEM_TEXT_FIELDS:
-        return build_item_text(measure, dataset, windows, items, rng, seed, item_texts, limit=limit)
-    return build_field_values(measure, dataset, windows, items, rng, seed, limit=limit)
+        return build_item_text(measure, dataset, windows, items, seed, item_texts, limit=limit)
+    return build_field_values(measure, dataset, windows, items, seed, limit=limit, exclude=exclude)
 
 
-def build_field_values(measure: Measure, dataset: str, windows: list[Window], items: pd.DataFrame,
-                       rng: np.random.Generator, seed: int, limit: int | None = None) -> tuple[list[dict], dict]:
+def build_field_values(measure: Measure, dataset: str, windows: list[Window], items: pd.DataFrame, seed: int,
+                       limit: int | None = None, exclude: list[str] | None = None) -> tuple[list[dict], dict]:
     field = measure.field
     if field not in items.columns:
         raise ValueError(f"{dataset}/{measure.id}: items have no column {field!r}; configure the metadata source")
-    values = {str(i): _values(v) for i, v in zip(items["item_id"], items[field])}
+    excluded_keys = {display_key(v) for v in exclude or []}
+    raw = {str(i): _values(v) for i, v in zip(items["item_id"], items[field])}
+    excluded = Counter(x for vs in raw.values() for x in vs if display_key(x) in excluded_keys)
+    values = {i: [x for x in vs if display_key(x) not in excluded_keys] for i, vs in raw.items()}
     # one spelling per value key: the most frequent (ties: alphabetical)
     freq = Counter(x for vs in values.values() for x in vs)
     spelling: dict[str, str] = {}
     for x in sorted(freq, key=lambda x: (-freq[x], x)):
-        spelling.setdefault(_key(x), x)
+        spelling.setdefault(display_key(x), x)
     pool = sorted(spelling.values())
-    pool_keys = [_key(v) for v in pool]
+    pool_keys = [display_key(v) for v in pool]
     merged = len(freq) - len(pool)
     n_neg = measure.n_candidates - 1
     skipped = Counter()
+    kept_out = 0
     questions = []
     for w in windows:
         if limit is not None and len(questions) >= limit:
             break
         own = values.get(w.positive, [])
         if not own:
-            skipped["positive_has_no_value"] += 1
+            skipped["positive_has_only_excluded_values" if raw.get(w.positive) else "positive_has_no_value"] += 1
             continue
+        rng, slot = _streams(seed, dataset, measure, w)
         if ANSWER_POLICY.get(field, "first") == "random":
             answer = own[int(rng.integers(len(own)))]
         else:
             answer = own[0]
-        own_keys = {_key(v) for v in own}
+        own_keys = {display_key(v) for v in own}
         eligible = [v for v, k in zip(pool, pool_keys) if k not in own_keys]
+        # every value of the positive is kept out of the draw: a distractor is never also true
+        kept_out += len(pool) - len(eligible)
         if len(eligible) < n_neg:
             skipped["too_few_distinct_values"] += 1
             continue
         negatives = [eligible[i] for i in rng.choice(len(eligible), size=n_neg, replace=False)]
-        candidates, slot = place_answer(answer, negatives, rng)
-        questions.append(_question(measure, dataset, w, candidates, slot, seed, "value"))
-    return questions, {"skipped": dict(skipped), "value_pool": len(pool), "answer_policy":
-                       ANSWER_POLICY.get(field, "first"), "values_merged_by_spelling": merged}
+        questions.append(_question(measure, dataset, w, place_answer(answer, negatives, slot), slot, seed, "value"))
+    return questions, {"skipped": dict(skipped), "values_true_of_positive_kept_out": kept_out, "value_pool": len(pool),
+                       "answer_policy": ANSWER_POLICY.get(field, "first"), "values_merged_by_spelling": merged,
+                       "excluded_values": {"field": field, "values": sorted(exclude or []),
+                                           "item_values_removed": dict(sorted(excluded.items()))}}
 
 
-def build_item_text(measure: Measure, dataset: str, windows: list[Window], items: pd.DataFrame,
-                    rng: np.random.Generator, seed: int, item_texts: dict[str, str] | None = None,
-                    field: str | None = None, limit: int | None = None) -> tuple[list[dict], dict]:
+def build_item_text(measure: Measure, dataset: str, windows: list[Window], items: pd.DataFrame, seed: int,
+                    item_texts: dict[str, str] | None = None, field: str | None = None,
+                    limit: int | None = None) -> tuple[list[dict], dict]:
     """Items shown only by a text field. `item_texts` (item id -> text) overrides the items column
     (captions come from their own artifact, not from items.parquet)."""
     field = field or measure.field
@@ -139,9 +153,10 @@ def build_item_text(measure: Measure, dataset: str, windows: list[Window], items
                              f"source")
         item_texts = {str(i): _text(v) for i, v in zip(items["item_id"], items[field])}
     texts = {k: t for k, v in item_texts.items() if (t := _text(v))}
+    keys = {k: display_key(t) for k, t in texts.items()}
     with_text = sorted(texts)
     n_neg = measure.n_candidates - 1
-    skipped, neg_skipped = Counter(), Counter()
+    skipped, rejected = Counter(), Counter()
     questions = []
     for w in windows:
         if limit is not None and len(questions) >= limit:
@@ -155,28 +170,32 @@ def build_item_text(measure: Measure, dataset: str, windows: list[Window], items
             # A history item without text cannot be shown: the question would silently be shorter.
             skipped["history_item_has_no_text"] += 1
             continue
-        exclude = set(w.history) | {w.positive}
-        seen_texts = {pos_text}
+        rng, slot = _streams(seed, dataset, measure, w)
+        shown = set(w.history) | {w.positive}
+        known = set(w.known) | shown
+        seen_keys = {keys[w.positive]}
         negatives = []
         for i in rng.permutation(len(with_text)):
             it = with_text[i]
-            if it in exclude:
+            if it in known:
+                # an item the user interacted with, shown or earlier, is not a wrong next item
+                rejected["in_shown_window" if it in shown else "in_earlier_history"] += 1
                 continue
-            if texts[it] in seen_texts:
-                # an item whose text equals the positive's (or another negative's) would be a second
-                # correct-looking option
-                neg_skipped["same_text_as_another_option"] += 1
+            if keys[it] in seen_keys:
+                # an item whose text reads like the positive's (or another negative's) would be a
+                # second correct-looking option
+                rejected["same_text_as_another_option"] += 1
                 continue
             negatives.append(it)
-            seen_texts.add(texts[it])
+            seen_keys.add(keys[it])
             if len(negatives) == n_neg:
                 break
         if len(negatives) < n_neg:
             skipped["too_few_items_with_text"] += 1
             continue
-        candidates, slot = place_answer(w.positive, negatives, rng)
+        candidates = place_answer(w.positive, negatives, slot)
         shown = list(w.history) + candidates
         questions.append(_question(measure, dataset, w, candidates, slot, seed, "item", item_field=field,
                                    item_texts={it: texts[it] for it in shown}))
-    return questions, {"skipped": dict(skipped), "negatives_skipped": dict(neg_skipped),
+    return questions, {"skipped": dict(skipped), "negatives_rejected": dict(rejected),
                        "items_with_text": len(with_text)}

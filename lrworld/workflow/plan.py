@@ -126,6 +126,10 @@ class Plan:
         """The multimodal measure shows items by their image captions."""
         return {"captions": f"results/captions/{dataset}/captions.parquet"} if measure == "multimodal" else {}
 
+    def question_files(self, dataset: str, suffix: str = ".jsonl") -> list[str]:
+        return expand("results/questions/{dataset}/{measure}{suffix}", dataset=dataset,
+                      measure=self.datasets[dataset]["measures"], suffix=suffix)
+
     def template(self, dataset: str, measure: str, variant: str) -> str:
         # kshot/noisy/shuffle<s> render with the zero_shot template (lrworld/prompts/variants.py)
         return str(template_path(self.datasets[dataset]["domain"], measure, template_variant(variant)))
@@ -146,7 +150,8 @@ class Plan:
     def requests(self, track: str, scope: str) -> list[str]:
         """The request files one answer job reads (every prompt of the track's scope)."""
         if track == "lrworld":
-            return self.prompt_files(scope)
+            # the audit first: no model time goes to questions that fail it
+            return self.prompt_files(scope) + [f"results/audit/{scope}.json"]
         if track == "llara":
             return [f"results/llara/{scope}/prompts.jsonl"]
         if track == "srbench":
@@ -169,7 +174,7 @@ class Plan:
     # -- provenance --------------------------------------------------------------------------------
     # The rules of a score's chain, whose code its record lists.
     CHAIN_RULES = ("fetch_raw", "ingest", "assoc_rules", "similar_pairs", "neumf", "prototypes", "gt_questions",
-                   "questions", "prompts", "answer", "responses", "score")
+                   "questions", "prompts", "audit", "answer", "responses", "score")
 
     def chain_code(self, rules) -> dict[str, list[str]]:
         """{rule: the files of its script's code closure}, read from the rules themselves."""
@@ -192,4 +197,6 @@ class Plan:
         """What `rule all` builds: every track the config has a section for."""
         lrworld = expand("results/tables/{dataset}.{ext}", dataset=self.datasets, ext=["csv", "md"]) + expand(
             "results/provenance/{dataset}/table.json", dataset=self.datasets)
-        return lrworld + self.analysis.targets() + self.srbench.targets() + self.llara.targets()
+        audit = expand("results/audit/{dataset}.{ext}", dataset=self.datasets, ext=["json", "md"]) + [
+            "results/audit/_all.json"]
+        return lrworld + audit + self.analysis.targets() + self.srbench.targets() + self.llara.targets()

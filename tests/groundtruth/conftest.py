@@ -48,8 +48,8 @@ def ml100k_pairs(ml100k):
 
     from lrworld.groundtruth.similarity import similar_pairs
 
-    item, _ = similar_pairs(ml100k[0], "item", N_Q, threshold=0.01, seed=1)
-    user, _ = similar_pairs(ml100k[0], "user", N_Q, threshold=0.01, seed=2)
+    item, _ = similar_pairs(ml100k[0], "item", N_Q, threshold=0.01, seed=1, dataset="ml-100k")
+    user, _ = similar_pairs(ml100k[0], "user", N_Q, threshold=0.01, seed=2, dataset="ml-100k")
     return pd.concat([item, user], ignore_index=True)
 
 
@@ -66,7 +66,7 @@ def ml100k_neumf(ml100k):
 def ml100k_prototypes(ml100k, ml100k_neumf):
     from lrworld.groundtruth.prototypes import all_prototypes
 
-    table, _ = all_prototypes(ml100k_neumf[1], ml100k[0], N_Q, k=10, seed=0)
+    table, _ = all_prototypes(ml100k_neumf[1], ml100k[0], N_Q, k=10, seed=0, dataset="ml-100k")
     return table
 
 
@@ -75,10 +75,11 @@ def ml100k_questions(ml100k, ml100k_rules, ml100k_pairs, ml100k_prototypes):
     from lrworld.groundtruth import questions as Q
 
     inter = ml100k[0]
-    return {
+    built = {
         "assoc_rule": Q.build_assoc_rule_questions(inter, ml100k_rules[0], N_Q, 11, "ml-100k"),
         "mem_item_item": Q.build_mem_item_item_questions(inter, ml100k_pairs, N_Q, 12, "ml-100k"),
         "mem_user_user": Q.build_mem_user_user_questions(inter, ml100k_pairs, N_Q, 13, "ml-100k"),
         "neu_item2users": Q.build_neu_item2users_questions(inter, ml100k_prototypes, N_Q, 14, "ml-100k"),
         "neu_user2items": Q.build_neu_user2items_questions(inter, ml100k_prototypes, N_Q, 15, "ml-100k"),
     }
+    return {m: qs for m, (qs, _) in built.items()}

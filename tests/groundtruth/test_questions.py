@@ -54,6 +54,6 @@ def test_random_backend_scores_about_one_in_ten(ml100k_questions):
 def test_builders_are_deterministic(ml100k, ml100k_pairs):
     from lrworld.groundtruth.questions import build_mem_item_item_questions
 
-    a = build_mem_item_item_questions(ml100k[0], ml100k_pairs, 20, 5, "x")
-    b = build_mem_item_item_questions(ml100k[0], ml100k_pairs, 20, 5, "x")
+    a, _ = build_mem_item_item_questions(ml100k[0], ml100k_pairs, 20, 5, "x")
+    b, _ = build_mem_item_item_questions(ml100k[0], ml100k_pairs, 20, 5, "x")
     assert a == b

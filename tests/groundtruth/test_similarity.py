@@ -18,7 +18,7 @@ def test_cosine_rows_hand_computed():
 def test_similar_pairs_small_fixture_answer_and_negatives():
     rows = [("u1", "i1", 1), ("u1", "i2", 2), ("u2", "i1", 1), ("u3", "i2", 1), ("u3", "i3", 2)]
     inter = finalize_interactions(pd.DataFrame(rows, columns=["user_id", "item_id", "timestamp"]), "fx")
-    pairs, stats = similar_pairs(inter, "item", 3, threshold=0.6, seed=0, n_candidates=2, min_degree=1)
+    pairs, stats = similar_pairs(inter, "item", 3, threshold=0.6, seed=0, n_candidates=2, min_degree=1, dataset="fx")
     # i2's best is i3 (0.707 > 0.6); i1 has no positive (0.5); i3's best is i2
     got = {t: g for t, g in pairs.groupby("target")}
     assert set(got) == {"i2", "i3"} and stats["skipped_no_positive"] == 1

@@ -42,7 +42,10 @@ def test_default_graph_end_to_end_is_deterministic_and_incremental(tmp_path, sha
     run(tmp_path)
     table = pd.read_csv(tmp_path / "results/tables/ml.csv")
     assert list(table["model"]) == ["random", "random-b"]
-    assert list(table.columns) == ["model", "attr_genre", "attr_genre@cot"]
+    assert list(table.columns) == ["model", "attr_genre", "attr_genre@cot", "attr_genre_degenerate",
+                                   "attr_genre@cot_degenerate", "attr_genre_debiased", "attr_genre@cot_debiased"]
+    assert (tmp_path / "results/audit/ml.json").exists()
+    table = table[["model", "attr_genre", "attr_genre@cot"]]
     assert table.iloc[:, 1:].apply(lambda c: c.between(0, 1)).all().all()
     built = list((tmp_path / "results/questions").rglob("*.jsonl")) + list((tmp_path / "results/prompts").rglob("*.jsonl"))
     first, first_table = digest(built), (tmp_path / "results/tables/ml.csv").read_bytes()

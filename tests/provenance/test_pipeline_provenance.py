@@ -79,7 +79,7 @@ def test_explain_ends_in_the_raw_file_and_verify_names_a_tampered_file(built, sh
     assert lines[-1].split()[:2] == ["sha256", hashlib.sha256(raw.read_bytes()).hexdigest()]
     rules = [line.split()[3] for line in lines if line.split()[:1] == ["sha256"] and line.split()[2] == "rule"]
     assert rules == ["table", "table", "provenance", "score", "score", "responses", "answer", "prompts",
-                     "questions", "questions", "ingest", "ingest", "ingest"]
+                     "questions", "questions", "audit", "ingest", "ingest", "ingest"]
 
     rc, out = lrworld(work, "explain", "results/tables/ml.csv", "random-b", "attr_genre@cot", "--json", "--records",
                       capsys=capsys)
@@ -89,7 +89,8 @@ def test_explain_ends_in_the_raw_file_and_verify_names_a_tampered_file(built, sh
     assert res["job"]["rule"] == "score" and res["job"]["host"] and res["job"]["start"] <= res["job"]["end"]
     assert res["code"]["git"]["error"] == "not a git repository"
     assert set(res["code"]["modules"]) == {"fetch_raw", "ingest", "assoc_rules", "similar_pairs", "neumf", "prototypes",
-                                           "gt_questions", "questions", "prompts", "answer", "responses", "score"}
+                                           "gt_questions", "questions", "prompts", "audit", "answer", "responses",
+                                           "score"}
     assert res["config"]["subset"]["model"]["random-b"]["seed"] == 5 and len(res["config"]["sha256"]) == 64
 
     assert lrworld(work, "verify", capsys=capsys)[0] == 0
@@ -135,10 +136,11 @@ def test_incremental_plans(built, shared_data, capsys):
     text, table = template.read_text(), (work / "results/tables/ml.csv").read_bytes()
     zero_shot = (work / "results/responses/ml/random/attr_genre/zero_shot.jsonl").stat().st_mtime_ns
     template.write_text("Read carefully.\n" + text)
-    # the model's answer job re-runs (asking only the new prompts), so both records citing it are rebuilt;
-    # the other variant's responses and score are not
-    expect = {"all": 1, "prompts": 1, "answer": 1, "responses": 1, "score": 1, "provenance": 2, "table": 1,
-              "provenance_table": 1}
+    # the model's answer job re-runs (asking only the new prompts), and so does the dataset's audit (it
+    # reads every prompt file), so both records citing them are rebuilt; the other variant's responses and
+    # score are not
+    expect = {"all": 1, "prompts": 1, "audit": 1, "answer": 1, "responses": 1, "score": 1, "provenance": 2,
+              "table": 1, "provenance_table": 1}
     assert plan(repo, work) == expect
     smk(repo, work)
     assert asked(work) == 40

@@ -1,30 +1,29 @@
 """Frozen candidate sets: the true next item + (n-1) items the user has not interacted with.
 
 LLaRA re-draws negatives on every pass (``negative_sampling`` calls ``random.sample`` in
-``__getitem__``); we draw once per question from a seed and the question id, and freeze the
-result as ``candidates.jsonl``. The draw for one question does not depend on any other question.
+``__getitem__``); we draw once per question from ``rng_for(seed, dataset, "llara_candidates",
+qid)`` and freeze the result as ``candidates.jsonl``. The draw for one question does not depend on
+any other question, and no two datasets share a stream.
 
 Pool (as LLaRA): every item with a title, minus the user's known items (``Example.seen``) and the
-target. One deviation: items whose normalised title is empty (MovieLens ``unknown``, which
-LLaRA's year-stripping turns into ``""``) are left out of the pool, because ``""`` is "contained"
-in every answer and would make every answer to that question invalid.
+target. Deviations: items whose normalised title is empty (MovieLens ``unknown``) are left out of
+the pool, because ``""`` is "contained" in every answer and would make every answer to that
+question invalid; and a negative whose title reads like the target's or an earlier negative's
+(ML-100K lists 18 films twice) is rejected and drawn again (issue 14: two options that read the
+same are never shown). Each record counts both (``known_excluded``, ``rejected_same_title``).
 """
 
 from __future__ import annotations
 
-import hashlib
-import random
 from typing import Iterable
 
+from lrworld.questions.display import display_key
+from lrworld.questions.negatives import draw_distinct
+from lrworld.questions.seeding import rng_for
 from lrworld.tracks.llara.data import Example, LlaraSet
 from lrworld.tracks.llara.parse import ambiguous_pairs, norm_title
 
 N_CANDIDATES = 20
-
-
-def _rng(seed: int, qid: str) -> random.Random:
-    digest = hashlib.sha256(f"llara-candidates:{seed}:{qid}".encode()).digest()
-    return random.Random(int.from_bytes(digest[:8], "big"))
 
 
 def draw_candidates(ds: LlaraSet, examples: Iterable[Example] | None = None, n: int = N_CANDIDATES,
@@ -33,15 +32,18 @@ def draw_candidates(ds: LlaraSet, examples: Iterable[Example] | None = None, n: 
     substring-ambiguity flag (see :func:`lrworld.tracks.llara.parse.ambiguous_pairs`)."""
     examples = ds.test if examples is None else list(examples)
     pool_all = sorted(i for i, t in ds.item_names.items() if norm_title(t))
+    keys = {i: display_key(t) for i, t in ds.item_names.items()}
     out = []
     for ex in examples:
         banned = set(ex.seen) | set(ex.history) | {ex.next}
         pool = [i for i in pool_all if i not in banned]
-        if len(pool) < n - 1:
-            raise ValueError(f"{ex.qid}: only {len(pool)} items available as negatives, need {n - 1}")
-        rng = _rng(seed, ex.qid)
-        cands = rng.sample(pool, n - 1) + [ex.next]
-        rng.shuffle(cands)
+        rng = rng_for(seed, ds.name, "llara_candidates", ex.qid)
+        negs, rejected = draw_distinct(pool, n - 1, rng, keys.__getitem__, [keys[ex.next]])
+        if len(negs) < n - 1:
+            raise ValueError(f"{ex.qid}: only {len(negs)} items with distinct titles available as negatives, "
+                             f"need {n - 1}")
+        cands = negs + [ex.next]
+        cands = [cands[i] for i in rng.permutation(n)]
         titles = [ds.item_names[i] for i in cands]
         pairs = ambiguous_pairs(titles)
         rec = {
@@ -57,6 +59,8 @@ def draw_candidates(ds: LlaraSet, examples: Iterable[Example] | None = None, n: 
             "gold_index": cands.index(ex.next),
             "ambiguous": bool(pairs),
             "ambiguous_pairs": [list(p) for p in pairs],
+            "known_excluded": len(pool_all) - len(pool),
+            "rejected_same_title": rejected,
             "seed": seed,
         }
         if ds.item_ids is not None:
@@ -71,4 +75,6 @@ def summary(records: list[dict]) -> dict:
     n_amb = sum(r["ambiguous"] for r in records)
     gold_amb = sum(any(r["gold_index"] in p for p in r["ambiguous_pairs"]) for r in records)
     return {"n_questions": n, "n_ambiguous_sets": n_amb, "n_ambiguous_sets_involving_gold": gold_amb,
-            "share_ambiguous": n_amb / n if n else 0.0}
+            "share_ambiguous": n_amb / n if n else 0.0,
+            "known_items_excluded": sum(r.get("known_excluded", 0) for r in records),
+            "negatives_rejected_same_title": sum(r.get("rejected_same_title", 0) for r in records)}

@@ -6,8 +6,9 @@ pickles): one row per sequence, ``seq`` = the last 10 items padded at the END wi
 ``len_seq`` = number of real items, ``next`` = the item to predict. MovieLens rows hold
 ``[item_id, rating]`` pairs and item ids are ``ml-100k movie_id - 1``.
 
-Titles: MovieLens from ml-100k ``u.item`` with LLaRA's normalisation (:func:`llara_movie_title`);
-Steam and LastFM from ``id2name.txt`` (``id::name``, stripped).
+Titles: MovieLens from ml-100k ``u.item``, without the year and in the one display form every
+track uses (:func:`lrworld.data.titles.display_title`: "Matrix, The" -> "The Matrix"); Steam and
+LastFM from ``id2name.txt`` (``id::name``, stripped).
 
 LLaRA's loaders drop rows with ``len_seq < 3`` (``session_data4frame``); :func:`load_llara_split`
 does the same by default and reports how many rows it dropped.
@@ -23,7 +24,9 @@ from typing import Iterable
 
 import pandas as pd
 
-from lrworld.data.contract import DataError
+from lrworld.data.contract import DataError, sort_interactions
+from lrworld.data.movielens import split_title_year
+from lrworld.data.titles import display_title
 
 # LLaRA's padding ids (data/*_data.py: self.padding_item_id)
 PAD_IDS = {"movielens": 1682, "steam": 3581, "lastfm": 4606}
@@ -68,32 +71,24 @@ class LlaraSet:
 # ---------------------------------------------------------------- titles
 
 
-def llara_movie_title(raw: str) -> str:
-    """LLaRA's MovieLens title, exactly as ``MovielensData.get_movie_id2name`` builds it.
-
-    ``raw`` is the u.item title field; LLaRA drops its last 7 characters (`` (1995)``) and then
-    ``get_mv_title`` moves the first of ``", The"``, ``", A"``, ``", An"`` found to the front and
-    deletes every occurrence of it. Reproduced quirks (kept so prompts and answers match LLaRA's
-    strings): ``", A"`` is tested before ``", An"``, so ``"Affair to Remember, An"`` becomes
-    ``"A Affair to Remembern"``; titles without a year lose 7 characters (``"unknown"`` -> ``""``);
-    titles ending in a space keep one (``"Two Friends (1986) "`` -> ``"Two Friends "``).
-    """
-    s = raw[:-7]
-    for sub in (", The", ", A", ", An"):
-        if sub in s:
-            return sub[2:] + " " + s.replace(sub, "")
-    return s
+def ml100k_title(raw: str) -> str:
+    """A u.item title field as the track shows it: the year dropped (as LLaRA's ``[:-7]`` does) and
+    the trailing article moved to the front. LLaRA's own ``get_mv_title`` only knew ", The", ", A"
+    and ", An" and garbled some ("Affair to Remember, An" -> "A Affair to Remembern"). ML-100K's
+    placeholder ``unknown`` (no title, no year) is "" (never drawn as a candidate, as in LLaRA)."""
+    title, year = split_title_year(raw)
+    return "" if year is None and title == "unknown" else display_title(title)
 
 
 def load_ml100k_titles(u_item: str | os.PathLike) -> dict[int, str]:
-    """LLaRA item id (movie_id - 1) -> LLaRA-normalised title, from ml-100k ``u.item`` (Latin-1)."""
+    """LLaRA item id (movie_id - 1) -> display title, from ml-100k ``u.item`` (Latin-1)."""
     out: dict[int, str] = {}
     with open(u_item, encoding="ISO-8859-1") as fh:
         for lineno, line in enumerate(fh, 1):
             parts = line.rstrip("\n").split("|")
             if len(parts) < 2 or not parts[0].strip().isdigit():
                 raise DataError(f"{u_item}:{lineno}: expected 'movie_id|title|...', got {line[:60]!r}")
-            out[int(parts[0]) - 1] = llara_movie_title(parts[1])
+            out[int(parts[0]) - 1] = ml100k_title(parts[1])
     if not out:
         raise DataError(f"{u_item}: no rows")
     return out
@@ -303,7 +298,7 @@ def build_from_interactions(interactions: pd.DataFrame, items: pd.DataFrame, seq
     df = interactions[["user_id", "item_id", "timestamp"]].copy()
     df["user_id"] = df["user_id"].astype(str)
     df["item_id"] = df["item_id"].astype(str)
-    df = df.sort_values(["user_id", "timestamp", "item_id"], kind="mergesort")
+    df = sort_interactions(df)  # the contract's order, ties by numeric-aware item id
     # Repeated consumption: keep the first time a user meets an item (LLaRA's sets have no repeats
     # within a window, and a repeat target would sit in its own negatives' exclusion set).
     df = df.drop_duplicates(["user_id", "item_id"], keep="first")

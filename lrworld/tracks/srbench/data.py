@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from lrworld.data.contract import DataError, finalize_interactions, finalize_items
+from lrworld.data.titles import display_title
 
 ML100K_GENRES = [
     "unknown", "Action", "Adventure", "Animation", "Children's", "Comedy", "Crime", "Documentary",
@@ -56,7 +57,8 @@ def ml100k_from_raw(raw_dir: str | Path) -> tuple[pd.DataFrame, pd.DataFrame]:
     flags = items[ML100K_GENRES].to_numpy()
     genres = [[g for g, f in zip(ML100K_GENRES, row) if f == 1 and g != "unknown"] for row in flags]
     year = pd.to_datetime(items["release_date"], format="%d-%b-%Y", errors="coerce").dt.year
-    items = pd.DataFrame({"item_id": items["item_id"], "title": items["title"], "year": year,
+    # the title with its year, in the display form every track shows ("The Matrix (1999)")
+    items = pd.DataFrame({"item_id": items["item_id"], "title": items["title"].map(display_title), "year": year,
                           "genres": genres})
     return finalize_interactions(inter, str(raw_dir / "u.data")), finalize_items(items)
 

@@ -17,13 +17,13 @@ requests and lists are made by ``lrworld.tracks.srbench.llm``).
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 from typing import Mapping, Sequence
 
 import pandas as pd
 
 from lrworld.core import io
+from lrworld.questions.seeding import rng_for
 from lrworld.tracks.srbench import data as D
 from lrworld.tracks.srbench import llm, runner, tables
 
@@ -76,10 +76,11 @@ def load_split(split_path: str | Path, items_path: str | Path, name: str = "") -
 
 def select_users(sd: D.SplitData, max_users: int | None, seed: int = 0) -> list[str]:
     """All evaluated users, or a seeded sample of ``max_users`` of them (kept in id order), the
-    same for every recommender of the dataset."""
+    same for every recommender of the dataset; the sample's stream is named by the dataset."""
     users = sd.eval_users
     if max_users and max_users < len(users):
-        keep = set(random.Random(seed).sample(users, max_users))
+        rng = rng_for(seed, sd.name, "srbench_users")
+        keep = {users[i] for i in rng.choice(len(users), size=max_users, replace=False)}
         users = [u for u in users if u in keep]
     return users
 

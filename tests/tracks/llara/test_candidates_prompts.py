@@ -67,3 +67,20 @@ def test_render_and_prompt_items(lastfm_cands):
     assert ", ".join(c0["candidate_titles"]) in p0["prompt"] and p0["prompt"].endswith("The answer is")
     item = to_item(p0)
     assert item.labels == tuple(c0["candidate_titles"]) == item.candidates
+
+
+def test_no_two_candidates_read_the_same(ml_set):
+    """ML-100K lists some films twice (two ids, one title): such a pair is never shown in one set."""
+    from lrworld.questions.display import display_key
+
+    recs = draw_candidates(ml_set, seed=0)
+    for r in recs:
+        keys = [display_key(t) for t in r["candidate_titles"]]
+        assert len(set(keys)) == len(keys), r["qid"]
+    s = summary(recs)
+    # each row's history items and its target are kept out of its pool
+    titled = {i for i, t in ml_set.item_names.items() if t}
+    assert s["known_items_excluded"] == sum(len({*ex.history, ex.next} & titled) for ex in ml_set.test) > 0
+    # the draws are named by dataset: another name, other candidates
+    other = draw_candidates(type(ml_set)(**{**ml_set.__dict__, "name": "renamed"}), seed=0)
+    assert [r["candidates"] for r in other] != [r["candidates"] for r in recs]

@@ -34,12 +34,24 @@ def cands(request, ml_cands, lastfm_cands):
     return request.param, {"movielens": ml_cands, "lastfm": lastfm_cands}[request.param]
 
 
+def _gold_ambiguous(rec):
+    # another candidate's title inside the gold title: naming the gold matches both (LLaRA's parse)
+    return any(j == rec["gold_index"] for _, j in rec["ambiguous_pairs"])
+
+
+def _names_only_gold(rec, answer):
+    """LLaRA's rule written out: the answer's first line names exactly the gold title."""
+    line = answer.strip().split("\n")[0].lower()
+    return [i for i, t in enumerate(rec["candidate_titles"]) if t.strip().lower() in line] == [rec["gold_index"]]
+
+
 def test_random_backend(cands):
     name, recs = cands
     s = _run(make_backend("random", {"backend": "random", "seed": 0}), recs, name)
     assert s["n_questions"] == {"movielens": 95, "lastfm": 122}[name]
-    assert s["valid_ratio"] == 1.0  # a random pick names one candidate title...
-    assert s["unambiguous"]["valid_ratio"] == 1.0  # ...and can only fail where the set is flagged
+    # a random pick names one candidate title, and can only fail where the set is flagged
+    assert s["valid_ratio"] >= 1 - sum(r["ambiguous"] for r in recs) / len(recs)
+    assert s["unambiguous"]["valid_ratio"] == 1.0
     assert 0.0 <= s["hit_ratio_at_1_valid"] <= 0.15
     # averaged over backend seeds, random hits 1 in 20
     hrs = [_run(make_backend("random", {"backend": "random", "seed": k}), recs, name)["hit_ratio_at_1_all"]
@@ -51,15 +63,22 @@ def test_gold_answering_model(cands):
     name, recs = cands
     gold = {r["qid"]: r["next_title"] for r in recs}
     s = _run(ScriptedBackend(lambda i: gold[i.qid]), recs, name)
-    assert s["valid_ratio"] == 1.0 and s["hit_ratio_at_1_valid"] == 1.0 and s["hit_ratio_at_1_all"] == 1.0
+    # exact only where no other candidate title is inside the gold title (LLaRA's substring parse)
+    expect = 1 - sum(map(_gold_ambiguous, recs)) / len(recs)
+    assert s["valid_ratio"] == pytest.approx(expect) and s["hit_ratio_at_1_all"] == pytest.approx(expect)
+    assert s["hit_ratio_at_1_valid"] == 1.0 and s["unambiguous"]["valid_ratio"] == 1.0
 
 
 def test_gold_in_a_sentence_with_chatter_after(cands):
     name, recs = cands
     gold = {r["qid"]: r["next_title"] for r in recs}
-    s = _run(ScriptedBackend(lambda i: f"  The answer is {gold[i.qid]}.\nOther options: {', '.join(i.candidates)}"),
-             recs, name)
-    assert s["valid_ratio"] == 1.0 and s["hit_ratio_at_1_all"] == 1.0
+    def say(qid):
+        return f"  The answer is {gold[qid]}.\nOther options: ..."
+
+    s = _run(ScriptedBackend(lambda i: say(i.qid)), recs, name)
+    expect = sum(_names_only_gold(r, say(r["qid"])) for r in recs) / len(recs)
+    assert expect > 0.9
+    assert s["valid_ratio"] == pytest.approx(expect) and s["hit_ratio_at_1_all"] == pytest.approx(expect)
 
 
 def test_non_candidate_answer(cands):
@@ -78,8 +97,9 @@ def test_half_gold_half_wrong_hand_computed(cands):
         return gold[i.qid] if i.qid in first else ("not a title at all" if len(i.qid) % 2 else wrong[i.qid])
 
     s = _run(ScriptedBackend(answer), recs, name)
-    n, n_gold = len(recs), len(first)
-    n_wrong_valid = sum(1 for r in recs[n_gold:] if len(r["qid"]) % 2 == 0 and not _amb(r, (r["gold_index"] + 1) % 20))
+    n = len(recs)
+    n_gold = sum(1 for r in recs[: n // 2] if not _gold_ambiguous(r))
+    n_wrong_valid = sum(1 for r in recs[n // 2:] if len(r["qid"]) % 2 == 0 and not _amb(r, (r["gold_index"] + 1) % 20))
     assert s["n_correct"] == n_gold
     assert s["n_valid"] == n_gold + n_wrong_valid
     assert s["hit_ratio_at_1_all"] == pytest.approx(n_gold / n)

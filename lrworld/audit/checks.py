@@ -1,0 +1,172 @@
+"""The per-question and per-prompt hard checks of the audit.
+
+Each check returns `Violation`s; one is enough to fail the build. What "the user's history" is
+depends on who the question is about:
+
+| question | candidates | a negative must not be | the answer must not be in |
+|---|---|---|---|
+| knowledge (`user_id`, leave-one-out) | items | an item the user ever interacted with | the shown history |
+| knowledge | values | a value of the positive item | (the positive item not in the shown history) |
+| `target_user` (neu_user2items) | items | an item of the target user's whole history | the shown history |
+| `target_user` (mem_user_user) | users | the target user | - |
+| `target_item` (neu_item2users) | users | a user who interacted with the target item | - |
+| `target_item` (mem_item_item) | items | the target item | - |
+| `antecedents` (assoc_rule) | items | an antecedent item | the antecedents |
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from lrworld.prompts.variants import kind as variant_kind
+from lrworld.questions.display import display_key
+
+CHECKS = ("answer_equals_negative", "negative_in_history", "positive_in_shown_history",
+          "distractor_true_of_positive", "answer_not_true_of_positive", "duplicate_display_text",
+          "candidate_missing_in_prompt", "prompt_disagrees_with_question", "slot_uniformity",
+          "equal_slot_sequences")
+
+# Texts a missing value turns into on its way to a prompt.
+_EMPTY = {"", "nan", "none", "null"}
+
+
+@dataclass(frozen=True)
+class Violation:
+    file: str
+    qid: str
+    check: str
+    detail: str
+
+    def line(self) -> str:
+        return f"{self.file}: {self.qid}: {self.check}: {self.detail}"
+
+
+class Known:
+    """Who interacted with what, for the ids the questions name (never a set per entity of the
+    whole data)."""
+
+    def __init__(self, interactions: pd.DataFrame, questions: list[dict]):
+        users, items = set(), set()
+        for q in questions:
+            ctx = q.get("context") or {}
+            if "user_id" in q:
+                users.add(str(q["user_id"]))
+            if "target_user" in ctx:
+                users.add(str(ctx["target_user"]))
+            if "target_item" in ctx and q["candidate_kind"] == "user":
+                items.add(str(ctx["target_item"]))
+        u = interactions[interactions["user_id"].isin(users)]
+        i = interactions[interactions["item_id"].isin(items)]
+        self.items_of = {k: set(g) for k, g in u.groupby("user_id", sort=False)["item_id"]}
+        self.users_of = {k: set(g) for k, g in i.groupby("item_id", sort=False)["user_id"]}
+
+
+def _values(v) -> list[str]:
+    if isinstance(v, (list, tuple, np.ndarray)):
+        return [str(x) for x in v if isinstance(x, str) and x.strip()]
+    return [v] if isinstance(v, str) and v.strip() else []
+
+
+def field_keys(items: pd.DataFrame, field: str) -> dict[str, set[str]]:
+    """item id -> display keys of its values of `field` (what is true of the item)."""
+    return {str(i): {display_key(x) for x in _values(v)} for i, v in zip(items["item_id"], items[field])}
+
+
+def question_checks(path: str, q: dict, known: Known, truths: dict[str, set[str]] | None = None) -> list[Violation]:
+    """The checks one question record must pass. `truths`: field_keys of the measure's field
+    (value questions)."""
+    out = []
+
+    def bad(check, detail):
+        out.append(Violation(path, q["qid"], check, detail))
+
+    cands = [str(c) for c in q["candidates"]]
+    a = q["answer_index"]
+    if not (isinstance(a, int) and 0 <= a < len(cands)):
+        bad("answer_equals_negative", f"answer_index {a!r} is not a slot of {len(cands)} candidates")
+        return out
+    answer, negs = cands[a], cands[:a] + cands[a + 1:]
+    if answer in negs:
+        bad("answer_equals_negative", f"the answer {answer!r} is also a negative")
+    ctx = q.get("context") or {}
+    kind = q["candidate_kind"]
+    shown = [str(x) for x in (q.get("history") or ctx.get("history") or ctx.get("antecedents") or [])]
+    if kind == "value":
+        positive = str(q["target_item"])
+        if positive in shown:
+            bad("positive_in_shown_history", f"the positive item {positive} is in the shown history")
+        true = (truths or {}).get(positive, set())
+        if display_key(answer) not in true:
+            bad("answer_not_true_of_positive", f"{answer!r} is not a value of item {positive}")
+        for n in negs:
+            if display_key(n) in true:
+                bad("distractor_true_of_positive", f"the distractor {n!r} is a value of item {positive}")
+        return out
+    if kind == "item" and answer in shown:
+        bad("positive_in_shown_history", f"the answer {answer} is in the shown history")
+    if "user_id" in q or ("target_user" in ctx and kind == "item"):
+        user = str(q.get("user_id", ctx.get("target_user")))
+        history = known.items_of.get(user, set())
+        for n in negs:
+            if n in history:
+                bad("negative_in_history", f"the negative item {n} is in user {user}'s history")
+    elif "target_user" in ctx:
+        if str(ctx["target_user"]) in cands:
+            bad("negative_in_history", f"the target user {ctx['target_user']} is a candidate")
+    elif "target_item" in ctx and kind == "user":
+        met = known.users_of.get(str(ctx["target_item"]), set())
+        for n in negs:
+            if n in met:
+                bad("negative_in_history", f"the negative user {n} interacted with item {ctx['target_item']}")
+    elif "target_item" in ctx:
+        if str(ctx["target_item"]) in cands:
+            bad("negative_in_history", f"the target item {ctx['target_item']} is a candidate")
+    elif "antecedents" in ctx:
+        for n in negs:
+            if n in shown:
+                bad("negative_in_history", f"the negative item {n} is an antecedent")
+    return out
+
+
+def prompt_checks(path: str, p: dict, q: dict | None) -> list[Violation]:
+    """The checks one prompt record must pass against its question."""
+    out = []
+
+    def bad(check, detail):
+        out.append(Violation(path, p.get("qid", "?"), check, detail))
+
+    if q is None:
+        bad("prompt_disagrees_with_question", "no question with this qid")
+        return out
+    labels, texts = list(p.get("labels") or []), [str(t) for t in p.get("candidates") or []]
+    if not (len(labels) == len(texts) == len(q["candidates"])):
+        bad("prompt_disagrees_with_question", f"{len(labels)} labels and {len(texts)} candidate texts for "
+                                              f"{len(q['candidates'])} candidates")
+        return out
+    v = variant_kind(p.get("variant", "zero_shot"))
+    meta = p.get("variant_meta") or {}
+    expected = meta["permutation"].index(q["answer_index"]) if v == "shuffle" else q["answer_index"]
+    if p["answer_index"] != expected:
+        bad("prompt_disagrees_with_question", f"answer_index {p['answer_index']} in the prompt, {expected} expected")
+    prompt = p.get("prompt", "")
+    for lab, txt in zip(labels, texts):
+        if txt.strip().casefold() in _EMPTY:
+            bad("candidate_missing_in_prompt", f"candidate {lab} has no text")
+        elif p.get("labels_shown", True):
+            if not any(f"{lab}{sep}{txt}" in prompt for sep in (". ", ": ")):
+                bad("candidate_missing_in_prompt", f"the line of candidate {lab} ({txt[:40]!r}) is not in the prompt")
+        elif txt not in prompt:
+            bad("candidate_missing_in_prompt", f"candidate {lab} ({txt[:40]!r}) is not in the prompt")
+    keys = [display_key(t) for t in texts]
+    a = p["answer_index"]
+    if 0 <= a < len(keys) and keys.count(keys[a]) > 1:
+        other = next(labels[j] for j, k in enumerate(keys) if k == keys[a] and j != a)
+        bad("answer_equals_negative", f"the answer {labels[a]} reads like negative {other}: {texts[a][:60]!r}")
+    elif len(set(keys)) < len(keys):
+        dup = next(k for k in keys if keys.count(k) > 1)
+        bad("duplicate_display_text", "candidates " + ", ".join(lab for lab, k in zip(labels, keys) if k == dup)
+            + f" read the same: {dup[:60]!r}")
+    return out

@@ -1,0 +1,125 @@
+"""Run every check over one dataset (or the slot sequences over all datasets) and lay out the
+result: the audit json and its readable table."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pandas as pd
+
+from lrworld.audit import checks, slots
+from lrworld.questions import measures
+
+# Counts from the question reports that say what the benchmark is made of.
+REPORT_KEYS = ("requested", "users", "users_without_window", "ties", "skipped", "negatives_rejected",
+               "values_true_of_positive_kept_out",
+               "excluded_values", "eligible_rules", "targets_in_artifact", "dropped_same_text",
+               "negatives_rejected_same_text", "skipped_too_few_negatives")
+
+
+def _slot_sequences(dataset: str, questions: dict[str, tuple[str, list[dict]]]) -> dict:
+    return {f"{dataset}/{m}": ([q["answer_index"] for q in qs], len(qs[0]["candidates"]) if qs else 1)
+            for m, (_, qs) in questions.items()}
+
+
+def audit_dataset(dataset: str, domain: str, questions: dict[str, tuple[str, list[dict]]],
+                  prompts: list[tuple[str, str, list[dict]]], reports: dict[str, dict], interactions: pd.DataFrame,
+                  items: pd.DataFrame, ingest_report: dict) -> tuple[dict, list[checks.Violation]]:
+    """`questions`: measure -> (path, records); `prompts`: (path, measure, records) per prompt file;
+    `reports`: measure -> question report. Returns (audit, violations)."""
+    violations: list[checks.Violation] = []
+    checked = Counter()
+    known = checks.Known(interactions, [q for _, qs in questions.values() for q in qs])
+    by_qid = {}
+    per_measure = {}
+    for m, (path, qs) in sorted(questions.items()):
+        field = measures.get(domain, m).field
+        truths = checks.field_keys(items, field) if field in items.columns else None
+        for q in qs:
+            violations += checks.question_checks(path, q, known, truths)
+            by_qid[q["qid"]] = q
+        checked["questions"] += len(qs)
+        k = len(qs[0]["candidates"]) if qs else measures.get(domain, m).n_candidates
+        uni = slots.uniformity([q["answer_index"] for q in qs], k)
+        if uni["verdict"] == "fail":
+            violations.append(checks.Violation(path, "(all questions)", "slot_uniformity",
+                                               f"answer slots {uni['counts']} over {uni['n']} questions: "
+                                               f"chi-square p = {uni['p']:.2g} < {slots.ALPHA}"))
+        rep = reports.get(m, {})
+        per_measure[m] = {"file": path, "questions": len(qs), "slots": uni,
+                          "tied_positives": sum(bool(q.get("tied_positive")) for q in qs),
+                          **{key: rep[key] for key in REPORT_KEYS if key in rep}}
+    for path, measure, ps in prompts:
+        seen = set()
+        for p in ps:
+            violations += checks.prompt_checks(path, p, by_qid.get(p.get("qid")))
+            seen.add(p.get("qid"))
+        if measure in questions:
+            for q in questions[measure][1]:
+                if q["qid"] not in seen:
+                    violations.append(checks.Violation(path, q["qid"], "prompt_disagrees_with_question",
+                                                       "the question has no prompt"))
+        checked["prompts"] += len(ps)
+    equal, compared = slots.equal_sequences(_slot_sequences(dataset, questions))
+    for a, b in equal:
+        violations.append(checks.Violation(questions[b.split("/", 1)[1]][0], "(all questions)", "equal_slot_sequences",
+                                           f"{a} and {b} put their answers in the same slots"))
+    audit = {
+        "dataset": dataset, "domain": domain,
+        "passed": not violations, "violations": len(violations),
+        "checks": list(checks.CHECKS), "checked": dict(checked),
+        "slot_rule": {"alpha": slots.ALPHA, "min_n": slots.MIN_N, "equal_by_chance_below": slots.CHANCE},
+        "measures": per_measure,
+        "equal_slot_sequences": {"equal_pairs": [list(p) for p in equal], **compared},
+        "titles": ingest_report.get("display_titles"),
+        "ingest": {k: ingest_report[k] for k in ("interactions", "duplicates_dropped", "users", "items")
+                   if k in ingest_report},
+    }
+    return audit, violations
+
+
+def audit_all(sequences_by_dataset: dict[str, dict[str, tuple[str, list[dict]]]]) -> tuple[dict, list]:
+    """Equal slot sequences between datasets: dataset -> measure -> (path, question records)."""
+    seqs, paths = {}, {}
+    for ds, questions in sequences_by_dataset.items():
+        seqs.update(_slot_sequences(ds, questions))
+        paths.update({f"{ds}/{m}": p for m, (p, _) in questions.items()})
+    equal, compared = slots.equal_sequences(seqs)
+    equal = [(a, b) for a, b in equal if a.split("/", 1)[0] != b.split("/", 1)[0]]
+    violations = [checks.Violation(paths[b], "(all questions)", "equal_slot_sequences",
+                                   f"{a} and {b} put their answers in the same slots") for a, b in equal]
+    return {"datasets": sorted(sequences_by_dataset), "passed": not violations,
+            "equal_pairs": [list(p) for p in equal], **compared}, violations
+
+
+def _sum(v) -> int:
+    return sum(v.values()) if isinstance(v, dict) else int(v or 0)
+
+
+def to_markdown(audit: dict) -> str:
+    lines = [f"# Audit of `{audit['dataset']}`", "",
+             f"All {len(audit['checks'])} checks passed on {audit['checked'].get('questions', 0)} questions and "
+             f"{audit['checked'].get('prompts', 0)} prompts." if audit["passed"] else
+             f"{audit['violations']} violations.", "",
+             f"Slots: chi-square against uniform per measure, a failure at p < {audit['slot_rule']['alpha']} "
+             f"once n >= {audit['slot_rule']['min_n']}; slot sequences of measures compared pairwise "
+             f"({audit['equal_slot_sequences']['pairs_compared']} pairs compared, "
+             f"{audit['equal_slot_sequences']['pairs_too_short']} too short to tell from chance).", "",
+             "| measure | questions | answers per slot | chi-square p | verdict | tied positives | users dropped "
+             "| excluded values | negative draws rejected | skipped |",
+             "|---|---:|---|---:|---|---:|---:|---:|---:|---:|"]
+    for m, r in audit["measures"].items():
+        s = r["slots"]
+        p = "" if s["p"] is None else f"{s['p']:.3f}"
+        ties = r.get("ties") or {}
+        excluded = (r.get("excluded_values") or {}).get("item_values_removed", {})
+        rejected = _sum(r.get("negatives_rejected")) + _sum(r.get("negatives_rejected_same_text"))
+        skipped = _sum(r.get("skipped")) + _sum(r.get("dropped_same_text")) + _sum(r.get("skipped_too_few_negatives"))
+        lines.append(f"| {m} | {r['questions']} | {' '.join(map(str, s['counts']))} | {p} | {s['verdict']} | "
+                     f"{r['tied_positives']} | {ties.get('users_dropped', 0)} | {_sum(excluded)} | {rejected} | "
+                     f"{skipped} |")
+    t = audit.get("titles")
+    if t:
+        examples = f" (e.g. {'; '.join(t['examples'][:2])})" if t["examples"] else ""
+        lines += ["", f"Titles: {t['rewritten']} of {t['titles']} rewritten to the display form{examples}."]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,28 @@
+"""Drawing negatives: uniform, without replacement, never two options that read the same."""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable, Sequence
+
+import numpy as np
+
+
+def draw_distinct(pool: Sequence, n: int, rng: np.random.Generator, key: Callable | None = None,
+                  taken: Iterable[str] = ()) -> tuple[list, int]:
+    """Up to n elements of `pool`, uniformly without replacement, in draw order. With `key`, an
+    element whose key is already taken (the answer's, an earlier draw's) is rejected and the draw
+    goes on. Returns (drawn, number rejected); fewer than n only when the pool runs out."""
+    if key is None:
+        idx = rng.choice(len(pool), size=min(n, len(pool)), replace=False)
+        return [pool[i] for i in idx], 0
+    seen, out, rejected = set(taken), [], 0
+    for i in rng.permutation(len(pool)):
+        k = key(pool[i])
+        if k in seen:
+            rejected += 1
+            continue
+        out.append(pool[i])
+        seen.add(k)
+        if len(out) == n:
+            break
+    return out, rejected

@@ -1,0 +1,52 @@
+# The benchmark audit (issue 14, docs/audit.md): every question and prompt file of a dataset is
+# checked; a hard check that fails stops the build with one line naming the file, the question id
+# and the check, and writes nothing. The LRWorld answer jobs and each score's provenance record
+# take the dataset's audit as an input, so no model time goes to, and no number is recorded from,
+# questions that failed it. `audit_all` compares the answer slot sequences between datasets (a
+# dataset's own audit never reads another dataset's files).
+
+
+# Reading a dataset's question and prompt files: not worth a cluster job.
+localrules:
+    audit,
+    audit_all,
+
+
+rule audit:
+    input:
+        questions=lambda wc: W.question_files(wc.dataset),
+        reports=lambda wc: W.question_files(wc.dataset, ".report.json"),
+        prompts=lambda wc: W.prompt_files(wc.dataset),
+        interactions="results/data/{dataset}/interactions.parquet",
+        item_table="results/data/{dataset}/items.parquet",
+        ingest_report="results/data/{dataset}/ingest_report.json",
+    output:
+        json="results/audit/{dataset}.json",
+        md=report("results/audit/{dataset}.md", caption="../docs/report/audit.rst", category="Audit",
+                  subcategory="{dataset}", labels={"dataset": "{dataset}", "table": "audit"}),
+    params:
+        domain=lambda wc: DATASETS[wc.dataset]["domain"],
+        measures=lambda wc: list(DATASETS[wc.dataset]["measures"]),
+        code=W.code("audit.py"),
+    log:
+        "logs/audit/{dataset}.log",
+    conda:
+        "../envs/lrworld.yaml"
+    script:
+        "../scripts/audit.py"
+
+
+rule audit_all:
+    input:
+        questions=[f for ds in DATASETS for f in W.question_files(ds)],
+    output:
+        json="results/audit/_all.json",
+    params:
+        datasets={ds: list(DATASETS[ds]["measures"]) for ds in DATASETS},
+        code=W.code("audit_all.py"),
+    log:
+        "logs/audit/_all.log",
+    conda:
+        "../envs/lrworld.yaml"
+    script:
+        "../scripts/audit_all.py"

@@ -1,0 +1,30 @@
+"""Snakemake entry: audit one dataset's question and prompt files (results/audit/<dataset>.json|md).
+
+A failed hard check ends the job with one line (file: question id: check: detail) and no output."""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakemake is injected)
+
+import pandas as pd
+
+from lrworld.audit.report import audit_dataset, to_markdown
+from lrworld.core import io, runlog
+
+smk = snakemake  # noqa: F821
+log = runlog.setup(smk)
+questions = {m: (str(f), io.read_jsonl(f)) for m, f in zip(smk.params.measures, smk.input.questions)}
+reports = {m: io.read_json(f) for m, f in zip(smk.params.measures, smk.input.reports)}
+# results/prompts/<dataset>/<measure>/<variant>.jsonl
+prompts = [(str(f), Path(f).parent.name, io.read_jsonl(f)) for f in smk.input.prompts]
+audit, violations = audit_dataset(smk.wildcards.dataset, smk.params.domain, questions, prompts, reports,
+                                  pd.read_parquet(smk.input.interactions), pd.read_parquet(smk.input.item_table),
+                                  io.read_json(smk.input.ingest_report))
+for v in violations:
+    log.error("%s", v.line())
+if violations:
+    more = f" (and {len(violations) - 1} more, see {smk.log[0]})" if len(violations) > 1 else ""
+    sys.exit(f"audit: {violations[0].line()}{more}")
+log.info("audit passed: %s", audit["checked"])
+io.write_json(smk.output.json, audit)
+io.write_text(smk.output.md, to_markdown(audit))

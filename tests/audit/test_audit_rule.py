@@ -1,0 +1,64 @@
+"""rules/audit.smk through the real Snakemake CLI on hand-made files: a violation fails the job with
+one line naming the file, the question id and the check, and no audit output is written."""
+
+import json
+
+import pytest
+
+from lrworld.core import io
+from tests.graph import ROOT, snakemake
+from tests.support.fixtures_audit import INTER, ITEMS_X, one, prompts_for
+
+MEASURES = ["attr_genre", "text_logline", "mem_item_item", "assoc_rule"]
+
+# The audit rule on its own: the names rules/common.smk would define, nothing else of the graph.
+SNAKEFILE = f"""
+import sys
+sys.path.insert(0, {str(ROOT)!r})
+DATASETS = {{"d": {{"domain": "movie", "measures": {MEASURES!r}}}}}
+
+
+def code(*parts):
+    return []
+
+
+def prompt_files(dataset):
+    return expand("results/prompts/{{dataset}}/{{measure}}/zero_shot.jsonl", dataset=dataset,
+                  measure=DATASETS[dataset]["measures"])
+
+
+include: {str(ROOT / "rules/audit.smk")!r}
+"""
+
+
+def _write(wd, questions):
+    wd.mkdir(parents=True)
+    (wd / "Snakefile").write_text(SNAKEFILE)
+    qfiles = {m: (f"results/questions/d/{m}.jsonl", questions[m]) for m in MEASURES}
+    for m, (path, qs) in qfiles.items():
+        io.write_jsonl(wd / path, qs)
+        io.write_json(wd / f"results/questions/d/{m}.report.json", {"measure": m})
+    for path, _, ps in prompts_for(qfiles):
+        io.write_jsonl(wd / path, ps)
+    io.write_parquet(wd / "results/data/d/interactions.parquet", INTER)
+    io.write_parquet(wd / "results/data/d/items.parquet", ITEMS_X)
+    io.write_json(wd / "results/data/d/ingest_report.json", {"interactions": len(INTER)})
+
+
+@pytest.mark.slow
+def test_audit_rule_passes_then_fails_with_one_line(tmp_path):
+    good = tmp_path / "good"
+    _write(good, one())
+    snakemake(good, "results/audit/d.json", "results/audit/d.md", snakefile=good / "Snakefile")
+    audit = json.loads((good / "results/audit/d.json").read_text())
+    assert audit["passed"] and audit["checked"] == {"questions": 4, "prompts": 4}
+    assert (good / "results/audit/d.md").read_text().startswith("# Audit of `d`")
+
+    bad = tmp_path / "bad"
+    _write(bad, one(attr_genre=lambda q: q["candidates"].__setitem__(2, "War")))
+    proc = snakemake(bad, "results/audit/d.json", snakefile=bad / "Snakefile", check=False)
+    assert proc.returncode != 0
+    lines = [ln for ln in (proc.stdout + proc.stderr).splitlines() if ln.startswith("audit: ")]
+    assert lines == ["audit: results/questions/d/attr_genre.jsonl: d/attr_genre/uu: distractor_true_of_positive: "
+                     "the distractor 'War' is a value of item 6"]
+    assert not (bad / "results/audit/d.json").exists() and not (bad / "results/audit/d.md").exists()
