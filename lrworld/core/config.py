@@ -103,7 +103,15 @@ def schema() -> dict:
         s = yaml.safe_load(fh)
     _add_backends(s)
     _add_dataset_registries(s)
+    _add_measures_and_variants(s)
     return s
+
+
+def _add_measures_and_variants(s: dict) -> None:
+    from lrworld.prompts.variants import name_pattern
+
+    s["properties"]["variants"]["items"]["pattern"] = name_pattern()
+    s["properties"]["datasets"]["additionalProperties"]["properties"]["domain"] = {"enum": list(measures.DOMAINS)}
 
 
 def _add_backends(s: dict) -> None:
@@ -244,8 +252,6 @@ def validate(config: dict) -> None:
         for i, mid in enumerate(ds["measures"]):
             if mid not in known:
                 _raise(f"datasets.{name}.measures[{i}]: unknown measure {mid!r} for domain {domain!r}; known: {known}")
-            if not measures.get(domain, mid).built:
-                _raise(f"datasets.{name}.measures[{i}]: measure {mid!r} has no question builder in this version")
     from lrworld.core import config_checks
 
     try:

@@ -11,6 +11,7 @@ class Artifact:
     path: str  # with {dataset}
     rule: str  # the rule that makes it (rules/groundtruth.smk)
     needs: tuple[str, ...] = ()  # artifacts it is computed from (besides the interactions)
+    made_with: tuple[str, ...] = ()  # artifacts the same job writes (the model behind embeddings)
 
 
 ARTIFACTS = {
@@ -18,7 +19,7 @@ ARTIFACTS = {
     "item_similar_pairs": Artifact("results/gt/{dataset}/item_similar_pairs.parquet", "similar_pairs"),
     "user_similar_pairs": Artifact("results/gt/{dataset}/user_similar_pairs.parquet", "similar_pairs"),
     "neumf": Artifact("results/gt/{dataset}/neumf.pt", "neumf"),
-    "embeddings": Artifact("results/gt/{dataset}/embeddings.parquet", "neumf", needs=("neumf",)),
+    "embeddings": Artifact("results/gt/{dataset}/embeddings.parquet", "neumf", made_with=("neumf",)),
     "prototypes": Artifact("results/gt/{dataset}/prototypes.parquet", "prototypes", needs=("embeddings",)),
 }
 
@@ -30,7 +31,7 @@ def chain(name: str) -> list[str]:
         a = todo.pop(0)
         if a not in out:
             out.append(a)
-            todo += ARTIFACTS[a].needs
+            todo += [*ARTIFACTS[a].needs, *ARTIFACTS[a].made_with]
     return out
 
 
@@ -38,10 +39,15 @@ def paths(names, dataset: str) -> list[str]:
     return [ARTIFACTS[n].path.format(dataset=dataset) for n in names]
 
 
-def rule_of(path: str) -> str | None:
-    """The rule that made an artifact file, by its file name."""
+def name_of(path: str) -> str:
+    """The artifact a file is, by its file name."""
     name = path.rsplit("/", 1)[-1]
-    for a in ARTIFACTS.values():
+    for key, a in ARTIFACTS.items():
         if a.path.rsplit("/", 1)[-1] == name:
-            return a.rule
-    return None
+            return key
+    raise KeyError(f"{path}: not a ground-truth artifact")
+
+
+def rule_of(path: str) -> str:
+    """The rule that made an artifact file."""
+    return ARTIFACTS[name_of(path)].rule

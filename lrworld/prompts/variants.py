@@ -19,47 +19,90 @@ variant's prompt for a question does not change when other questions are added o
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import pandas as pd
 
 from lrworld.core.io import sha256_text
+from lrworld.core.registry import Registry
 from lrworld.questions.seeding import rng_for
 
-BASE_VARIANTS = ("zero_shot", "cot")
-_KSHOT = re.compile(r"^kshot(\d*)$")
-_SHUFFLE = re.compile(r"^shuffle(\d+)$")
-VARIANT_PATTERN = r"^(zero_shot|cot|noisy|kshot[0-9]*|shuffle[0-9]+)$"
 DEFAULT_K = 3
 
 
+@dataclass(frozen=True)
+class VariantKind:
+    name: str
+    # the variant names of this kind (a kind may take a parameter: kshot<k>, shuffle<s>)
+    pattern: str
+    # the template file it renders with: its own (zero_shot, cot) or zero_shot's
+    own_template: bool = False
+    # (question, context) -> (the question to render, metadata, text put before the prompt); None:
+    # the template alone
+    prepare: Callable | None = None
+
+
+VARIANT_KINDS: Registry[VariantKind] = Registry("prompt variant")
+
+
+def register_variant(name: str, pattern: str | None = None, own_template: bool = False):
+    """`@register_variant(name, pattern)` on a variant's prepare function."""
+    return VARIANT_KINDS.decorator(name, lambda fn: VariantKind(name, pattern or re.escape(name), own_template, fn))
+
+
+VARIANT_KINDS.add("zero_shot", VariantKind("zero_shot", "zero_shot", own_template=True))
+VARIANT_KINDS.add("cot", VariantKind("cot", "cot", own_template=True))
+
+
+def name_pattern() -> str:
+    """The config schema's pattern for `variants` items, from the registry."""
+    return "^(" + "|".join(k.pattern for _, k in VARIANT_KINDS.items()) + ")$"
+
+
 def kind(variant: str) -> str:
-    """'zero_shot', 'cot', 'kshot', 'noisy' or 'shuffle'."""
-    if variant in BASE_VARIANTS or variant == "noisy":
-        return variant
-    if _KSHOT.match(variant):
-        return "kshot"
-    if _SHUFFLE.match(variant):
-        return "shuffle"
-    raise ValueError(f"unknown prompt variant {variant!r}; known: zero_shot, cot, kshot, kshot<k>, noisy, shuffle<s>")
+    """The registered kind a variant name belongs to ('zero_shot', 'cot', 'kshot', 'noisy', 'shuffle')."""
+    for name, k in VARIANT_KINDS.items():
+        if re.fullmatch(k.pattern, variant):
+            return name
+    raise ValueError(f"unknown prompt variant {variant!r}; known: {[k.pattern for _, k in VARIANT_KINDS.items()]}")
 
 
 def template_variant(variant: str) -> str:
     """The template file a variant renders with: its own for zero_shot/cot, zero_shot's otherwise."""
-    return variant if kind(variant) in BASE_VARIANTS else "zero_shot"
+    return variant if VARIANT_KINDS.get(kind(variant)).own_template else "zero_shot"
 
 
 def kshot_k(variant: str, default_k: int = DEFAULT_K) -> int:
-    m = _KSHOT.match(variant)
+    m = re.fullmatch(r"kshot(\d*)", variant)
     return int(m.group(1)) if m and m.group(1) else int(default_k)
 
 
 def shuffle_seed(variant: str) -> int:
-    return int(_SHUFFLE.match(variant).group(1))
+    return int(re.fullmatch(r"shuffle(\d+)", variant).group(1))
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a variant's prepare function may use besides the question."""
+    variant: str
+    seed: int
+    questions: list
+    pool: list
+    template: str
+    texts: object
+    kshot_default: int
 
 
 def _user(q: dict) -> str:
     return str(q.get("user_id", q["qid"]))
+
+
+@register_variant("shuffle", r"shuffle\d+")
+def _shuffle(q: dict, ctx: Context):
+    tq, meta = shuffle_question(q, ctx.seed, shuffle_seed(ctx.variant))
+    return tq, meta, ""
 
 
 def shuffle_question(q: dict, seed: int, s: int) -> tuple[dict, dict]:
@@ -68,6 +111,12 @@ def shuffle_question(q: dict, seed: int, s: int) -> tuple[dict, dict]:
     perm = [int(i) for i in rng.permutation(len(q["candidates"]))]
     out = dict(q, candidates=[q["candidates"][i] for i in perm], answer_index=perm.index(q["answer_index"]))
     return out, {"permutation": perm, "original_answer_index": q["answer_index"]}
+
+
+@register_variant("noisy")
+def _noisy(q: dict, ctx: Context):
+    tq, meta = noisy_question(q, ctx.seed, ctx.pool)
+    return tq, meta, ""
 
 
 def noisy_question(q: dict, seed: int, pool: list[str]) -> tuple[dict, dict]:
@@ -88,6 +137,19 @@ def noisy_question(q: dict, seed: int, pool: list[str]) -> tuple[dict, dict]:
     old = history[pos]
     history[pos] = new
     return dict(q, history=history), {"replaced_position": pos, "replaced_item": old, "noise_item": new}
+
+
+@register_variant("kshot", r"kshot\d*")
+def _kshot(q: dict, ctx: Context):
+    from lrworld.prompts.render import render
+
+    k = kshot_k(ctx.variant, ctx.kshot_default)
+    exs = kshot_examples(q, ctx.questions, ctx.seed, k)
+    solved = []
+    for ex in exs:
+        r = render(ctx.template, ex, ctx.texts)
+        solved.append((r["prompt"], r["labels"][r["answer_index"]]))
+    return q, {"k": k, "example_qids": [ex["qid"] for ex in exs]}, examples_block(solved)
 
 
 def kshot_examples(q: dict, questions: list[dict], seed: int, k: int) -> list[dict]:
@@ -114,32 +176,20 @@ def render_variant_all(questions: list[dict], template_file: str | Path, items: 
     """The prompts of one (measure, variant). zero_shot and cot are exactly `render_all`."""
     from lrworld.prompts.render import ItemTexts, render, render_all
 
-    v = kind(variant)
-    if v in BASE_VARIANTS:
+    vk = VARIANT_KINDS.get(kind(variant))
+    if vk.prepare is None:
         return render_all(questions, template_file, items, variant)
     template = Path(template_file).read_text(encoding="utf-8")
-    texts = ItemTexts(items)
+    ctx = Context(variant, seed, questions, sorted(map(str, items["item_id"])), template, ItemTexts(items),
+                  kshot_default)
     tsha = sha256_text(template)
-    pool = sorted(map(str, items["item_id"]))
-    k = kshot_k(variant, kshot_default) if v == "kshot" else 0
     out = []
     for q in questions:
-        if v == "shuffle":
-            tq, meta = shuffle_question(q, seed, shuffle_seed(variant))
-        elif v == "noisy":
-            tq, meta = noisy_question(q, seed, pool)
-        else:
-            tq, meta = q, {}
-        rec = render(template, tq, texts)
-        if v == "kshot":
-            exs = kshot_examples(q, questions, seed, k)
-            solved = []
-            for ex in exs:
-                r = render(template, ex, texts)
-                solved.append((r["prompt"], r["labels"][r["answer_index"]]))
-            rec["prompt"] = examples_block(solved) + rec["prompt"]
+        tq, meta, before = vk.prepare(q, ctx)
+        rec = render(template, tq, ctx.texts)
+        if before:
+            rec["prompt"] = before + rec["prompt"]
             rec["prompt_sha256"] = sha256_text(rec["prompt"])
-            meta = {"k": k, "example_qids": [ex["qid"] for ex in exs]}
         rec.update({"variant": variant, "measure": q["measure"], "dataset": q["dataset"], "template_sha256": tsha,
                     "variant_meta": meta})
         out.append(rec)

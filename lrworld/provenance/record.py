@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Iterable
 
 from lrworld.core import io
+from lrworld.groundtruth import artifacts
 from lrworld.scoring import table as tables
 from lrworld.provenance import RECORD_FORMAT
 from lrworld.provenance.environment import file_entry, git_state, host, redact, utc_iso, versions
@@ -39,16 +40,10 @@ def _node(role: str, path: str, rule: str | None, inputs: Iterable[str] = (), **
     return node
 
 
-# The rule that makes each ground-truth artifact (rules/groundtruth.smk), by file name.
-GT_RULE = {"rules.parquet": "assoc_rules", "item_similar_pairs.parquet": "similar_pairs",
-           "user_similar_pairs.parquet": "similar_pairs", "neumf.pt": "neumf", "embeddings.parquet": "neumf",
-           "prototypes.parquet": "prototypes"}
-
-
 def _gt_inputs(path: str, interactions: str) -> list[str]:
-    if Path(path).name == "prototypes.parquet":
-        return [interactions, str(Path(path).with_name("embeddings.parquet"))]
-    return [interactions]
+    """What a ground-truth artifact was computed from: the interactions and the artifacts it needs."""
+    needs = artifacts.ARTIFACTS[artifacts.name_of(path)].needs
+    return [interactions, *(str(Path(path).with_name(Path(artifacts.ARTIFACTS[n].path).name)) for n in needs)]
 
 
 def score_chain(inp: dict, raw: list[str], metadata_files: list[str]) -> list[dict]:
@@ -73,7 +68,7 @@ def score_chain(inp: dict, raw: list[str], metadata_files: list[str]) -> list[di
         *([_node("audit", inp["audit"], "audit", [inp["questions"], inp["prompts"], inp["interactions"], inp["items"]],
                  note="the dataset's benchmark audit the questions and prompts passed (results/audit/)")]
           if inp.get("audit") else []),
-        *[_node("ground_truth", f, GT_RULE[Path(f).name], _gt_inputs(f, inp["interactions"]),
+        *[_node("ground_truth", f, artifacts.rule_of(f), _gt_inputs(f, inp["interactions"]),
                 note="ground-truth artifact the answers are computed from") for f in ground_truth],
         _node("interactions", inp["interactions"], "ingest", data_in),
         _node("items", inp["items"], "ingest", data_in, note="ground truth: item attributes (genres, ...)"),

@@ -26,9 +26,7 @@ def build_questions(dataset: str, domain: str, measure_id: str, interactions: pd
     items.parquet (the image captions of `multimodal`). `ties` and `exclude_values` are
     `questions.ties` and `questions.exclude_values` of the config."""
     m = measures.get(domain, measure_id)
-    if not m.built:
-        raise QuestionError(f"{dataset}/{measure_id}: no question builder yet")
-    if m.field == "caption" and item_texts is None:
+    if "captions" in m.needs and item_texts is None:
         raise QuestionError(f"{dataset}/{measure_id}: needs image captions (the captions rule's output)")
     if domain in FULL_HISTORY_DOMAINS:
         windows = latest_windows(interactions, 1, max_history=LLARA_MAX_HISTORY, ties=ties)

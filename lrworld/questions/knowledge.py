@@ -27,16 +27,10 @@ import numpy as np
 import pandas as pd
 
 from lrworld.questions.display import display_key
-from lrworld.questions.measures import Measure
+from lrworld.questions.measures import FIELD_VALUES, ITEM_TEXT, ITEM_TITLE, Measure
 from lrworld.questions.seeding import answer_slot, place_answer, rng_for
 from lrworld.questions.windows import Window
 
-# How the answer value is taken from a multi-valued field: the main director or lead actor is the
-# first listed; genres are unordered in MovieLens (alphabetic flags), so one is drawn at random.
-ANSWER_POLICY = {"genres": "random", "director": "first", "cast": "first"}
-
-# Measures whose candidates are items shown by a text field rather than field values.
-ITEM_TEXT_FIELDS = {"plot", "caption"}
 
 
 def _values(v) -> list[str]:
@@ -85,12 +79,14 @@ def build(measure: Measure, dataset: str, windows: list[Window], items: pd.DataF
     """Questions for `windows` in order, stopping after `limit` questions (the skip counts then cover
     the windows examined; the questions are the same as building all and keeping the first `limit`).
     `exclude`: values of the measure's field that are never shown (field-value measures)."""
-    if measure.field is None:
+    if measure.builder == ITEM_TITLE:
         # <history, next-item> as an MCQ (mini LastFM): the items are shown by their name.
         return build_item_text(measure, dataset, windows, items, seed, None, field="title", limit=limit)
-    if measure.field in ITEM_TEXT_FIELDS:
+    if measure.builder == ITEM_TEXT:
         return build_item_text(measure, dataset, windows, items, seed, item_texts, limit=limit)
-    return build_field_values(measure, dataset, windows, items, seed, limit=limit, exclude=exclude)
+    if measure.builder == FIELD_VALUES:
+        return build_field_values(measure, dataset, windows, items, seed, limit=limit, exclude=exclude)
+    raise ValueError(f"{dataset}/{measure.id}: unknown question builder {measure.builder!r}")
 
 
 def build_field_values(measure: Measure, dataset: str, windows: list[Window], items: pd.DataFrame, seed: int,
@@ -122,7 +118,7 @@ def build_field_values(measure: Measure, dataset: str, windows: list[Window], it
             skipped["positive_has_only_excluded_values" if raw.get(w.positive) else "positive_has_no_value"] += 1
             continue
         rng, slot = _streams(seed, dataset, measure, w)
-        if ANSWER_POLICY.get(field, "first") == "random":
+        if measure.answer_policy == "random":
             answer = own[int(rng.integers(len(own)))]
         else:
             answer = own[0]
@@ -136,7 +132,7 @@ def build_field_values(measure: Measure, dataset: str, windows: list[Window], it
         negatives = [eligible[i] for i in rng.choice(len(eligible), size=n_neg, replace=False)]
         questions.append(_question(measure, dataset, w, place_answer(answer, negatives, slot), slot, seed, "value"))
     return questions, {"skipped": dict(skipped), "values_true_of_positive_kept_out": kept_out, "value_pool": len(pool),
-                       "answer_policy": ANSWER_POLICY.get(field, "first"), "values_merged_by_spelling": merged,
+                       "answer_policy": measure.answer_policy, "values_merged_by_spelling": merged,
                        "excluded_values": {"field": field, "values": sorted(exclude or []),
                                            "item_values_removed": dict(sorted(excluded.items()))}}
 

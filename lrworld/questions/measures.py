@@ -1,7 +1,13 @@
-"""The registry of LRWorld measures: every measure is declared once here.
+"""The registry of LRWorld measures: every measure is declared once here, as data (as
+lm-evaluation-harness declares a task in YAML).
 
-File names, config validation, question builders and table columns all read this registry, so a
-measure id means the same thing everywhere (issue "canonical measure ids").
+An entry says everything the graph needs: the domains it applies to, its scale and factor (the
+table's column groups), its question type (MCQ-4 or HitRate@1 over 10 candidates), the item field
+its answer comes from, the question builder that makes it, the ground-truth artifact it reads
+(lrworld/groundtruth/artifacts.py: the rules, the questions' inputs and the provenance chain follow
+from it) and how an answer value is taken from a multi-valued field. Config validation, wildcard
+constraints, rule inputs and table columns all read this list. A new measure is one entry here, its
+templates (`lrworld/templates/<domain>/<id>/<variant>.txt`) and its tests (docs/extending.md).
 """
 
 from __future__ import annotations
@@ -15,17 +21,28 @@ N_CANDIDATES = {MCQ: 4, HIT10: 10}
 
 DOMAINS = ("product", "movie", "lastfm")
 
+# Question builders by name: field_values, item_text and item_title (lrworld/questions/knowledge.py);
+# a ground-truth measure's builder is named after it (lrworld/groundtruth/questions.py BUILDERS).
+FIELD_VALUES, ITEM_TEXT, ITEM_TITLE = "field_values", "item_text", "item_title"
+
 
 @dataclass(frozen=True)
 class Measure:
     id: str
+    domains: tuple[str, ...]
     scale: str
     factor: str
     qtype: str
+    builder: str
     # Item column that holds the answer value, for knowledge measures (None: the answer is an item/user).
     field: str | None = None
-    # True once a question builder exists; config naming an unbuilt measure is rejected at start.
-    built: bool = False
+    # The ground-truth artifact the answers come from (None: built from the data at question time).
+    artifact: str | None = None
+    # How the answer is taken from a multi-valued field: the main director or lead actor is the
+    # first listed; MovieLens lists genres alphabetically, with no primary genre, so one is drawn.
+    answer_policy: str = "first"
+    # What the question rule needs besides the data (the captions of the multimodal measure).
+    needs: tuple[str, ...] = ()
 
     @property
     def n_candidates(self) -> int:
@@ -36,57 +53,60 @@ class Measure:
         return "accuracy" if self.qtype == MCQ else "hit_ratio_at_1"
 
 
-_ASSOC = "association"
-_PERS = "personalization"
-_KNOW = "knowledgeability"
+_ASSOC, _PERS, _KNOW = "association", "personalization", "knowledgeability"
+_PM = ("product", "movie")
 
-_SHARED = (
-    Measure("assoc_rule", _ASSOC, "association rules", HIT10, built=True),
-    Measure("mem_item_item", _PERS, "memory item-item similarity", HIT10, built=True),
-    Measure("mem_user_user", _PERS, "memory user-user similarity", HIT10, built=True),
-    Measure("neu_item2users", _PERS, "neural item embedding -> users", HIT10, built=True),
-    Measure("neu_user2items", _PERS, "neural user embedding -> items", HIT10, built=True),
+# In the paper's column order (its Table 3): a domain's measures are the entries naming it, in order.
+MEASURES: tuple[Measure, ...] = (
+    Measure("assoc_rule", _PM, _ASSOC, "association rules", HIT10, "assoc_rule", artifact="rules"),
+    Measure("mem_item_item", _PM, _PERS, "memory item-item similarity", HIT10, "mem_item_item",
+            artifact="item_similar_pairs"),
+    Measure("mem_user_user", _PM, _PERS, "memory user-user similarity", HIT10, "mem_user_user",
+            artifact="user_similar_pairs"),
+    Measure("neu_item2users", _PM, _PERS, "neural item embedding -> users", HIT10, "neu_item2users",
+            artifact="prototypes"),
+    Measure("neu_user2items", _PM, _PERS, "neural user embedding -> items", HIT10, "neu_user2items",
+            artifact="prototypes"),
+    Measure("kg_brand", ("product",), _KNOW, "<product, brand>", MCQ, FIELD_VALUES, field="brand"),
+    Measure("attr_color", ("product",), _KNOW, "<product, color>", MCQ, FIELD_VALUES, field="color"),
+    Measure("taxo_leaf", ("product",), _KNOW, "taxonomy leaf", MCQ, FIELD_VALUES, field="category_leaf"),
+    Measure("taxo_interm", ("product",), _KNOW, "taxonomy intermediate", MCQ, FIELD_VALUES, field="category_interm"),
+    Measure("taxo_root", ("product",), _KNOW, "taxonomy root", MCQ, FIELD_VALUES, field="category_root"),
+    Measure("kg_cast", ("movie",), _KNOW, "<movie, cast>", MCQ, FIELD_VALUES, field="cast"),
+    Measure("kg_director", ("movie",), _KNOW, "<movie, director>", MCQ, FIELD_VALUES, field="director"),
+    Measure("attr_genre", ("movie",), _KNOW, "<movie, genre>", MCQ, FIELD_VALUES, field="genres",
+            answer_policy="random"),
+    Measure("text_logline", ("movie",), _KNOW, "text knowledge (logline)", MCQ, ITEM_TEXT, field="plot"),
+    Measure("multimodal", _PM, _KNOW, "multimodal knowledge", MCQ, ITEM_TEXT, field="caption", needs=("captions",)),
+    Measure("next_artist", ("lastfm",), _PERS, "<history, next-artist>", MCQ, ITEM_TITLE),
+    Measure("attr_artist_genre", ("lastfm",), _KNOW, "<history, genre-of-next-artist>", MCQ, FIELD_VALUES,
+            field="genres", answer_policy="random"),
 )
 
-REGISTRY: dict[str, tuple[Measure, ...]] = {
-    "product": _SHARED
-    + (
-        Measure("kg_brand", _KNOW, "<product, brand>", MCQ, field="brand", built=True),
-        Measure("attr_color", _KNOW, "<product, color>", MCQ, field="color", built=True),
-        Measure("taxo_leaf", _KNOW, "taxonomy leaf", MCQ, field="category_leaf", built=True),
-        Measure("taxo_interm", _KNOW, "taxonomy intermediate", MCQ, field="category_interm", built=True),
-        Measure("taxo_root", _KNOW, "taxonomy root", MCQ, field="category_root", built=True),
-        Measure("multimodal", _KNOW, "multimodal knowledge", MCQ, field="caption", built=True),
-    ),
-    "movie": _SHARED
-    + (
-        Measure("kg_cast", _KNOW, "<movie, cast>", MCQ, field="cast", built=True),
-        Measure("kg_director", _KNOW, "<movie, director>", MCQ, field="director", built=True),
-        Measure("attr_genre", _KNOW, "<movie, genre>", MCQ, field="genres", built=True),
-        Measure("text_logline", _KNOW, "text knowledge (logline)", MCQ, field="plot", built=True),
-        Measure("multimodal", _KNOW, "multimodal knowledge", MCQ, field="caption", built=True),
-    ),
-    "lastfm": (
-        Measure("next_artist", _PERS, "<history, next-artist>", MCQ, built=True),
-        Measure("attr_artist_genre", _KNOW, "<history, genre-of-next-artist>", MCQ, field="genres", built=True),
-    ),
-}
+
+def for_domain(domain: str) -> list[Measure]:
+    return [m for m in MEASURES if domain in m.domains]
 
 
 def measure_ids(domain: str) -> list[str]:
-    return [m.id for m in REGISTRY[domain]]
+    return [m.id for m in for_domain(domain)]
 
 
 def get(domain: str, measure_id: str) -> Measure:
-    for m in REGISTRY[domain]:
+    for m in for_domain(domain):
         if m.id == measure_id:
             return m
     raise KeyError(f"measure {measure_id!r} is not defined for domain {domain!r}; known: {measure_ids(domain)}")
 
 
-def all_measure_ids() -> list[str]:
-    seen: dict[str, None] = {}
-    for domain in DOMAINS:
-        for m in REGISTRY[domain]:
-            seen.setdefault(m.id)
-    return list(seen)
+def by_id(measure_id: str) -> Measure:
+    """A measure whatever its domain (an id means the same thing in every domain)."""
+    for m in MEASURES:
+        if m.id == measure_id:
+            return m
+    raise KeyError(f"unknown measure {measure_id!r}")
+
+
+def ground_truth() -> dict[str, str]:
+    """{measure id: the artifact its answers come from}, for the measures that have one."""
+    return {m.id: m.artifact for m in MEASURES if m.artifact}

@@ -12,7 +12,7 @@ from snakemake.io import expand
 from lrworld.core.config import CAPTIONER_KEYS, ConfigError, enabled_models
 from lrworld.core.digests import DigestStore
 from lrworld.groundtruth import artifacts
-from lrworld.groundtruth.config import MEASURE_ARTIFACT
+from lrworld.questions import measures as measure_registry
 from lrworld.data import inputs as data_inputs
 from lrworld.prompts.render import template_path
 from lrworld.prompts.variants import kind as variant_kind, template_variant
@@ -41,8 +41,9 @@ class Plan:
         self.measures = sorted({m for ds in self.datasets.values() for m in ds["measures"]})
         self.cache_dir = config["cache_dir"]
         self.digests = DigestStore()
+        self.gt_artifacts = measure_registry.ground_truth()
         self.gt = self._groundtruth()
-        self.gt_measures = [m for m in self.measures if m in MEASURE_ARTIFACT]
+        self.gt_measures = [m for m in self.measures if m in self.gt_artifacts]
         self.analysis = AnalysisPlan(self)
         self.llara = LlaraPlan(self)
         self.srbench = SrbenchPlan(self)
@@ -52,7 +53,7 @@ class Plan:
         gt = dict(self.config["groundtruth"])
         if gt["n_questions"] is None:
             gt["n_questions"] = self.config["questions"]["per_measure"]
-        if gt["n_questions"] is None and any(m in MEASURE_ARTIFACT for m in self.measures):
+        if gt["n_questions"] is None and any(m in self.gt_artifacts for m in self.measures):
             raise ConfigError("config: groundtruth.n_questions: set it when questions.per_measure is null "
                               "(a ground-truth measure needs a question count)")
         if gt["seed"] is None:
@@ -110,13 +111,13 @@ class Plan:
     # -- ground truth ------------------------------------------------------------------------------
     def gt_artifact(self, dataset: str, measure: str) -> list[str]:
         """The artifact a ground-truth measure's questions are read from."""
-        return artifacts.paths([MEASURE_ARTIFACT[measure]], dataset)
+        return artifacts.paths([self.gt_artifacts[measure]], dataset)
 
     def gt_chain(self, dataset: str, measure: str) -> list[str]:
         """Every artifact a measure's ground truth rests on (its provenance chain)."""
-        if measure not in MEASURE_ARTIFACT:
+        if measure not in self.gt_artifacts:
             return []
-        return artifacts.paths(artifacts.chain(MEASURE_ARTIFACT[measure]), dataset)
+        return artifacts.paths(artifacts.chain(self.gt_artifacts[measure]), dataset)
 
     # -- questions and prompts ---------------------------------------------------------------------
     def caption_instruction(self) -> str:
@@ -124,7 +125,8 @@ class Plan:
 
     def caption_inputs(self, dataset: str, measure: str) -> dict:
         """The multimodal measure shows items by their image captions."""
-        return {"captions": f"results/captions/{dataset}/captions.parquet"} if measure == "multimodal" else {}
+        needs = measure_registry.get(self.datasets[dataset]["domain"], measure).needs
+        return {"captions": f"results/captions/{dataset}/captions.parquet"} if "captions" in needs else {}
 
     def question_files(self, dataset: str, suffix: str = ".jsonl") -> list[str]:
         return expand("results/questions/{dataset}/{measure}{suffix}", dataset=dataset,

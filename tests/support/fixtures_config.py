@@ -19,7 +19,7 @@ from tests.support.fixtures_netflix import write_netflix
 
 
 def built(domain: str) -> list[str]:
-    return [m.id for m in measures.REGISTRY[domain] if m.built]
+    return measures.measure_ids(domain)
 
 
 def _images(folder: Path, item_ids, seed: int) -> None:
