@@ -29,9 +29,6 @@ from lrworld.core.io import sha256_text
 from lrworld.core.registry import Registry
 from lrworld.questions.seeding import rng_for
 
-DEFAULT_K = 3
-
-
 @dataclass(frozen=True)
 class VariantKind:
     name: str
@@ -74,9 +71,14 @@ def template_variant(variant: str) -> str:
     return variant if VARIANT_KINDS.get(kind(variant)).own_template else "zero_shot"
 
 
-def kshot_k(variant: str, default_k: int = DEFAULT_K) -> int:
+def kshot_k(variant: str, default_k: int | None) -> int:
+    """k of `kshot<k>`; plain `kshot` takes `default_k` (config analysis.kshot.k)."""
     m = re.fullmatch(r"kshot(\d*)", variant)
-    return int(m.group(1)) if m and m.group(1) else int(default_k)
+    if m and m.group(1):
+        return int(m.group(1))
+    if default_k is None:
+        raise ValueError(f"variant {variant!r}: its k comes from analysis.kshot.k, which was not given")
+    return int(default_k)
 
 
 def shuffle_seed(variant: str) -> int:
@@ -172,7 +174,7 @@ def examples_block(example_prompts: list[tuple[str, str]]) -> str:
 
 
 def render_variant_all(questions: list[dict], template_file: str | Path, items: pd.DataFrame, variant: str,
-                       seed: int = 0, kshot_default: int = DEFAULT_K) -> list[dict]:
+                       seed: int = 0, kshot_default: int | None = None) -> list[dict]:
     """The prompts of one (measure, variant). zero_shot and cot are exactly `render_all`."""
     from lrworld.prompts.render import ItemTexts, render, render_all
 
