@@ -11,23 +11,29 @@ from lrworld.workflow import code
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = sorted((ROOT / "scripts").glob("*.py"))
-# Packages whose modules register themselves: importing the registry loads all of them.
-DISCOVERED = ["lrworld/models/backends"]
+# Packages whose modules register themselves: importing the file that calls `discover` loads
+# every module of the package ({that file: package}).
+DISCOVERED = {"lrworld/models/registry.py": "lrworld/models/backends",
+              "lrworld/models/backends/__init__.py": "lrworld/models/backends",
+              "lrworld/data/formats/__init__.py": "lrworld/data/formats",
+              "lrworld/data/joins/__init__.py": "lrworld/data/joins"}
+
+
+def _scan(script: Path) -> set[Path]:
+    finder = modulefinder.ModuleFinder(path=[str(ROOT)])  # only the package: nothing else is scanned
+    finder.run_script(str(script))
+    return {Path(m.__file__).resolve() for name, m in finder.modules.items()
+            if m.__file__ and name.split(".")[0] == "lrworld"}
 
 
 def oracle(script: Path) -> set[Path]:
-    finder = modulefinder.ModuleFinder(path=[str(ROOT)])  # only the package: nothing else is scanned
-    finder.run_script(str(script))
-    files = {Path(m.__file__).resolve() for name, m in finder.modules.items()
-             if m.__file__ and name.split(".")[0] == "lrworld"}
-    if ROOT / "lrworld/models/registry.py" in files:
-        for pkg in DISCOVERED:
+    files, done = _scan(script), set()
+    while todo := {pkg for trigger, pkg in DISCOVERED.items() if ROOT / trigger in files} - done:
+        for pkg in todo:
             for f in (ROOT / pkg).glob("*.py"):
-                sub = modulefinder.ModuleFinder(path=[str(ROOT)])
-                sub.run_script(str(f))
-                files |= {Path(m.__file__).resolve() for n, m in sub.modules.items()
-                          if m.__file__ and n.split(".")[0] == "lrworld"}
-                files.add(f.resolve())
+                if not f.name.startswith("_"):
+                    files |= _scan(f) | {f.resolve()}
+        done |= todo
     return files | {script.resolve()}
 
 
