@@ -38,6 +38,7 @@ def request_tokens(files) -> int:
     """Prompt tokens of request files, estimated from their sizes. A file not written yet raises
     FileNotFoundError: Snakemake then shows the resource as <TBD> and evaluates it again when the
     job's inputs exist, just before it is submitted."""
+    files = [files] if isinstance(files, (str, os.PathLike)) else files  # one named input is a plain path
     return math.ceil(sum(os.path.getsize(f) for f in files) / BYTES_PER_TOKEN)
 
 
