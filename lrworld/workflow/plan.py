@@ -42,6 +42,7 @@ class Plan:
         self.cache_dir = config["cache_dir"]
         self.digests = DigestStore()
         self._needs: dict[str, dict] = {}
+        self._chain_ends: dict[str, dict] = {}
         self.gt = self._groundtruth()
         self.gt_measures = [m for m in self.measures if m in MEASURE_ARTIFACT]
         self.analysis = AnalysisPlan(self)
@@ -220,8 +221,14 @@ class Plan:
                      "responses": f"results/responses/{cell}/{v}.jsonl",
                      "prompts": f"results/prompts/{dataset}/{measure}/{v}.jsonl",
                      "template": self.template(dataset, measure, v), **shared} for v in self.variants}
-        return {"roles": roles, "raw": self.raw_inputs(dataset),
-                "metadata": data_inputs.metadata_files(self.metadata_inputs(dataset))}
+        return {"roles": roles, **self._chain_end(dataset)}
+
+    def _chain_end(self, dataset: str) -> dict:
+        """The raw and metadata files of a dataset, once per plan (a format resolves its files on disk)."""
+        if dataset not in self._chain_ends:
+            self._chain_ends[dataset] = {"raw": self.raw_inputs(dataset),
+                                         "metadata": data_inputs.metadata_files(self.metadata_inputs(dataset))}
+        return self._chain_ends[dataset]
 
     def chain_code(self, rules) -> dict[str, list[str]]:
         """{rule: the files of its script's code closure}, read from the rules themselves."""

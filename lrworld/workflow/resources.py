@@ -11,9 +11,9 @@ import os
 
 from lrworld.models.registry import SIZING_KEYS, resources as backend_resources
 
-# Prompt tokens per byte of a request file: English BPE text is ~4 bytes a token, and the JSON
-# fields beside each prompt (labels, digests, ids) only add bytes, so this errs long (safe for a
-# time limit). Measured on the default run's prompts: docs/slurm.md.
+# Bytes of a request file per prompt token: the JSON fields beside each prompt (labels, digests,
+# ids) add bytes, and these prompts (titles, years, numbered lists) tokenize densely; on the
+# default run's prompts bytes / 4 is 0.98-1.30x the real count (docs/slurm.md).
 BYTES_PER_TOKEN = 4
 # Over the estimate: throughputs vary by prompt length, node and load.
 TIME_SAFETY = 1.5
