@@ -117,6 +117,12 @@ def test_report_shows_the_provenance_records(built):
 
 def test_incremental_plans(built, shared_data, capsys):
     repo, work = built
+    # resizing a model's job (what it asks the cluster for) re-runs nothing
+    sized = {**MODELS["random"], "gpus": 1, "mem_gb": 40, "throughput_tokens_s": 50, "startup_s": 600}
+    write_config(work, shared_data, {**MODELS, "random": sized})
+    assert plan(repo, work) == {}
+    write_config(work, shared_data, MODELS)
+
     # a code change re-runs only the rules that declare the module (reverted: Snakemake compares checksums);
     # one provenance job per (dataset, model, measure) writes its variants' records
     metrics = repo / "lrworld/scoring/metrics.py"
