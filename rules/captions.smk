@@ -16,7 +16,7 @@ rule caption_requests:
         requests="results/captions/{dataset}/requests.jsonl",
         images_report="results/captions/{dataset}/images.report.json",
     params:
-        captioner=config["captioner"],
+        captioner=W.captioner_params(),
         cache_dir=config["cache_dir"],
         image_dir=lambda wc: DATASETS[wc.dataset].get("image_dir"),
         code=W.code("caption_requests.py"),

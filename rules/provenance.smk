@@ -1,6 +1,7 @@
 # Provenance: one record per score and one per table, beside the results (results/provenance/).
-# Each record's rule declares every file of the chain as an input, so a change anywhere in the
-# chain rebuilds the record; `lrworld explain` and `lrworld verify` read them back.
+# A record job declares the scores it records and the answer summary; every other file of the
+# chain is upstream of a score, so a change anywhere in the chain rebuilds the record through it
+# (lrworld/workflow/plan.py:record_files). `lrworld explain` and `lrworld verify` read them back.
 
 
 # Reading and hashing a few files: not worth a cluster job each.
@@ -10,33 +11,21 @@ localrules:
 
 
 rule provenance:
+    # The records of a (dataset, model, measure), one per variant: one job, not one per cell.
     input:
-        unpack(lambda wc: W.metadata_inputs(wc.dataset)),
-        score="results/scores/{dataset}/{model}/{measure}/{variant}.json",
-        score_job="results/provenance/{dataset}/{model}/{measure}/{variant}.score-job.json",
-        responses="results/responses/{dataset}/{model}/{measure}/{variant}.jsonl",
+        scores=W.record_scores(),
+        # the score jobs read it as ancient; the records cite it, so they follow each new answer job
         summary="results/answers/lrworld/{dataset}/{model}.json",
-        prompts="results/prompts/{dataset}/{measure}/{variant}.jsonl",
-        template=lambda wc: W.template(wc.dataset, wc.measure, wc.variant),
-        questions="results/questions/{dataset}/{measure}.jsonl",
-        questions_report="results/questions/{dataset}/{measure}.report.json",
-        audit="results/audit/{dataset}.json",
-        ground_truth=lambda wc: W.gt_chain(wc.dataset, wc.measure),
-        interactions="results/data/{dataset}/interactions.parquet",
-        item_table="results/data/{dataset}/items.parquet",
-        ingest_report="results/data/{dataset}/ingest_report.json",
-        raw=lambda wc: W.raw_inputs(wc.dataset),
     output:
-        record=report("results/provenance/{dataset}/{model}/{measure}/{variant}.json",
-                      caption="../docs/provenance_caption.rst", category="Provenance",
-                      subcategory="{dataset}", labels={"model": "{model}", "measure": "{measure}",
-                                                       "variant": "{variant}"}),
+        **W.record_outputs(),
     params:
-        cfg=lambda wc: W.provenance_config(wc.dataset, wc.model, wc.measure, wc.variant),
+        files=lambda wc: W.record_files(wc.dataset, wc.model, wc.measure),
+        cfg=lambda wc: W.provenance_config(wc.dataset, wc.model, wc.measure),
+        variants=VARIANTS,
         rule_code=W.chain_code(rules),
         code=W.code("provenance_score.py"),
     log:
-        "logs/provenance/{dataset}/{model}/{measure}/{variant}.log",
+        "logs/provenance/{dataset}/{model}/{measure}.log",
     conda:
         "../envs/lrworld.yaml"
     script:

@@ -1,13 +1,20 @@
-# Scores per (dataset, model, measure, variant) and the paper-style table per dataset.
+# Responses and scores per (dataset, model, measure, variant), and the paper-style table per dataset.
 
 
 rule score:
+    # One cell: its responses read from the cache (no model is loaded), and their score.
     input:
-        responses="results/responses/{dataset}/{model}/{measure}/{variant}.jsonl",
+        prompts="results/prompts/{dataset}/{measure}/{variant}.jsonl",
+        # ancient: a new answer job (another measure's prompts changed) must not re-run this
+        # cell; its own prompts, the model's config and the code still do.
+        answered=ancient("results/answers/lrworld/{dataset}/{model}.json"),
     output:
+        responses="results/responses/{dataset}/{model}/{measure}/{variant}.jsonl",
         score="results/scores/{dataset}/{model}/{measure}/{variant}.json",
         job="results/provenance/{dataset}/{model}/{measure}/{variant}.score-job.json",
     params:
+        cache_dir=config["cache_dir"],
+        model_cfg=lambda wc: W.model_params(wc.model),
         domain=lambda wc: DATASETS[wc.dataset]["domain"],
         code=W.code("score.py"),
     log:

@@ -77,7 +77,7 @@ rule srbench_llm_lists:
         mode=alt(WS.modes),
     params:
         cache_dir=config["cache_dir"],
-        model_cfg=lambda wc: MODELS[wc.model],
+        model_cfg=lambda wc: W.model_params(wc.model),
         kmax=max(WS.settings["ks"]),
         code=W.code("srbench_llm_lists.py"),
     log:

@@ -1,10 +1,13 @@
-"""Snakemake entry: score one (dataset, model, measure, variant) response file."""
+"""Snakemake entry: one (dataset, model, measure, variant) cell: its per-sample responses read
+from the cache (no model is loaded), and their score."""
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakemake is injected)
 
 from lrworld.core import io, runlog
+from lrworld.inference.cache import ResponseCache
+from lrworld.inference.stage import collect_responses
 from lrworld.questions import measures
 from lrworld.provenance.digest import answers_sha256
 from lrworld.provenance.environment import JobClock
@@ -14,11 +17,15 @@ smk = snakemake  # noqa: F821
 clock = JobClock()
 log = runlog.setup(smk)
 w = smk.wildcards
+identity = io.read_json(smk.input.answered)["identity"]
+cache = ResponseCache(Path(smk.params.cache_dir) / f"{w.model}.sqlite")
+records = collect_responses(io.read_jsonl(smk.input.prompts), identity, cache)
+log.info("%d responses, %d unparsed", len(records), sum(r["parsed"] is None for r in records))
+io.write_jsonl(smk.output.responses, records)
 m = measures.get(smk.params.domain, w.measure)
-records = io.read_jsonl(smk.input.responses)
 result = score(records, m.primary_metric, m.n_candidates)
 result.update({"dataset": w.dataset, "model": w.model, "measure": w.measure, "variant": w.variant,
-               "responses": smk.input.responses, "answers_sha256": answers_sha256(records),
+               "responses": smk.output.responses, "answers_sha256": answers_sha256(records),
                "provenance": smk.output.score.replace("results/scores/", "results/provenance/", 1)})
 log.info("%s", result)
 io.write_json(smk.output.score, result)

@@ -19,7 +19,7 @@ CLUSTER=lrworld
 # 2-core CI machine (SlurmdParameters=config_overrides, below, allows advertising more).
 CPUS=$(( $(nproc) > 4 ? $(nproc) : 4 ))
 # Memory the node advertises. Nothing enforces it here (no cgroups): it only has to hold the
-# profile's requests (responses: 16000 MB); SlurmdParameters=config_overrides keeps slurmd from
+# largest requests (the SLURM test's retried large model: 51200 MB); SlurmdParameters=config_overrides keeps slurmd from
 # draining the node when the machine has less.
 MEM_MB=${LRWORLD_SLURM_MEM_MB:-64000}
 DB_PORT=${LRWORLD_SLURM_DB_PORT:-3307}

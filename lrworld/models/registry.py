@@ -2,7 +2,7 @@
 
 A backend declares its config keys (a JSON-schema fragment with their defaults: the config
 schema's `models` entries are derived from it) and what its answer job needs from the cluster
-(GPUs, GPU type), so the graph never guesses from the backend's name. Every backend module lives
+(GPUs, GPU type, memory, and the throughput that sizes its time limit), so the graph never guesses from the backend's name. Every backend module lives
 in `lrworld.models.backends` and registers itself on import.
 """
 
@@ -14,15 +14,33 @@ from typing import Callable
 
 from lrworld.core.registry import Registry, discover
 
+# What a model's answer job asks the cluster for (lrworld/workflow/resources.py, docs/slurm.md).
+# Every model entry may set them; a backend's own fragment may give other defaults. They never
+# change an answer, so the rules' params leave them out: resizing a job re-runs nothing.
+SIZING_KEYS = {
+    "gpus": {"type": "integer", "minimum": 0, "default": 0},
+    "gpu_model": {"type": "string", "pattern": "^[A-Za-z0-9_.-]+$"},  # SLURM --gpus=<type>:<n>
+    "gpu_mem_gb": {"type": "number", "minimum": 0},  # the model's weights and activations
+    "mem_gb": {"type": "number", "exclusiveMinimum": 0, "default": 2},  # host memory of the job
+    # prompt tokens answered per second, end to end (loading excluded): sizes the time limit
+    "throughput_tokens_s": {"type": "number", "exclusiveMinimum": 0, "default": 1000},
+    "startup_s": {"type": "number", "minimum": 0, "default": 60},  # loading the model, warming up
+}
+# Host memory of an answer job beside the model's weights: Python, torch, the tokenizer, the prompts.
+HOST_GB = 4
 # Keys every model entry may carry, whatever its backend.
 COMMON_KEYS = {
     "backend": {"type": "string"},
     "enabled": {"type": "boolean", "default": True},
+    **SIZING_KEYS,
 }
 
 
-def no_gpu(cfg: dict) -> dict:
-    return {"gpu": 0, "gpu_model": ""}
+def declared(cfg: dict) -> dict:
+    """What the entry's sizing keys ask for (defaults filled): a backend's `resources` starts here."""
+    gpus = cfg.get("gpus", 0)
+    return {"gpu": gpus, "gpu_model": cfg.get("gpu_model", "") if gpus else "", "mem_gb": cfg["mem_gb"],
+            "throughput_tokens_s": cfg["throughput_tokens_s"], "startup_s": cfg["startup_s"]}
 
 
 @dataclass(frozen=True)
@@ -31,8 +49,8 @@ class BackendEntry:
     cls: type
     # JSON-schema properties of the backend's own keys, with their defaults
     schema: dict = field(default_factory=dict)
-    # cfg (defaults filled) -> {"gpu": int, "gpu_model": str}: what the answer job requests
-    resources: Callable[[dict], dict] = no_gpu
+    # cfg (defaults filled) -> what the answer job requests: `declared`'s keys
+    resources: Callable[[dict], dict] = declared
 
     # cfg (as the user wrote it) -> a one-line problem the schema cannot state, or None
     check: Callable[[dict], str | None] = lambda cfg: None
@@ -55,7 +73,7 @@ def filled(cfg: dict, properties: dict) -> dict:
 BACKENDS: Registry[BackendEntry] = Registry("backend")
 
 
-def register_backend(name: str, *, schema: dict | None = None, resources: Callable[[dict], dict] = no_gpu,
+def register_backend(name: str, *, schema: dict | None = None, resources: Callable[[dict], dict] = declared,
                      check: Callable[[dict], str | None] | None = None):
     """`check(cfg)` sees the entry as written (before defaults) and returns a problem or None."""
     return BACKENDS.decorator(name, lambda cls: BackendEntry(name, cls, schema or {}, resources,
@@ -84,6 +102,7 @@ def make_backend(name: str, cfg: dict):
 
 
 def resources(cfg: dict) -> dict:
-    """What a model's answer job requests (GPUs, GPU type), as its backend says."""
+    """What a model's answer job requests (GPUs, GPU type, host memory, throughput, start-up), as
+    its backend says."""
     entry = backends().get(cfg["backend"])
     return entry.resources(entry.with_defaults(cfg))

@@ -57,7 +57,8 @@ def score_chain(inp: dict, raw: list[str], metadata_files: list[str]) -> list[di
     nodes = [
         _node("score", inp["score"], "score", [inp["responses"]]),
         _node("score_job", inp["score_job"], "score", [inp["responses"]], note="start/end/host of the score job"),
-        _node("responses", inp["responses"], "responses", [inp["prompts"], inp["summary"]]),
+        # the score job reads the cell's responses from the cache, then scores them
+        _node("responses", inp["responses"], "score", [inp["prompts"], inp["summary"]]),
         _node("answered", inp["summary"], "answer", [inp["prompts"]],
               note="model identity, asked/cached counts of the model's answer job for the dataset"),
         _node("prompts", inp["prompts"], "prompts", [inp["questions"], inp["items"], inp["template"]]),

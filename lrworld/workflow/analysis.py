@@ -74,4 +74,5 @@ class AnalysisPlan:
         return self.plan.responses_files(dataset, ["zero_shot"] if "zero_shot" in self.plan.variants else None)
 
     def tokenizer_cfg(self) -> dict | None:
-        return self.plan.models.get(self.cfg["tokenizer"])
+        tok = self.cfg["tokenizer"]
+        return self.plan.model_params(tok) if tok in self.plan.models else None

@@ -37,14 +37,16 @@ def _module_name(root: Path, path: Path) -> str:
     return ".".join(parts)
 
 
-@lru_cache(maxsize=None)
-def _parse(path: Path, mtime_ns: int) -> ast.Module:
-    return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-
-
-def _imported(root: Path, path: Path) -> tuple[set[str], set[str]]:
+def _imported(root: Path, path: Path) -> tuple[frozenset[str], frozenset[str]]:
     """Dotted module names `path` imports (absolute, resolved), and the packages it discovers."""
-    tree = _parse(path, path.stat().st_mtime_ns)
+    return _imports_of(root, path, path.stat().st_mtime_ns)
+
+
+# Keyed by mtime: every rule's closure shares the modules' scans (the plan computes ~40 closures
+# over the same ~120 modules), and an edited module is scanned again.
+@lru_cache(maxsize=None)
+def _imports_of(root: Path, path: Path, mtime_ns: int) -> tuple[frozenset[str], frozenset[str]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     here = _module_name(root, path) if path.is_relative_to(root / PACKAGE) else ""
     package = here if path.name == "__init__.py" else here.rpartition(".")[0]
     out, discovers = set(), set()
@@ -69,16 +71,17 @@ def _imported(root: Path, path: Path) -> tuple[set[str], set[str]]:
                     discovers.add(arg.value)
                 elif isinstance(arg, ast.Name) and arg.id == "__name__" and path.name == "__init__.py":
                     discovers.add(here)
-    return out, discovers
+    return frozenset(out), frozenset(discovers)
 
 
 def closure(root: str | Path, *entry_points: str | Path) -> list[Path]:
     """Every package file the entry points (scripts, or modules) run, sorted; entry points included."""
     root = Path(root).resolve()
-    todo = [Path(p) if Path(p).is_absolute() else root / p for p in entry_points]
+    # module_path gives paths below the resolved root; only the entry points need resolving
+    todo = [(Path(p) if Path(p).is_absolute() else root / p).resolve() for p in entry_points]
     seen: set[Path] = set()
     while todo:
-        path = todo.pop().resolve()
+        path = todo.pop()
         if path in seen or not path.is_file():
             continue
         seen.add(path)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from snakemake.io import expand
+from snakemake.io import expand, report
 
 from lrworld.core.config import CAPTIONER_KEYS, ConfigError, enabled_models
 from lrworld.core.digests import DigestStore
@@ -42,6 +42,8 @@ class Plan:
         self.cache_dir = config["cache_dir"]
         self.digests = DigestStore()
         self.gt_artifacts = measure_registry.ground_truth()
+        self._needs: dict[str, dict] = {}
+        self._chain_ends: dict[str, dict] = {}
         self.gt = self._groundtruth()
         self.gt_measures = [m for m in self.measures if m in self.gt_artifacts]
         self.analysis = AnalysisPlan(self)
@@ -77,10 +79,29 @@ class Plan:
             return {k: v for k, v in self.config["captioner"].items() if k not in CAPTIONER_KEYS}
         return self.models[model]
 
+    def model_params(self, model: str) -> dict:
+        """A model's entry as the rules' params carry it: without the keys that only size its job."""
+        return resources.without_sizing(self.model_cfg(model))
+
+    def captioner_params(self) -> dict:
+        """config["captioner"] with its instruction and download limits, without its sizing keys."""
+        return resources.without_sizing(self.config["captioner"])
+
     def answer_resources(self, model: str) -> dict:
-        res = resources.for_model(self.model_cfg(model))
-        res["slurm_partition"] = resources.slurm_partition(res["gpu"])
-        return res
+        """What a model's answer job needs (lrworld/workflow/resources.py), once per model."""
+        if model not in self._needs:
+            res = resources.for_model(self.model_cfg(model))
+            res["slurm_partition"] = resources.slurm_partition(res["gpu"])
+            self._needs[model] = res
+        return self._needs[model]
+
+    def answer_mem_mb(self, model: str, attempt: int) -> int:
+        return resources.mem_mb(self.answer_resources(model), attempt)
+
+    def answer_runtime(self, model: str, requests, attempt: int) -> int:
+        """Minutes for the model's answer job over these request files (FileNotFoundError until
+        they are written: Snakemake evaluates it again before the job is submitted)."""
+        return resources.runtime_min(self.answer_resources(model), resources.request_tokens(requests), attempt)
 
     @staticmethod
     def partition(gpus: int) -> str:
@@ -176,7 +197,46 @@ class Plan:
     # -- provenance --------------------------------------------------------------------------------
     # The rules of a score's chain, whose code its record lists.
     CHAIN_RULES = ("fetch_raw", "ingest", "assoc_rules", "similar_pairs", "neumf", "prototypes", "gt_questions",
-                   "questions", "prompts", "audit", "answer", "responses", "score")
+                   "questions", "prompts", "audit", "answer", "score")
+    RECORD = "results/provenance/{dataset}/{model}/{measure}/%s.json"
+
+    def record_outputs(self) -> dict:
+        """The `provenance` rule's outputs: one record per variant of a (dataset, model, measure)."""
+        return {v: report(self.RECORD % v, caption="../docs/provenance_caption.rst", category="Provenance",
+                          subcategory="{dataset}", labels={"model": "{model}", "measure": "{measure}", "variant": v})
+                for v in self.variants}
+
+    def record_scores(self) -> list[str]:
+        """The scores a `provenance` job records (wildcard patterns, one per variant)."""
+        return [f"results/scores/{{dataset}}/{{model}}/{{measure}}/{v}.json" for v in self.variants]
+
+    def record_files(self, dataset: str, model: str, measure: str) -> dict:
+        """The chain of each variant's score of a (dataset, model, measure), by role
+        (lrworld/provenance/record.py), plus the raw and metadata files at its end. The record job
+        declares only the scores and the answer summary as inputs: every other file of the chain
+        is upstream of a score, so a change anywhere re-runs the record through it."""
+        cell = f"{dataset}/{model}/{measure}"
+        shared = {"summary": f"results/answers/lrworld/{dataset}/{model}.json",
+                  "questions": f"results/questions/{dataset}/{measure}.jsonl",
+                  "questions_report": f"results/questions/{dataset}/{measure}.report.json",
+                  "audit": f"results/audit/{dataset}.json",
+                  "ground_truth": self.gt_chain(dataset, measure),
+                  "interactions": f"results/data/{dataset}/interactions.parquet",
+                  "items": f"results/data/{dataset}/items.parquet",
+                  "ingest_report": f"results/data/{dataset}/ingest_report.json"}
+        roles = {v: {"score": f"results/scores/{cell}/{v}.json",
+                     "score_job": f"results/provenance/{cell}/{v}.score-job.json",
+                     "responses": f"results/responses/{cell}/{v}.jsonl",
+                     "prompts": f"results/prompts/{dataset}/{measure}/{v}.jsonl",
+                     "template": self.template(dataset, measure, v), **shared} for v in self.variants}
+        return {"roles": roles, **self._chain_end(dataset)}
+
+    def _chain_end(self, dataset: str) -> dict:
+        """The raw and metadata files of a dataset, once per plan (a format resolves its files on disk)."""
+        if dataset not in self._chain_ends:
+            self._chain_ends[dataset] = {"raw": self.raw_inputs(dataset),
+                                         "metadata": data_inputs.metadata_files(self.metadata_inputs(dataset))}
+        return self._chain_ends[dataset]
 
     def chain_code(self, rules) -> dict[str, list[str]]:
         """{rule: the files of its script's code closure}, read from the rules themselves."""
@@ -186,14 +246,15 @@ class Plan:
             out[name] = self.code_files(Path(rule.script).name) if rule.script else []
         return out
 
-    def provenance_config(self, dataset: str, model: str, measure: str, variant: str) -> dict:
-        """The config subset that shaped one score (hashed and shown in its record)."""
-        return {"seed": self.config["seed"], "questions": self.config["questions"], "measure": measure,
-                "variant": variant, "dataset": {dataset: self.datasets[dataset]}, "model": {model: self.models[model]}}
+    def provenance_config(self, dataset: str, model: str, measure: str) -> dict[str, dict]:
+        """{variant: the config subset that shaped its score} (hashed and shown in its record)."""
+        return {v: {"seed": self.config["seed"], "questions": self.config["questions"], "measure": measure,
+                    "variant": v, "dataset": {dataset: self.datasets[dataset]},
+                    "model": {model: self.model_params(model)}} for v in self.variants}
 
     def provenance_table_config(self, dataset: str) -> dict:
         return {"seed": self.config["seed"], "questions": self.config["questions"], "variants": self.variants,
-                "dataset": {dataset: self.datasets[dataset]}, "models": self.models}
+                "dataset": {dataset: self.datasets[dataset]}, "models": {m: self.model_params(m) for m in self.models}}
 
     def all_targets(self) -> list[str]:
         """What `rule all` builds: every track the config has a section for."""

@@ -59,11 +59,11 @@ def test_default_graph_end_to_end_is_deterministic_and_incremental(tmp_path, sha
     assert (tmp_path / "results/tables/ml.csv").read_bytes() == first_table
     assert {p: p.read_bytes() for p in scores} == scores
 
-    # adding a model plans only that model's answers, scores and their provenance, plus the table
+    # adding a model plans only that model's answers, cells (responses and score) and their
+    # provenance (one job per measure, every variant's record), plus the table
     write_config(tmp_path, shared_data, {**models, "random-c": {"backend": "random", "seed": 9}})
     plan = job_counts(run(tmp_path, "-n").stdout)
-    assert plan == {"all": 1, "answer": 1, "responses": 2, "score": 2, "provenance": 2, "table": 1,
-                    "provenance_table": 1}
+    assert plan == {"all": 1, "answer": 1, "score": 2, "provenance": 1, "table": 1, "provenance_table": 1}
 
 
 def test_bad_config_stops_before_any_job(tmp_path, shared_data):

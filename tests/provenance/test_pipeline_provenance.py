@@ -78,7 +78,7 @@ def test_explain_ends_in_the_raw_file_and_verify_names_a_tampered_file(built, sh
     assert lines[-2].split() == ["raw", str(raw)]
     assert lines[-1].split()[:2] == ["sha256", hashlib.sha256(raw.read_bytes()).hexdigest()]
     rules = [line.split()[3] for line in lines if line.split()[:1] == ["sha256"] and line.split()[2] == "rule"]
-    assert rules == ["table", "table", "provenance", "score", "score", "responses", "answer", "prompts",
+    assert rules == ["table", "table", "provenance", "score", "score", "score", "answer", "prompts",
                      "questions", "questions", "audit", "ingest", "ingest", "ingest"]
 
     rc, out = lrworld(work, "explain", "results/tables/ml.csv", "random-b", "attr_genre@cot", "--json", "--records",
@@ -89,7 +89,7 @@ def test_explain_ends_in_the_raw_file_and_verify_names_a_tampered_file(built, sh
     assert res["job"]["rule"] == "score" and res["job"]["host"] and res["job"]["start"] <= res["job"]["end"]
     assert res["code"]["git"]["error"] == "not a git repository"
     assert set(res["code"]["modules"]) == {"fetch_raw", "ingest", "assoc_rules", "similar_pairs", "neumf", "prototypes",
-                                           "gt_questions", "questions", "prompts", "audit", "answer", "responses",
+                                           "gt_questions", "questions", "prompts", "audit", "answer",
                                            "score"}
     assert res["config"]["subset"]["model"]["random-b"]["seed"] == 5 and len(res["config"]["sha256"]) == 64
 
@@ -118,11 +118,18 @@ def test_report_shows_the_provenance_records(built):
 
 def test_incremental_plans(built, shared_data, capsys):
     repo, work = built
-    # a code change re-runs only the rules that declare the module (reverted: Snakemake compares checksums)
+    # resizing a model's job (what it asks the cluster for) re-runs nothing
+    sized = {**MODELS["random"], "gpus": 1, "mem_gb": 40, "throughput_tokens_s": 50, "startup_s": 600}
+    write_config(work, shared_data, {**MODELS, "random": sized})
+    assert plan(repo, work) == {}
+    write_config(work, shared_data, MODELS)
+
+    # a code change re-runs only the rules that declare the module (reverted: Snakemake compares checksums);
+    # one provenance job per (dataset, model, measure) writes its variants' records
     metrics = repo / "lrworld/scoring/metrics.py"
     code = metrics.read_text()
     metrics.write_text(code + "\n# edited\n")
-    assert plan(repo, work) == {"all": 1, "score": 4, "provenance": 4, "table": 1, "provenance_table": 1}
+    assert plan(repo, work) == {"all": 1, "score": 4, "provenance": 2, "table": 1, "provenance_table": 1}
     metrics.write_text(code)  # the later plans show nothing else is out of date
 
     # removing a model drops its row and re-runs nothing but the table
@@ -137,10 +144,10 @@ def test_incremental_plans(built, shared_data, capsys):
     zero_shot = (work / "results/responses/ml/random/attr_genre/zero_shot.jsonl").stat().st_mtime_ns
     template.write_text("Read carefully.\n" + text)
     # the model's answer job re-runs (asking only the new prompts), and so does the dataset's audit (it
-    # reads every prompt file), so both records citing them are rebuilt; the other variant's responses and
-    # score are not
-    expect = {"all": 1, "prompts": 1, "audit": 1, "answer": 1, "responses": 1, "score": 1, "provenance": 2,
-              "table": 1, "provenance_table": 1}
+    # reads every prompt file), so both records citing them are rebuilt (one provenance job); the other
+    # variant's responses and score are not
+    expect = {"all": 1, "prompts": 1, "audit": 1, "answer": 1, "score": 1, "provenance": 1, "table": 1,
+              "provenance_table": 1}
     assert plan(repo, work) == expect
     smk(repo, work)
     assert asked(work) == 40

@@ -1,13 +1,16 @@
 """`snakemake --profile profiles/slurm` against a real SLURM cluster (CI: .ci/slurm/test.sh starts a
 single-node one with a fake GPU gres). Checks, from SLURM's own accounting (sacct), that only the
 GPU models' inference jobs asked for GPUs (--gpus=1, --gpus=fake:1) and ran in the GPU partition,
-that tiny jobs were bundled into group jobs, that a scancel'ed job is reported with its SLURM state
-(retries 0) or resubmitted (the profile's retries: 1), that a rerun finishes the rest, and that the
-table equals a local run's. Without sbatch (or a reachable controller) the tests are skipped, unless
+that each inference job's time limit and memory (-t, --mem) follow from its model's sizing keys
+and its prompt files (a small and a large model; the retry of a killed job asks for twice as
+much), that tiny jobs were bundled into group jobs, that a scancel'ed job is reported with its
+SLURM state (retries 0) or resubmitted (the profile's retries: 1), that a rerun finishes the rest,
+and that the table equals a local run's. Without sbatch (or a reachable controller) the tests are skipped, unless
 LRWORLD_SLURM_REQUIRED=1 (CI), where they fail."""
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import shutil
@@ -27,10 +30,14 @@ SNAKEMAKE = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile")]
 GPU_MODELS = {"random-gpu": "gres/gpu=1", "random-typed": "gres/gpu:fake=1"}
 MODELS = {
     "random": {"backend": "random", "seed": 0},                         # CPU: no GPU request
-    "random-gpu": {"backend": "random", "seed": 1, "gpus": 1},          # --gpus=1
+    # --gpus=1, and sized like a large model: 2 prompt tokens/s, 20 GB of host memory
+    "random-gpu": {"backend": "random", "seed": 1, "gpus": 1, "throughput_tokens_s": 2, "mem_gb": 20,
+                   "startup_s": 60},
     "random-typed": {"backend": "random", "seed": 2, "gpus": 1, "gpu_model": "fake"},  # --gpus=fake:1
 }
 REQUIRED = os.environ.get("LRWORLD_SLURM_REQUIRED") == "1"
+# the SLURM comment of an LRWorld answer job on dataset ml, followed by the model's name
+ANSWER = "rule_answer_wildcards_lrworld_ml_"
 
 
 def _cluster_problem() -> str | None:
@@ -125,6 +132,20 @@ def submitted_ids(text):
     return [line.split("SLURM jobid ")[1].split()[0] for line in text.splitlines() if "SLURM jobid " in line]
 
 
+def expected_size(workdir: Path, model: dict, attempt: int) -> tuple[int, int]:
+    """(-t minutes, --mem MB) as docs/slurm.md states them: tokens = prompt bytes / 4; time =
+    (startup + tokens / throughput) x 1.5, at least 10 min; memory = mem_gb x 1024 x 1.25, at least
+    2000 MB; both times the attempt. Model keys not set: the random backend's defaults."""
+    tokens = math.ceil((workdir / "results/prompts/ml/attr_genre/zero_shot.jsonl").stat().st_size / 4)
+    seconds = model.get("startup_s", 0) + tokens / model.get("throughput_tokens_s", 100000)
+    return (max(10, math.ceil(seconds * 1.5 * attempt / 60)),
+            max(2000, math.ceil(model.get("mem_gb", 2) * 1024 * 1.25 * attempt)))
+
+
+def flag(call: str, name: str) -> int:
+    return int(re.search(rf"(?:^| ){name} (\d+)", call).group(1))
+
+
 def sbatch_calls(text):
     """{comment: [sbatch options]} from the plugin's own log lines (--verbose), without -D and --wrap."""
     calls = {}
@@ -161,7 +182,7 @@ def test_slurm_run_requests_gpus_only_for_gpu_rules_and_matches_local(cluster, t
 
     # 1. a SLURM job killed with scancel and no retries left: reported with its SLURM state and id;
     #    keep-going finishes the independent jobs.
-    rc, text, killed = run_slurm(work, "--retries", "0", cancel="rule_answer_wildcards_ml_random-gpu")
+    rc, text, killed = run_slurm(work, "--retries", "0", cancel=ANSWER + "random-gpu")
     assert rc != 0
     assert f"SLURM-job '{killed}' failed, SLURM status is: 'CANCELLED" in text, text[-4000:]
     assert not (work / "results/tables/ml.csv").exists()
@@ -170,7 +191,7 @@ def test_slurm_run_requests_gpus_only_for_gpu_rules_and_matches_local(cluster, t
 
     # 2. the rerun (the plain profile command) submits only what is missing; its job is scancel'ed
     #    once more and the profile's `retries: 1` resubmits it.
-    rc, text, killed2 = run_slurm(work, cancel="rule_answer_wildcards_ml_random-gpu")
+    rc, text, killed2 = run_slurm(work, cancel=ANSWER + "random-gpu")
     assert rc == 0, text[-5000:]
     plan = job_counts(text)
     assert plan["answer"] == 1 and not {"ingest", "questions", "prompts"} & set(plan), plan
@@ -194,6 +215,15 @@ def test_slurm_run_requests_gpus_only_for_gpu_rules_and_matches_local(cluster, t
                 assert gpu_flags == [], call
     assert sum(len(cs) for cs in calls.values()) == len(first) + len(second)
 
+    # the inference jobs' time limits and memory, sized from the prompts on disk when submitted:
+    # the small model on the floors, the large one by its throughput and memory; random-gpu's
+    # calls are run 1 (cancelled), run 2 (cancelled) and its retry, which asks for twice as much
+    sizes = {m: [(flag(c, "-t"), flag(c, "--mem")) for c in calls[ANSWER + m]] for m in MODELS}
+    print(f"answer job sizes (-t min, --mem MB): {sizes}", flush=True)
+    assert sizes["random"] == [expected_size(work, MODELS["random"], 1)] == [(10, 2560)]
+    large = [expected_size(work, MODELS["random-gpu"], a) for a in (1, 1, 2)]
+    assert sizes["random-gpu"] == large and large[0][0] > 60 and large[0][1] == 25600, sizes
+
     # the same table as the local run
     for ext in ("csv", "md"):
         assert (work / f"results/tables/ml.{ext}").read_bytes() == (local / f"results/tables/ml.{ext}").read_bytes()
@@ -208,8 +238,7 @@ def test_slurm_run_requests_gpus_only_for_gpu_rules_and_matches_local(cluster, t
     answers = [r for r in rows if r["comment"].startswith("rule_answer_")]
     assert len(answers) == 3 + 2  # run 1: one per model; run 2: the killed one, resubmitted
     for r in rows:
-        model = next((m for m in sorted(MODELS, key=len, reverse=True)
-                      if r["comment"] == f"rule_answer_wildcards_ml_{m}"), None)
+        model = next((m for m in sorted(MODELS, key=len, reverse=True) if r["comment"] == ANSWER + m), None)
         if model in GPU_MODELS:
             assert GPU_MODELS[model] in r["tres"] and r["partition"] == "gpu", r
         else:

@@ -23,7 +23,7 @@ from lrworld.core import io
 from lrworld.core.io import sha256_file
 from lrworld.models.base import PromptItem, Response
 from lrworld.models.batching import PaddingStats, plan_batches
-from lrworld.models.registry import register_backend
+from lrworld.models.registry import HOST_GB, declared, register_backend
 
 log = logging.getLogger(__name__)
 # The files of a local model folder that decide its answers: weights, tokenizer, configs.
@@ -58,6 +58,10 @@ SCHEMA = {
     "gpu_mem_gb": {"type": "number", "minimum": 0, "default": 0},
     "gpus": {"type": "integer", "minimum": 0},
     "gpu_model": {"type": "string", "pattern": "^[A-Za-z0-9_.-]+$"},
+    "mem_gb": {"type": "number", "exclusiveMinimum": 0},  # unset: HOST_GB + gpu_mem_gb
+    # a 7B model on one RTX 3090 (paper Table 18: Llama-3, 1 h 15 min per dataset)
+    "throughput_tokens_s": {"type": "number", "exclusiveMinimum": 0, "default": 2400},
+    "startup_s": {"type": "number", "minimum": 0, "default": 300},
 }
 
 
@@ -69,9 +73,11 @@ def hf_check(cfg: dict) -> str | None:
 
 def hf_resources(cfg: dict) -> dict:
     """`gpus:` if set, else one GPU for a model that needs more than 4 GB (small models such as
-    SmolLM2 answer on CPU); `gpu_model:` only when a GPU is requested (SLURM --gpus=<type>:<n>)."""
+    SmolLM2 answer on CPU); `gpu_model:` only when a GPU is requested (SLURM --gpus=<type>:<n>).
+    Host memory: `mem_gb:` if set, else HOST_GB + gpu_mem_gb (the weights pass through host
+    memory while they load; a CPU model keeps them there)."""
     gpus = cfg.get("gpus", 1 if cfg.get("device", "") != "cpu" and cfg["gpu_mem_gb"] > 4 else 0)
-    return {"gpu": gpus, "gpu_model": cfg.get("gpu_model", "") if gpus else ""}
+    return declared({**cfg, "gpus": gpus, "mem_gb": cfg.get("mem_gb", HOST_GB + cfg["gpu_mem_gb"])})
 
 
 def resolve_location(name: str, cfg: dict) -> tuple[str, str | None]:

@@ -9,7 +9,7 @@ from typing import Sequence
 
 from lrworld.core.io import dumps_canonical, sha256_text
 from lrworld.models.base import PromptItem, Response
-from lrworld.models.registry import register_backend
+from lrworld.models.registry import HOST_GB, declared, register_backend
 
 DEFAULT_MODEL = "llava-hf/llava-v1.6-mistral-7b-hf"
 
@@ -20,15 +20,21 @@ SCHEMA = {
     "device": {"type": "string"},
     "max_new_tokens": {"type": "integer", "minimum": 1, "maximum": 4096, "default": 256},
     "gpus": {"type": "integer", "minimum": 0},
-    "gpu_mem_gb": {"type": "number", "minimum": 0},
+    "gpu_mem_gb": {"type": "number", "minimum": 0, "default": 16},  # LLaVA-1.6 7B in bfloat16
     "gpu_model": {"type": "string", "pattern": "^[A-Za-z0-9_.-]+$"},
+    "mem_gb": {"type": "number", "exclusiveMinimum": 0},  # unset: HOST_GB + gpu_mem_gb
+    # request-file tokens (bytes / 4) per second: a caption request is ~100 of them, and one
+    # image with up to 256 new tokens takes a few seconds on one GPU
+    "throughput_tokens_s": {"type": "number", "exclusiveMinimum": 0, "default": 20},
+    "startup_s": {"type": "number", "minimum": 0, "default": 300},
 }
 
 
 def llava_resources(cfg: dict) -> dict:
-    """One GPU unless `gpus:` says otherwise or the model is pinned to the CPU."""
+    """One GPU unless `gpus:` says otherwise or the model is pinned to the CPU; host memory as the
+    hf backend's (HOST_GB + the weights, unless `mem_gb:` says otherwise)."""
     gpus = cfg.get("gpus", 0 if cfg.get("device", "") == "cpu" else 1)
-    return {"gpu": gpus, "gpu_model": cfg.get("gpu_model", "") if gpus else ""}
+    return declared({**cfg, "gpus": gpus, "mem_gb": cfg.get("mem_gb", HOST_GB + cfg["gpu_mem_gb"])})
 
 
 def weights_id(model: str) -> str:

@@ -12,7 +12,11 @@ from lrworld.models.registry import register_backend
 from lrworld.questions.seeding import rng_for
 
 
-@register_backend("random", schema={"seed": {"type": "integer", "minimum": 0, "default": 0}})
+@register_backend("random", schema={"seed": {"type": "integer", "minimum": 0, "default": 0},
+                                    # no model: the floors of lrworld/workflow/resources.py size its job
+                                    "throughput_tokens_s": {"type": "number", "exclusiveMinimum": 0,
+                                                            "default": 100000},
+                                    "startup_s": {"type": "number", "minimum": 0, "default": 0}})
 class RandomBackend:
     def __init__(self, name: str, cfg: dict):
         self.name = name

@@ -1,0 +1,154 @@
+"""How long `snakemake -n` takes to plan a large config: 3 datasets x 31 measures x 20 models x 4
+variants (issue 19.5), for today's layout and this checkout's, side by side in one run.
+
+    python benchmarks/bench_plan.py                    # baseline: main before issue 19.5
+    python benchmarks/bench_plan.py --baseline <ref>   # any commit of this repository
+    python benchmarks/bench_plan.py --cprofile 25      # and where this checkout's plan spends its time
+
+The datasets are generated fixtures (Amazon 2018 and two Netflix Prize folders in their published
+formats, tests/support), so the plan needs no data; nothing is run but dry runs. The baseline is
+extracted with `git archive` into a scratch folder and planned from there with the same config.
+A third row plans a graph of trivial jobs (one shell rule) of the same size as this checkout's
+plan: what Snakemake itself costs on this machine at that moment, so a loaded machine shows as a
+slow floor rather than as a slow workflow. Each layout is planned in a fresh working directory;
+the best of --repeat runs is kept. CPU is the user + system time of the snakemake process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import pstats
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from lrworld.questions import measures  # noqa: E402
+from tests.support.fixtures_amazon import write_amazon_2018  # noqa: E402
+from tests.support.fixtures_netflix import write_netflix  # noqa: E402
+
+# main when issue 19.5 began: responses, score and provenance were one job each per cell
+BASELINE = "ad0c02d"
+LAYOUT = ["Snakefile", "rules", "scripts", "lrworld", "envs", "docs"]
+VARIANTS = ["zero_shot", "cot", "noisy", "kshot"]
+N_MODELS = 20
+
+
+def write_config(out: Path) -> dict:
+    """The issue's config over generated data: Amazon (product, 11 measures) and two Netflix
+    folders (movie, 10 each): 31 (dataset, measure) pairs."""
+    write_amazon_2018(out / "amazon", n_users=60, n_items=80, seed=0)
+    nf = {name: write_netflix(out / name, n_users=150, seed=seed, extra_movies=60)
+          for name, seed in (("netflix", 0), ("netflix2", 1))}
+    ids = {d: [m.id for m in measures.REGISTRY[d]] for d in ("product", "movie")}
+    datasets = {"amazon": {"domain": "product", "format": "amazon-2018", "prefix": "Home_and_Kitchen",
+                           "source": {"path": str(out / "amazon")}, "measures": ids["product"]}}
+    for name, truth in nf.items():
+        datasets[name] = {"domain": "movie", "format": "netflix", "parts": [1, 2], "source": {"path": str(out / name)},
+                          "metadata": {"netflix_metadata": str(truth["metadata"])}, "measures": ids["movie"]}
+    return {"seed": 1, "cache_dir": str(out / "cache"), "questions": {"history_length": 5, "per_measure": 20},
+            "variants": VARIANTS, "datasets": datasets, "captioner": {"backend": "llava"},
+            "models": {f"m{i:02d}": {"backend": "random", "seed": i} for i in range(N_MODELS)}}
+
+
+def extract(ref: str, dest: Path) -> Path:
+    """The workflow files of commit `ref`, from this repository's history."""
+    proc = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", ref, *LAYOUT], capture_output=True)
+    if proc.returncode != 0:
+        sys.exit(f"bench_plan: git archive {ref}: {proc.stderr.decode().strip()}")
+    with tarfile.open(fileobj=io.BytesIO(proc.stdout)) as tar:
+        tar.extractall(dest, filter="data")
+    return dest
+
+
+def trivial_snakefile(dest: Path, n_jobs: int) -> Path:
+    """`rule all` over n_jobs - 1 outputs of one shell rule."""
+    dest.mkdir(parents=True, exist_ok=True)
+    (dest / "Snakefile").write_text(
+        f"rule all:\n    input: expand('out/{{i}}.txt', i=range({n_jobs - 1}))\n\n"
+        "rule job:\n    output: 'out/{i}.txt'\n    shell: 'touch {output}'\n")
+    return dest
+
+
+def dry_run(snakefile_dir: Path, workdir: Path, config: dict | None, extra: list[str],
+            cprofile: Path | None = None) -> tuple[int, float, float]:
+    """(jobs, wall seconds, CPU seconds) of one `snakemake -n` in a fresh working directory."""
+    if workdir.exists():
+        shutil.rmtree(workdir)
+    workdir.mkdir(parents=True)
+    if config is not None:
+        (workdir / "config.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+    prof = ["-m", "cProfile", "-o", str(cprofile)] if cprofile else []
+    cmd = [sys.executable, *prof, "-m", "snakemake", "-s", str(snakefile_dir / "Snakefile"), "-d", str(workdir),
+           "-n", "--cores", "1", *extra]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        sys.exit(f"bench_plan: {' '.join(cmd)} failed:\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
+    total = re.search(r"^total\s+(\d+)$", proc.stdout, re.M)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return int(total.group(1)) if total else 0, wall, cpu
+
+
+def best(runs: list[tuple[int, float, float]]) -> tuple[int, float, float]:
+    return min(runs, key=lambda r: r[1])
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--baseline", default=BASELINE, help=f"commit of today's layout (default {BASELINE})")
+    ap.add_argument("--repeat", type=int, default=1, help="dry runs per layout; the fastest is kept")
+    ap.add_argument("--cprofile", type=int, default=0, metavar="N",
+                    help="also profile this checkout's dry run and print its N costliest functions")
+    ap.add_argument("--keep", type=Path, help="plan in this folder and keep it (default: a temporary one)")
+    ap.add_argument("snakemake_args", nargs="*", help="passed to snakemake after --, e.g. -- --profile profiles/slurm")
+    args = ap.parse_args(argv)
+
+    base = args.keep or Path(tempfile.mkdtemp(prefix="bench_plan-"))
+    base.mkdir(parents=True, exist_ok=True)
+    try:
+        config = write_config(base / "data")
+        layouts = {f"baseline {args.baseline}": extract(args.baseline, base / "baseline"), "this checkout": ROOT}
+        rows = {}
+        for name, tree in layouts.items():
+            rows[name] = best([dry_run(tree, base / "work", config, args.snakemake_args) for _ in range(args.repeat)])
+        n_new = rows["this checkout"][0]
+        floor = trivial_snakefile(base / "trivial", n_new)
+        rows[f"trivial jobs ({n_new})"] = best([dry_run(floor, base / "work", None, []) for _ in range(args.repeat)])
+
+        print(f"snakemake -n of 3 datasets x 31 measures x {N_MODELS} models x {len(VARIANTS)} variants "
+              f"(best of {args.repeat}):")
+        print(f"{'layout':<28} {'jobs':>6} {'wall s':>8} {'CPU s':>7} {'CPU ms/job':>11}")
+        for name, (jobs, wall, cpu) in rows.items():
+            print(f"{name:<28} {jobs:>6} {wall:>8.1f} {cpu:>7.1f} {1000 * cpu / max(jobs, 1):>11.2f}")
+        (j0, w0, c0), (j1, w1, c1) = rows[f"baseline {args.baseline}"], rows["this checkout"]
+        print(f"this checkout vs baseline: {j0 / j1:.2f}x fewer jobs, {w0 / w1:.2f}x less wall time, "
+              f"{c0 / c1:.2f}x less CPU")
+
+        if args.cprofile:
+            out = base / "plan.prof"
+            dry_run(ROOT, base / "work", config, args.snakemake_args, cprofile=out)
+            print(f"\nthis checkout's dry run under cProfile ({out}), by cumulative time:")
+            pstats.Stats(str(out)).sort_stats("cumulative").print_stats(args.cprofile)
+    finally:
+        if args.keep is None:
+            shutil.rmtree(base, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
