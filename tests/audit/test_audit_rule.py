@@ -18,13 +18,20 @@ sys.path.insert(0, {str(ROOT)!r})
 DATASETS = {{"d": {{"domain": "movie", "measures": {MEASURES!r}}}}}
 
 
-def code(*parts):
-    return []
+class W:
+    @staticmethod
+    def code(*parts):
+        return []
 
+    @staticmethod
+    def question_files(dataset, suffix=".jsonl"):
+        return expand("results/questions/{{dataset}}/{{measure}}" + suffix, dataset=dataset,
+                      measure=DATASETS[dataset]["measures"])
 
-def prompt_files(dataset):
-    return expand("results/prompts/{{dataset}}/{{measure}}/zero_shot.jsonl", dataset=dataset,
-                  measure=DATASETS[dataset]["measures"])
+    @staticmethod
+    def prompt_files(dataset):
+        return expand("results/prompts/{{dataset}}/{{measure}}/zero_shot.jsonl", dataset=dataset,
+                      measure=DATASETS[dataset]["measures"])
 
 
 include: {str(ROOT / "rules/audit.smk")!r}

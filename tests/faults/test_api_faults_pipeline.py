@@ -60,7 +60,7 @@ def test_persistent_outage_fails_clearly_after_the_retry_budget(tmp_path, shared
         proc = run(tmp_path, shared_data, srv.base_url, max_retries=2)
         per_prompt = max(srv.requests.values())
     assert proc.returncode != 0
-    log = (tmp_path / "logs/answer/ml/api.log").read_text()
+    log = (tmp_path / "logs/answer/lrworld/ml/api.log").read_text()
     assert "api" in log and "500" in log
     assert per_prompt == 3  # one try and two retries, then the job gives up
     assert not (tmp_path / "results/answers/lrworld/ml/api.json").exists()

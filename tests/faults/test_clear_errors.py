@@ -56,9 +56,9 @@ def test_the_answer_job_ends_in_one_line_for_a_corrupt_cache(tmp_path, shared_da
            "models": {"random": {"backend": "random"}}}
     (tmp_path / "config.yaml").write_text(yaml.safe_dump(cfg))
     proc = subprocess.run([sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(tmp_path),
-                           "--cores", "1", "results/responses/ml/random/answered.json"], capture_output=True, text=True)
+                           "--cores", "1", "results/answers/lrworld/ml/random.json"], capture_output=True, text=True)
     assert proc.returncode != 0
-    log = (tmp_path / "logs/answer/ml/random.log").read_text().strip().splitlines()
+    log = (tmp_path / "logs/answer/lrworld/ml/random.log").read_text().strip().splitlines()
     assert log[-1].endswith(f"{cache / 'random.sqlite'}: not a usable response cache (DatabaseError: file is not a "
                             f"database); move it away or delete it, and its answers will be asked again")
     assert "Traceback" not in "\n".join(log)

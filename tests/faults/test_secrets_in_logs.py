@@ -44,7 +44,7 @@ def run(tmp_path, shared_data, base_url):
            "models": {"api": {"backend": "openai", "model": "smol", "base_url": base_url, "max_tokens": 8}}}
     (tmp_path / "config.yaml").write_text(yaml.safe_dump(cfg))
     return subprocess.run([sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(tmp_path),
-                           "--cores", "1", "results/responses/ml/api/answered.json"],
+                           "--cores", "1", "results/answers/lrworld/ml/api.json"],
                           capture_output=True, text=True, env=dict(os.environ, OPENAI_API_KEY=KEY))
 
 
@@ -58,7 +58,7 @@ def test_an_answer_job_with_a_key_leaves_it_nowhere(tmp_path, shared_data):
         proc = run(tmp_path, shared_data, srv.base_url)
         assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
         assert srv.auth_headers == {f"Bearer {KEY}"}  # the key was used
-    assert (tmp_path / ".snakemake/metadata").is_dir() and (tmp_path / "logs/answer/ml/api.log").exists()
+    assert (tmp_path / ".snakemake/metadata").is_dir() and (tmp_path / "logs/answer/lrworld/ml/api.log").exists()
     assert leaks(tmp_path, KEY) == [] and KEY not in proc.stdout + proc.stderr
 
 

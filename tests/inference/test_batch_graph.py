@@ -9,11 +9,11 @@ import signal
 import subprocess
 import time
 
-import psutil
 import pytest
 
-from tests.support.fixtures_graph import smk_cmd, write_config
 from tests.support.batch_server import BatchServer
+from tests.support.fixtures_graph import smk_cmd, write_config
+from tests.support.processes import descendant
 
 pytestmark = pytest.mark.slow
 
@@ -30,8 +30,7 @@ def test_killed_after_submit_then_resumed_bills_each_prompt_once(tmp_path, share
             while srv.retrieves < 2 and time.monotonic() < deadline:
                 assert smk.poll() is None, smk.stdout.read()[-3000:]
                 time.sleep(0.05)
-            job = next(p for p in psutil.Process(smk.pid).children(recursive=True)
-                       if any(a.endswith("answer.py") for a in p.cmdline()))
+            job = descendant(smk.pid, "answer.py")
             job.send_signal(signal.SIGKILL)
             assert smk.wait(timeout=120) != 0
         finally:
@@ -44,7 +43,7 @@ def test_killed_after_submit_then_resumed_bills_each_prompt_once(tmp_path, share
         assert rerun.returncode == 0, rerun.stderr[-3000:]
     assert (srv.uploads, srv.batches_created, sum(srv.chat_requests.values())) == (1, 1, 0)
     assert len(srv.billed) == 8 and set(srv.billed.values()) == {1}
-    summary = json.loads((tmp_path / "results/responses/ml/api/answered.json").read_text())
+    summary = json.loads((tmp_path / "results/answers/lrworld/ml/api.json").read_text())
     assert summary["asked"] == 8 and summary["cached"] == 0
     rows = [json.loads(x) for x in (tmp_path / target).read_text().splitlines()]
     assert len(rows) == 8 and all(r["extra"]["batch_id"] == "batch_1" for r in rows)

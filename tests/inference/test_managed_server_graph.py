@@ -15,6 +15,7 @@ import psutil
 import pytest
 
 from tests.support.fixtures_graph import ROOT, smk_cmd, write_config
+from tests.support.processes import descendant
 
 pytestmark = pytest.mark.slow
 GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -52,9 +53,9 @@ def test_managed_server_gives_the_in_process_choices(tmp_path, shared_data, in_p
     diff = max(abs(a - b) for m, i in zip(managed, inproc) for a, b in zip(m["label_logprobs"], i["label_logprobs"])
                if a is not None and b is not None)
     assert diff < 1e-3
-    summary = json.loads((tmp_path / "results/responses/ml/managed/answered.json").read_text())
+    summary = json.loads((tmp_path / "results/answers/lrworld/ml/managed.json").read_text())
     assert summary["identity"]["base_url"] == "managed" and summary["asked"] == 10
-    server_log = (tmp_path / "logs/answer/ml/managed.server.log").read_text()
+    server_log = (tmp_path / "logs/answer/lrworld/ml/managed.server.log").read_text()
     assert "llama_cpp_server: SIGTERM, stopping" in server_log  # stopped by the job, politely
 
 
@@ -78,8 +79,7 @@ def test_sigterm_mid_run_leaves_no_server_and_the_rerun_resumes(tmp_path, shared
         deadline = time.monotonic() + 300
         while time.monotonic() < deadline and (server is None or cached(tmp_path, "managed") < 2):
             if server is None:
-                server = next((p for p in psutil.Process(smk.pid).children(recursive=True)
-                               if "llama_cpp_server.py" in " ".join(p.cmdline())), None)
+                server = descendant(smk.pid, "llama_cpp_server.py")
             assert smk.poll() is None, smk.stdout.read()[-3000:]
             time.sleep(0.1)
         assert server is not None and cached(tmp_path, "managed") >= 2
@@ -97,6 +97,6 @@ def test_sigterm_mid_run_leaves_no_server_and_the_rerun_resumes(tmp_path, shared
 
     rerun = subprocess.run(smk_cmd(tmp_path, target), capture_output=True, text=True)
     assert rerun.returncode == 0, rerun.stderr[-3000:]
-    summary = json.loads((tmp_path / "results/responses/ml/managed/answered.json").read_text())
+    summary = json.loads((tmp_path / "results/answers/lrworld/ml/managed.json").read_text())
     assert summary["distinct"] == 8 and summary["cached"] == before and summary["asked"] == 8 - before
     assert len(responses(tmp_path, "managed")) == 8

@@ -1,0 +1,123 @@
+"""A code change re-runs exactly the rules whose scripts import the changed module, directly or
+not: in a scratch copy of the checkout, every package module is changed in turn. Each module's
+expected rules come from the standard library's bytecode scan (tests/workflow/test_code_closure.py's
+oracle); for one module of every distinct rule set, the real `snakemake -n` must plan exactly those
+rules with "params have changed" (the code digest) and nothing else for that reason. The digests are
+checked for every module; the real dry runs (each a few seconds of planning on CI's two cores) for
+three modules: those of the smallest, a middle and the largest rule set."""
+
+import re
+import shutil
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+import yaml
+
+from lrworld.core.config import fill_defaults, validate
+from lrworld.workflow.plan import Plan
+from tests.graph import job_counts, snakemake
+from tests.workflow.test_code_closure import oracle
+
+pytestmark = pytest.mark.slow
+ROOT = Path(__file__).resolve().parents[2]
+COPY = ["Snakefile", "rules", "scripts", "lrworld", "envs", "docs"]
+TOUCH = "\n# changed by tests/workflow/test_code_change_plans.py\n"
+
+
+def rule_scripts(repo: Path) -> dict[str, str]:
+    out = {}
+    for f in (repo / "rules").glob("*.smk"):
+        for m in re.finditer(r'(?ms)^rule (\w+):.*?^    script:\n\s+"\.\./scripts/([^"]+)"', f.read_text()):
+            out[m.group(1)] = m.group(2)
+    return out
+
+
+def planned(stdout: str) -> dict[str, set[str]]:
+    """{rule: the reasons of its jobs} of a dry run (each job's `reason:` line, split at ';')."""
+    out, rule = {}, None
+    for line in stdout.splitlines():
+        s = line.strip()
+        if s.startswith(("rule ", "localrule ")) and s.endswith(":"):
+            rule = s.split()[1].rstrip(":")
+        elif s.startswith("reason:") and rule:
+            reasons = {r.split(":")[0].strip().lower() for r in s[len("reason:"):].split(";")}
+            out.setdefault(rule, set()).update(reasons)
+    return out
+
+
+def copy_repo(dest: Path) -> Path:
+    dest.mkdir()
+    for name in COPY:
+        src = ROOT / name
+        (shutil.copytree(src, dest / name, ignore=shutil.ignore_patterns("__pycache__")) if src.is_dir()
+         else shutil.copy2(src, dest / name))
+    return dest
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory, shared_data):
+    base = tmp_path_factory.mktemp("closure")
+    repos = [copy_repo(base / f"repo{i}") for i in range(2)]  # two dry runs at a time, one module each
+    work = base / "work"
+    work.mkdir()
+    cfg = {"seed": 3, "cache_dir": str(work / "cache"), "questions": {"history_length": 5, "per_measure": 20},
+           "analysis": {"enabled": True, "bootstrap": 100},
+           "datasets": {"ml": {"domain": "movie", "format": "ml-100k",
+                               "source": {"path": str(shared_data / "movielens-100k/raw")},
+                               "measures": ["attr_genre", "assoc_rule", "mem_item_item"]}},
+           "models": {"random": {"backend": "random", "seed": 0}}}
+    (work / "config.yaml").write_text(yaml.safe_dump(cfg))
+    snakemake(work, snakefile=repos[0] / "Snakefile")
+    validate(cfg)
+    return repos, work, Plan(fill_defaults(cfg), repos[0])
+
+
+def test_every_module_changes_exactly_the_rules_that_import_it(built):
+    repos, work, plan = built
+    scripts = rule_scripts(repos[0])
+    closures = {r: oracle(repos[0] / "scripts" / s, repos[0]) for r, s in scripts.items()}
+    digests = {r: plan.code(s) for r, s in scripts.items()}
+    groups: dict[frozenset, Path] = {}
+    for module in sorted((repos[0] / "lrworld").rglob("*.py")):
+        expected = {r for r, files in closures.items() if module.resolve() in files}
+        text = module.read_text()
+        module.write_text(text + TOUCH)
+        try:
+            changed = {r for r, s in scripts.items() if plan.code(s) != digests[r]}
+        finally:
+            module.write_text(text)
+        assert changed == expected, module.relative_to(repos[0])
+        groups.setdefault(frozenset(expected), module.relative_to(repos[0]))
+
+    # the real graph: the rules this config has jobs of, for one module of each distinct rule set
+    in_plan = set(job_counts(snakemake(work, "-n", "--forceall", snakefile=repos[0] / "Snakefile").stdout)) - {"all"}
+    assert snakemake(work, "-n", snakefile=repos[0] / "Snakefile").stdout.count("Nothing to be done") == 1
+
+    def dry_run(job):
+        (expected, rel), repo = job
+        module = repo / rel
+        text = module.read_text()
+        module.write_text(text + TOUCH)
+        try:
+            out = snakemake(work, "-n", snakefile=repo / "Snakefile").stdout
+        finally:
+            module.write_text(text)
+        return rel, planned(out), set(expected) & in_plan
+
+    by_size = sorted(groups.items(), key=lambda kv: (len(kv[0] & in_plan), str(kv[1])))
+    by_size = [kv for kv in by_size if kv[0] & in_plan]  # a module none of this config's rules import plans nothing
+    picked = [by_size[0], by_size[len(by_size) // 2], by_size[-1]]
+    jobs = [(item, repos[i % 2]) for i, item in enumerate(picked)]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        for rel, plan_, expected in pool.map(dry_run, jobs):
+            plan_.pop("all", None)
+            # every rule whose script imports the module re-runs ...
+            assert expected <= set(plan_), (rel, expected - set(plan_))
+            for rule, reasons in plan_.items():
+                # ... and nothing else, except what reads their outputs (Snakemake names only the
+                # first reason of a job that an upstream job already re-runs)
+                if rule not in expected:
+                    assert reasons == {"input files updated by another job"}, (rel, rule, reasons)
+                else:
+                    assert reasons <= {"params have changed since last execution", "input files updated by another job"}, (rel, rule, reasons)
