@@ -1,10 +1,13 @@
 # SRBench (issue 10): NN and LLM sequential recommenders on one footing; config["srbench"]
 # (docs/srbench.md). Its datasets use their own wildcard, `sr_dataset`, so their names never
 # collide with the LRWorld datasets'.
+from lrworld.tracks.srbench.steps import baselines as _srbench_baselines
+from lrworld.tracks.srbench.steps import nn_seeds as _srbench_seeds
 from lrworld.tracks.srbench.steps import recommenders as _srbench_recommenders
 
-SRBENCH = config.get("srbench", {})
-SR_DATASETS = SRBENCH.get("datasets", {})
+SRBENCH = config["srbench"]  # schema defaults filled (rules/common.smk)
+SR_DATASETS = SRBENCH["datasets"]
+SR_BASELINES = _srbench_baselines(config)
 # Keys of a dataset spec that name input files (the `contract` loader reads the spine's outputs).
 _SR_FILE_KEYS = ("interactions", "items", "sequences", "reviews", "meta", "review", "business")
 
@@ -12,6 +15,8 @@ _SR_FILE_KEYS = ("interactions", "items", "sequences", "reviews", "meta", "revie
 wildcard_constraints:
     sr_dataset=_alt(SR_DATASETS) if SR_DATASETS else "(?!)",
     recommender=_alt(_srbench_recommenders(config)) if SR_DATASETS else "(?!)",
+    sr_baseline=_alt(SR_BASELINES) if SR_BASELINES else "(?!)",
+    sr_seed=r"\d+",
 
 
 def srbench_targets():
@@ -65,14 +70,53 @@ rule srbench_lists:
         "../scripts/srbench_lists.py"
 
 
+# One job per baseline and seed: a killed run keeps the seeds already trained, and two seeds can
+# train side by side (the models use one thread each).
+rule srbench_baseline:
+    input:
+        split="results/srbench/{sr_dataset}/split.parquet",
+        item_table="results/srbench/{sr_dataset}/items.parquet",
+        code=code("tracks/srbench", "recsys", "core/config.py"),
+    output:
+        lists="results/srbench/{sr_dataset}/baselines/{sr_baseline}/seed{sr_seed}.jsonl",
+        training="results/srbench/{sr_dataset}/baselines/{sr_baseline}/seed{sr_seed}.training.json",
+    params:
+        # rerun when this baseline's settings or the list length change
+        spec=lambda wc: SRBENCH["baselines"][wc.sr_baseline],
+        ks=SRBENCH["ks"],
+    resources:
+        gpu=0,
+    threads: 1
+    log:
+        "logs/srbench/{sr_dataset}/baselines/{sr_baseline}/seed{sr_seed}.log",
+    conda:
+        "../envs/lrworld.yaml"
+    script:
+        "../scripts/srbench_baseline.py"
+
+
+def _srbench_runs(wc, kind):
+    """A baseline's per-seed lists and training records, or an LLM's lists (one file)."""
+    if wc.recommender in SR_BASELINES:
+        stem = f"results/srbench/{wc.sr_dataset}/baselines/{wc.recommender}/seed"
+        ext = ".jsonl" if kind == "lists" else ".training.json"
+        return [f"{stem}{s}{ext}" for s in _srbench_seeds(config)]
+    return [f"results/srbench/{wc.sr_dataset}/lists/{wc.recommender}.jsonl"] if kind == "lists" else []
+
+
 rule srbench_score:
     input:
         split="results/srbench/{sr_dataset}/split.parquet",
         item_table="results/srbench/{sr_dataset}/items.parquet",
-        lists="results/srbench/{sr_dataset}/lists/{recommender}.jsonl",
-        code=code("tracks/srbench/metrics.py", "tracks/srbench/steps.py"),
+        lists=lambda wc: _srbench_runs(wc, "lists"),
+        training=lambda wc: _srbench_runs(wc, "training"),
+        code=code("tracks/srbench/metrics.py", "tracks/srbench/steps.py", "tracks/srbench/runner.py"),
     output:
         "results/srbench/{sr_dataset}/scores/{recommender}.json",
+    params:
+        max_users=SRBENCH["max_users"],
+        overlap=SRBENCH["overlap"],
+        ks=SRBENCH["ks"],
     log:
         "logs/srbench/{sr_dataset}/scores/{recommender}.log",
     conda:

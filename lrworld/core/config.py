@@ -7,10 +7,11 @@ key path and what is allowed, so errors are reformatted here. Checks the schema 
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import yaml
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 
 from lrworld.questions import measures
 
@@ -63,6 +64,26 @@ def validate(config: dict) -> None:
                 _raise(f"datasets.{name}.measures[{i}]: unknown measure {mid!r} for domain {domain!r}; known: {known}")
             if not measures.get(domain, mid).built:
                 _raise(f"datasets.{name}.measures[{i}]: measure {mid!r} has no question builder in this version")
+
+
+def with_defaults(config: dict) -> dict:
+    """A deep copy of ``config`` with the schema's defaults filled in, the way the workflow's
+    ``validate(config, schema, set_default=True)`` fills them (the jsonschema FAQ recipe), for
+    code run outside Snakemake (tests, notebooks): defaults stay in the schema alone. Nothing is
+    validated here; a default is filled wherever its object is present."""
+    base = Draft202012Validator.VALIDATORS["properties"]
+
+    def set_defaults(validator, properties, instance, schema):
+        if isinstance(instance, dict):
+            for name, sub in properties.items():
+                if "default" in sub:
+                    instance.setdefault(name, copy.deepcopy(sub["default"]))
+        yield from base(validator, properties, instance, schema)
+
+    filled = copy.deepcopy(config)
+    for _ in validators.extend(Draft202012Validator, {"properties": set_defaults})(schema()).iter_errors(filled):
+        pass
+    return filled
 
 
 def _raise(msg: str):
