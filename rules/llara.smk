@@ -2,11 +2,12 @@
 # valid ratio, for LLMs (through the spine's backends and response cache) and traditional
 # sequential recommenders. Config: config["llara"] (docs/llara.md). Wildcards of its own
 # (`ll_dataset`, `llm`, `baseline`, `row`) keep it apart from the LRWorld graph.
-from lrworld.tracks.llara.pipeline import BASELINE_PREFIX, dataset_inputs
+from lrworld.tracks.llara.pipeline import BASELINE_PREFIX, dataset_inputs, paper_dataset
 
-LLARA = config.get("llara", {})
-LLARA_DATASETS = LLARA.get("datasets", {})
-LLARA_BASELINES = LLARA.get("baselines", ["popularity", "gru4rec", "caser", "sasrec"])
+LLARA = config["llara"]  # schema defaults filled (rules/common.smk)
+LLARA_DATASETS = LLARA["datasets"]
+LLARA_BASELINES = LLARA["baselines"]
+LLARA_SEEDS = list(range(LLARA["baseline_seeds"]))
 LLARA_MODELS = [m for m in LLARA.get("models", list(MODELS)) if m in MODELS]
 LLARA_ROWS = LLARA_MODELS + [BASELINE_PREFIX + b for b in LLARA_BASELINES]
 
@@ -16,6 +17,7 @@ wildcard_constraints:
     llm=_alt(LLARA_MODELS) if LLARA_MODELS else "(?!)",
     baseline=_alt(LLARA_BASELINES) if LLARA_BASELINES else "(?!)",
     row=_alt(LLARA_ROWS) if LLARA_ROWS else "(?!)",
+    ll_seed=r"\d+",
 
 
 def llara_targets():
@@ -35,8 +37,8 @@ rule llara_candidates:
         summary="results/llara/{ll_dataset}/candidates.summary.json",
     params:
         cfg=_llara_ds,
-        seed=LLARA.get("seed", 0),
-        n_candidates=LLARA.get("n_candidates", 20),
+        seed=LLARA["seed"],
+        n_candidates=LLARA["n_candidates"],
     log:
         "logs/llara/{ll_dataset}/candidates.log",
     conda:
@@ -82,24 +84,26 @@ rule llara_answer:
         "../scripts/llara_answer.py"
 
 
+# One job per traditional model and training seed (seeds 0..baseline_seeds-1): a killed run keeps
+# the seeds already trained, and two seeds can train side by side (one torch thread each).
 rule llara_baseline:
     input:
         data=lambda wc: dataset_inputs(wc.ll_dataset, _llara_ds(wc)),
         candidates="results/llara/{ll_dataset}/candidates.jsonl",
         code=code("tracks/llara", "recsys"),
     output:
-        responses="results/llara/{ll_dataset}/baseline_{baseline}.jsonl",
-        info="results/llara/{ll_dataset}/baseline_{baseline}.info.json",
+        responses="results/llara/{ll_dataset}/baseline_{baseline}/seed{ll_seed}.jsonl",
+        info="results/llara/{ll_dataset}/baseline_{baseline}/seed{ll_seed}.info.json",
     params:
         cfg=_llara_ds,
-        seed=LLARA.get("seed", 0),
-        epochs=lambda wc: _llara_ds(wc).get("epochs", LLARA.get("epochs", 30)),
-        hparams=lambda wc: LLARA.get("baseline_hparams", {}).get(wc.baseline, {}),
-        val_fraction=LLARA.get("val_fraction", 0.1),
-        patience=LLARA.get("patience", 3),
-    threads: 2
+        holdout_seed=LLARA["seed"],
+        max_epochs=lambda wc: _llara_ds(wc).get("max_epochs", LLARA["max_epochs"]),
+        hparams=lambda wc: LLARA["baseline_hparams"].get(wc.baseline, {}),
+        val_fraction=LLARA["val_fraction"],
+        patience=LLARA["patience"],
+    threads: 1
     log:
-        "logs/llara/{ll_dataset}/baseline_{baseline}.log",
+        "logs/llara/{ll_dataset}/baseline_{baseline}/seed{ll_seed}.log",
     conda:
         "../envs/lrworld.yaml"
     script:
@@ -108,7 +112,7 @@ rule llara_baseline:
 
 def _llara_responses(wc):
     if wc.row.startswith(BASELINE_PREFIX):
-        return f"results/llara/{wc.ll_dataset}/{wc.row}.jsonl"
+        return [f"results/llara/{wc.ll_dataset}/{wc.row}/seed{s}.jsonl" for s in LLARA_SEEDS]
     return f"results/llara/{wc.ll_dataset}/responses/{wc.row}.jsonl"
 
 
@@ -116,7 +120,8 @@ rule llara_score:
     input:
         candidates="results/llara/{ll_dataset}/candidates.jsonl",
         responses=_llara_responses,
-        code=code("tracks/llara/parse.py", "tracks/llara/metrics.py", "tracks/llara/scoring.py", "tracks/llara/pipeline.py"),
+        code=code("tracks/llara/parse.py", "tracks/llara/metrics.py", "tracks/llara/scoring.py", "tracks/llara/pipeline.py",
+                  "tracks/llara/paper.py", "tracks/llara/tables.py"),
     output:
         score="results/llara/{ll_dataset}/scores/{row}.json",
         per_question="results/llara/{ll_dataset}/scores/{row}.per_question.jsonl",
@@ -131,10 +136,13 @@ rule llara_score:
 rule llara_table:
     input:
         scores=expand("results/llara/{ll_dataset}/scores/{row}.json", ll_dataset=list(LLARA_DATASETS), row=LLARA_ROWS),
-        code=code("tracks/llara/tables.py", "tracks/llara/pipeline.py"),
+        code=code("tracks/llara/tables.py", "tracks/llara/paper.py", "tracks/llara/pipeline.py"),
     output:
         csv="results/tables/llara.csv",
         md="results/tables/llara.md",
+    params:
+        # our dataset name -> the paper's dataset (LLaRA's released sets), for the paper's columns
+        paper_datasets={d: paper_dataset(d, c) for d, c in LLARA_DATASETS.items() if paper_dataset(d, c)},
     log:
         "logs/llara/table.log",
     conda:
