@@ -32,7 +32,10 @@ wildcard_constraints:
     sr_dataset=alt(W.srbench.datasets),
     ll_dataset=alt(W.llara.datasets),
     llm=alt(W.llara.models),
-    baseline=alt([*W.llara.baselines, *W.srbench.baselines]),
+    baseline=alt(W.llara.baselines),
+    sr_baseline=alt(W.srbench.baselines),
+    ll_seed=r"\d+",
+    sr_seed=r"\d+",
     row=alt(W.llara.rows),
     recommender=alt(W.srbench.recommenders),
 

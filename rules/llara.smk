@@ -12,8 +12,8 @@ rule llara_candidates:
     params:
         inputs_sha256=lambda wc: W.digests.of(WL.inputs(wc.ll_dataset)),
         cfg=lambda wc: WL.datasets[wc.ll_dataset],
-        seed=WL.cfg.get("seed", 0),
-        n_candidates=WL.cfg.get("n_candidates", 20),
+        seed=WL.cfg["seed"],
+        n_candidates=WL.cfg["n_candidates"],
         code=W.code("llara_candidates.py"),
     log:
         "logs/llara/{ll_dataset}/candidates.log",
@@ -57,27 +57,29 @@ rule llara_responses:
         "../scripts/llara_responses.py"
 
 
+# One job per traditional model and training seed (seeds 0..baseline_seeds-1): a killed run keeps
+# the seeds already trained, and two seeds can train side by side (one torch thread each).
 rule llara_baseline:
     input:
         data=lambda wc: WL.inputs(wc.ll_dataset),
         candidates="results/llara/{ll_dataset}/candidates.jsonl",
     output:
-        responses="results/llara/{ll_dataset}/baseline_{baseline}.jsonl",
-        info="results/llara/{ll_dataset}/baseline_{baseline}.info.json",
+        responses="results/llara/{ll_dataset}/baseline_{baseline}/seed{ll_seed}.jsonl",
+        info="results/llara/{ll_dataset}/baseline_{baseline}/seed{ll_seed}.info.json",
     params:
         inputs_sha256=lambda wc: W.digests.of(WL.inputs(wc.ll_dataset)),
         cfg=lambda wc: WL.datasets[wc.ll_dataset],
-        seed=WL.cfg.get("seed", 0),
-        epochs=lambda wc: WL.datasets[wc.ll_dataset].get("epochs", WL.cfg.get("epochs", 30)),
-        hparams=lambda wc: WL.cfg.get("baseline_hparams", {}).get(wc.baseline, {}),
-        val_fraction=WL.cfg.get("val_fraction", 0.1),
-        patience=WL.cfg.get("patience", 3),
+        holdout_seed=WL.cfg["seed"],
+        max_epochs=lambda wc: WL.max_epochs(wc.ll_dataset),
+        hparams=lambda wc: WL.cfg["baseline_hparams"].get(wc.baseline, {}),
+        val_fraction=WL.cfg["val_fraction"],
+        patience=WL.cfg["patience"],
         code=W.code("llara_baseline.py"),
-    threads: 2
+    threads: 1
     log:
-        "logs/llara/{ll_dataset}/baseline_{baseline}.log",
+        "logs/llara/{ll_dataset}/baseline_{baseline}/seed{ll_seed}.log",
     benchmark:
-        "logs/benchmark/llara/{ll_dataset}/baseline_{baseline}.tsv"
+        "logs/benchmark/llara/{ll_dataset}/baseline_{baseline}/seed{ll_seed}.tsv"
     conda:
         "../envs/lrworld.yaml"
     script:
@@ -110,6 +112,7 @@ rule llara_table:
         md=report("results/tables/llara.md", caption="../docs/report/llara_table.rst", category="LLaRA",
                   labels={"table": "md"}),
     params:
+        paper_datasets=WL.paper_datasets(),
         code=W.code("llara_table.py"),
     log:
         "logs/llara/table.log",

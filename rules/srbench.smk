@@ -21,27 +21,29 @@ rule srbench_split:
         "../scripts/srbench_split.py"
 
 
-rule srbench_lists:
+# One job per baseline and seed: a killed run keeps the seeds already trained, and two seeds can
+# train side by side (the models use one thread each).
+rule srbench_baseline:
     input:
         split="results/srbench/{sr_dataset}/split.parquet",
         item_table="results/srbench/{sr_dataset}/items.parquet",
     output:
-        "results/srbench/{sr_dataset}/lists/{baseline}.jsonl",
-    wildcard_constraints:
-        baseline=alt(WS.baselines),
+        lists="results/srbench/{sr_dataset}/baselines/{sr_baseline}/seed{sr_seed}.jsonl",
+        training="results/srbench/{sr_dataset}/baselines/{sr_baseline}/seed{sr_seed}.training.json",
     params:
-        # rerun when the recommender's settings change
-        srbench={k: v for k, v in config.get("srbench", {}).items() if k != "datasets"},
-        code=W.code("srbench_lists.py"),
-    threads: 2
+        # rerun when this baseline's settings or the list length change
+        spec=lambda wc: WS.settings["baselines"][wc.sr_baseline],
+        ks=WS.settings["ks"],
+        code=W.code("srbench_baseline.py"),
+    threads: 1
     log:
-        "logs/srbench/{sr_dataset}/lists/{baseline}.log",
+        "logs/srbench/{sr_dataset}/baselines/{sr_baseline}/seed{sr_seed}.log",
     benchmark:
-        "logs/benchmark/srbench/{sr_dataset}/lists/{baseline}.tsv"
+        "logs/benchmark/srbench/{sr_dataset}/baselines/{sr_baseline}/seed{sr_seed}.tsv"
     conda:
         "../envs/lrworld.yaml"
     script:
-        "../scripts/srbench_lists.py"
+        "../scripts/srbench_baseline.py"
 
 
 rule srbench_prompts:
@@ -92,10 +94,14 @@ rule srbench_score:
     input:
         split="results/srbench/{sr_dataset}/split.parquet",
         item_table="results/srbench/{sr_dataset}/items.parquet",
-        lists="results/srbench/{sr_dataset}/lists/{recommender}.jsonl",
+        lists=lambda wc: WS.runs(wc.sr_dataset, wc.recommender, "lists"),
+        training=lambda wc: WS.runs(wc.sr_dataset, wc.recommender, "training"),
     output:
         "results/srbench/{sr_dataset}/scores/{recommender}.json",
     params:
+        max_users=WS.settings["max_users"],
+        overlap=WS.settings["overlap"],
+        ks=WS.settings["ks"],
         code=W.code("srbench_score.py"),
     log:
         "logs/srbench/{sr_dataset}/scores/{recommender}.log",

@@ -1,8 +1,9 @@
-"""Snakemake: the LLaRA table (rows = models, columns = dataset x {HitRatio@1, valid ratio})."""
+"""Snakemake: the LLaRA table (rows = models, columns = dataset x {HitRatio@1, valid ratio}, the paper's beside)."""
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakemake is injected)
 from lrworld.tracks.llara.pipeline import run_table
 
-run_table(list(snakemake.input.scores), snakemake.output.csv, snakemake.output.md)  # noqa: F821
+run_table(list(snakemake.input.scores), snakemake.output.csv, snakemake.output.md,  # noqa: F821
+          paper_datasets=dict(snakemake.params.paper_datasets))  # noqa: F821

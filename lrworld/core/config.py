@@ -260,6 +260,17 @@ def validate(config: dict) -> None:
         _raise(str(exc))
 
 
+def with_defaults(config: dict) -> dict:
+    """A deep copy of ``config`` with the schema's defaults filled in, the way the workflow's
+    ``validate(config, schema, set_default=True)`` fills them (the jsonschema FAQ recipe), for
+    code run outside Snakemake (tests, notebooks): defaults stay in the schema alone. Nothing is
+    validated here; a default is filled wherever its object is present."""
+    filled = copy.deepcopy(config)
+    for _ in _with_defaults(Draft202012Validator)(schema()).iter_errors(filled):
+        pass
+    return filled
+
+
 def _raise(msg: str):
     raise ConfigError(f"config: {msg}")
 

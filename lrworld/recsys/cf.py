@@ -8,7 +8,7 @@ trained with BPR (one uniform negative per positive) plus L2 on the batch's laye
 Interface (shared with `lrworld.recsys.sequential` in spirit)::
 
     model = build("lightgcn", n_users, n_items, users, items, seed=0)
-    losses = fit(model, users, items, epochs=20, seed=0)
+    training = fit(model, users, items, max_epochs=20, seed=0)   # a recsys.training.Training
     scores = score(model, user_indices)          # FloatTensor [len(user_indices), n_items]
 
 ``users``/``items`` are 0-based integer arrays of the training interactions (the caller maps
@@ -18,7 +18,6 @@ string ids to indices). RecBole 1.2.1 was not used: its Config() assigns ``np.fl
 
 from __future__ import annotations
 
-import time
 from typing import Callable
 
 import numpy as np
@@ -26,6 +25,7 @@ import torch
 from torch import nn
 
 from lrworld.recsys.neumf import NeuMF
+from lrworld.recsys.training import Training, train_epochs
 
 MODELS = ("ncf", "ngcf", "lightgcn")
 
@@ -140,20 +140,21 @@ def build(name: str, n_users: int, n_items: int, users: np.ndarray, items: np.nd
     raise ValueError(f"unknown CF model {name!r}; choose one of {MODELS}")
 
 
-def fit(model: nn.Module, users: np.ndarray, items: np.ndarray, epochs: int, seed: int = 0, lr: float = 1e-3,
-        batch_size: int = 2048, n_neg: int = 4, reg: float = 1e-4,
-        log: Callable[[int, float, float], None] | None = None) -> list[float]:
-    """Train with Adam(lr). Returns the mean loss of each epoch. Negatives are drawn uniformly
-    over all items (a rare collision with a positive is tolerated, as in common implementations)."""
+def fit(model: nn.Module, users: np.ndarray, items: np.ndarray, max_epochs: int, seed: int, lr: float = 1e-3,
+        batch_size: int = 2048, n_neg: int = 4, reg: float = 1e-4, validate: Callable[[], float] | None = None,
+        patience: int | None = None, valid_metric: str | None = None,
+        log: Callable[[str], None] | None = None) -> Training:
+    """Train with Adam(lr) for at most ``max_epochs`` epochs; with ``validate`` (higher is
+    better) stop after ``patience`` epochs without improvement and keep the best epoch's
+    weights (:func:`lrworld.recsys.training.train_epochs`). Negatives are drawn uniformly over
+    all items (a rare collision with a positive is tolerated, as in common implementations)."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     users = np.asarray(users, dtype=np.int64)
     items = np.asarray(items, dtype=np.int64)
     opt = torch.optim.Adam(model.parameters(), lr=lr)
-    losses = []
-    model.train()
-    for ep in range(epochs):
-        t0 = time.perf_counter()
+
+    def run_epoch() -> float:
         order = rng.permutation(len(users))
         tot, nb = 0.0, 0
         for s in range(0, len(order), batch_size):
@@ -180,11 +181,9 @@ def fit(model: nn.Module, users: np.ndarray, items: np.ndarray, epochs: int, see
             opt.step()
             tot += float(loss.detach())
             nb += 1
-        losses.append(tot / max(nb, 1))
-        if log:
-            log(ep, losses[-1], time.perf_counter() - t0)
-    model.eval()
-    return losses
+        return tot / max(nb, 1)
+
+    return train_epochs(model, run_epoch, max_epochs, validate, patience, valid_metric, log=log)
 
 
 @torch.no_grad()

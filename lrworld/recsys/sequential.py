@@ -3,35 +3,38 @@
 One interface for all four, so that the LLaRA track and SRBench share them::
 
     model = GRU4Rec(n_items, seq_len=10)          # or Caser(...), SASRec(...), Popularity(n_items)
-    fit(model, histories, next_items, epochs=20, seed=0)
+    training = fit(model, histories, next_items, max_epochs=20, seed=0)   # a recsys.training.Training
     logits = score(model, histories)              # np.ndarray [n, n_items]
     picks = pick(model, histories, candidates)    # index of the best candidate per question
 
 ``histories`` are lists of item ids (0..n_items-1, chronological, no padding, non-empty);
 ``next_items`` the targets. Models read the last ``seq_len`` items, left-padded with the id
 ``n_items``. Training is next-item prediction with a full softmax (cross-entropy over all items),
-Adam, fixed epochs, seeded; no early stopping (pass what you want to evaluate on elsewhere).
+Adam, seeded, at most ``max_epochs`` epochs with optional early stopping on a caller's
+validation score (`lrworld.recsys.training`).
 
 Architectures follow the papers in compact form: GRU4Rec (Hidasi et al. 2016; one GRU layer, the
 last hidden state scores every item), Caser (Tang & Wang 2018; horizontal convolutions of heights
 1..L + vertical convolutions over the L x d embedding "image"), SASRec (Kang & McAuley 2018;
 learned positions, pre-norm self-attention blocks, the last position scores items through the
 tied item embeddings). No maintained package works here: RecBole is not installed and pins older
-numpy/torch behaviour, so these modules are ours and are tested in tests/baselines.
+numpy/torch behaviour, so these modules are ours and are tested in tests/recsys.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 import torch
 from torch import nn
 from torch.nn import functional as F
 
+from lrworld.recsys.training import Training, train_epochs
+
 __all__ = ["GRU4Rec", "Caser", "SASRec", "Popularity", "SeqRecommender", "make_model", "pad_histories", "fit",
-           "score", "pick", "MODELS"]
+           "cross_entropy", "score", "pick", "MODELS"]
 
 
 def pad_histories(histories: Sequence[Sequence[int]], seq_len: int, pad_id: int) -> torch.Tensor:
@@ -190,22 +193,20 @@ def _check(histories, next_items, n_items):
             raise ValueError(f"item ids must be in 0..{n_items - 1}")
 
 
-def fit(model, histories: Sequence[Sequence[int]], next_items: Sequence[int], epochs: int = 20, seed: int = 0,
+def fit(model, histories: Sequence[Sequence[int]], next_items: Sequence[int], max_epochs: int, seed: int,
         lr: float = 1e-3, batch_size: int = 256, weight_decay: float = 0.0, log=None,
-        val: tuple[Sequence[Sequence[int]], Sequence[int]] | None = None, patience: int = 3,
-        reset: bool = True) -> list[float]:
-    """Train in place; returns the mean training loss of each epoch (Popularity: []).
+        validate: Callable[[], float] | None = None, patience: int | None = None, valid_metric: str | None = None,
+        higher_is_better: bool = True, reset: bool = True) -> Training:
+    """Train in place with next-item cross-entropy over all items (Adam); see
+    :func:`lrworld.recsys.training.train_epochs` for ``validate``/``patience`` (early stopping,
+    best epoch restored). Popularity counts the targets and returns a zero-epoch record.
 
     ``reset`` (default): start from a fresh initialisation drawn from ``seed``, so the same call
-    gives the same model whatever happened before; ``reset=False`` continues training.
-
-    With ``val=(histories, next_items)``: after each epoch the validation cross-entropy is
-    measured; training stops after ``patience`` epochs without improvement and the best epoch's
-    weights are restored (``model.best_epoch``, ``model.val_losses``)."""
+    gives the same model whatever happened before; ``reset=False`` continues training."""
     _check(histories, next_items, model.n_items)
     if isinstance(model, Popularity):
         model.counts = np.bincount(np.asarray(next_items, dtype=np.int64), minlength=model.n_items).astype(np.float64)
-        return []
+        return Training(max_epochs=0, patience=None, valid_metric=None)
     torch.manual_seed(seed)
     if reset:
         model.reset_parameters()
@@ -213,14 +214,8 @@ def fit(model, histories: Sequence[Sequence[int]], next_items: Sequence[int], ep
     x = pad_histories(histories, model.seq_len, model.pad_id)
     y = torch.as_tensor(np.asarray(next_items, dtype=np.int64))
     opt = torch.optim.Adam(model.parameters(), lr=lr, weight_decay=weight_decay)
-    losses, model.val_losses, model.best_epoch = [], [], epochs
-    if val is not None:
-        _check(val[0], val[1], model.n_items)
-        vx = pad_histories(val[0], model.seq_len, model.pad_id)
-        vy = torch.as_tensor(np.asarray(val[1], dtype=np.int64))
-        best, best_state, bad = float("inf"), None, 0
-    for ep in range(epochs):
-        model.train()
+
+    def run_epoch() -> float:
         perm = torch.randperm(len(y), generator=gen)
         total = 0.0
         for s in range(0, len(y), batch_size):
@@ -230,28 +225,22 @@ def fit(model, histories: Sequence[Sequence[int]], next_items: Sequence[int], ep
             loss.backward()
             opt.step()
             total += loss.item() * len(b)
-        losses.append(total / len(y))
-        if log:
-            log(f"{type(model).__name__} epoch {ep + 1}/{epochs} loss {losses[-1]:.4f}")
-        if val is not None:
-            model.eval()
-            with torch.no_grad():
-                vl = sum(F.cross_entropy(model(vx[i:i + 1024]), vy[i:i + 1024], reduction="sum").item()
-                         for i in range(0, len(vy), 1024)) / len(vy)
-            model.val_losses.append(vl)
-            if log:
-                log(f"{type(model).__name__} epoch {ep + 1} validation loss {vl:.4f}")
-            if vl < best - 1e-4:
-                best, bad, model.best_epoch = vl, 0, ep + 1
-                best_state = {k: v.detach().clone() for k, v in model.state_dict().items()}
-            else:
-                bad += 1
-                if bad >= patience:
-                    break
-    if val is not None and best_state is not None:
-        model.load_state_dict(best_state)
+        return total / len(y)
+
+    return train_epochs(model, run_epoch, max_epochs, validate, patience, valid_metric, higher_is_better, log)
+
+
+@torch.no_grad()
+def cross_entropy(model, histories: Sequence[Sequence[int]], next_items: Sequence[int], batch_size: int = 1024) -> float:
+    """Mean next-item cross-entropy (full softmax) of held-out examples: LLaRA's early-stopping
+    criterion (lower is better)."""
+    _check(histories, next_items, model.n_items)
     model.eval()
-    return losses
+    x = pad_histories(histories, model.seq_len, model.pad_id)
+    y = torch.as_tensor(np.asarray(next_items, dtype=np.int64))
+    total = sum(F.cross_entropy(model(x[s:s + batch_size]), y[s:s + batch_size], reduction="sum").item()
+                for s in range(0, len(y), batch_size))
+    return total / len(y)
 
 
 @torch.no_grad()

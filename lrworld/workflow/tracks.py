@@ -9,7 +9,7 @@ from pathlib import Path
 from snakemake.io import expand
 
 from lrworld.core.config import ConfigError
-from lrworld.tracks.llara.pipeline import BASELINE_PREFIX, dataset_inputs
+from lrworld.tracks.llara.pipeline import BASELINE_PREFIX, dataset_inputs, paper_dataset
 from lrworld.tracks.srbench import steps as srbench_steps
 
 # Keys of an SRBench dataset spec that name input files (the `contract` loader reads the spine's outputs).
@@ -27,9 +27,11 @@ def _enabled(track: str, names, plan) -> list[str]:
 class LlaraPlan:
     def __init__(self, plan):
         self.plan = plan
-        self.cfg = plan.config.get("llara", {})
+        self.cfg = plan.config["llara"]  # schema defaults filled
         self.datasets = self.cfg.get("datasets", {})
-        self.baselines = self.cfg.get("baselines", ["popularity", "gru4rec", "caser", "sasrec"])
+        self.baselines = self.cfg["baselines"]
+        # one training job per traditional model and seed (0..baseline_seeds-1)
+        self.seeds = list(range(self.cfg["baseline_seeds"]))
         self.models = _enabled("llara", self.cfg.get("models", list(plan.models)), plan)
         self.rows = self.models + [BASELINE_PREFIX + b for b in self.baselines]
 
@@ -39,10 +41,18 @@ class LlaraPlan:
     def inputs(self, dataset: str) -> list[str]:
         return dataset_inputs(dataset, self.datasets[dataset])
 
-    def responses(self, dataset: str, row: str) -> str:
+    def responses(self, dataset: str, row: str) -> str | list[str]:
+        """An LLM's responses file, or a traditional model's files (one per training seed)."""
         if row.startswith(BASELINE_PREFIX):
-            return f"results/llara/{dataset}/{row}.jsonl"
+            return [f"results/llara/{dataset}/{row}/seed{s}.jsonl" for s in self.seeds]
         return f"results/llara/{dataset}/responses/{row}.jsonl"
+
+    def max_epochs(self, dataset: str) -> int:
+        return self.datasets[dataset].get("max_epochs", self.cfg["max_epochs"])
+
+    def paper_datasets(self) -> dict[str, str]:
+        """Our dataset name -> the paper's dataset (LLaRA's released sets), for the paper's columns."""
+        return {d: p for d, c in self.datasets.items() if (p := paper_dataset(d, c))}
 
     def score_files(self) -> list[str]:
         return expand("results/llara/{ll_dataset}/scores/{row}.json", ll_dataset=list(self.datasets), row=self.rows)
@@ -57,6 +67,7 @@ class SrbenchPlan:
         self.models = _enabled("srbench.llm", llm["models"], plan) if self.datasets else []
         self.modes = list(llm["modes"])
         self.baselines = list(self.settings["baselines"])
+        self.seeds = srbench_steps.nn_seeds(plan.config)
         self.recommenders = self.baselines + [f"{m}__{mode}" for m in self.models for mode in self.modes]
 
     def targets(self) -> list[str]:
@@ -72,6 +83,14 @@ class SrbenchPlan:
     def score_files(self, dataset: str) -> list[str]:
         return expand("results/srbench/{sr_dataset}/scores/{recommender}.json", sr_dataset=dataset,
                       recommender=self.recommenders)
+
+    def runs(self, dataset: str, recommender: str, kind: str) -> list[str]:
+        """A baseline's per-seed lists (kind "lists") or training records ("training"), or an
+        LLM's lists (one file; no training records)."""
+        if recommender in self.baselines:
+            ext = ".jsonl" if kind == "lists" else ".training.json"
+            return [f"results/srbench/{dataset}/baselines/{recommender}/seed{s}{ext}" for s in self.seeds]
+        return [f"results/srbench/{dataset}/lists/{recommender}.jsonl"] if kind == "lists" else []
 
     def llm_settings(self) -> dict:
         """What the LLM requests depend on (their rule's params)."""

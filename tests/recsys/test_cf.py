@@ -36,8 +36,9 @@ def test_normalized_adjacency():
 def test_learns_planted_communities(name):
     users, items = _planted()
     m = cf.build(name, 20, 20, users, items, seed=0)
-    losses = cf.fit(m, users, items, epochs=40, seed=0, lr=1e-2, batch_size=32)
-    assert losses[-1] < losses[0]
+    tr = cf.fit(m, users, items, max_epochs=40, seed=0, lr=1e-2, batch_size=32)
+    assert tr.epochs_run == 40 and tr.best_epoch == 40 and tr.valid_curve == []  # no validation: every epoch
+    assert tr.train_loss[-1] < tr.train_loss[0]
     s = cf.score(m, np.arange(20))
     assert s.shape == (20, 20)
     own = torch.cat([s[:10, :10].reshape(-1), s[10:, 10:].reshape(-1)]).mean()
@@ -51,11 +52,11 @@ def test_seeded_training_is_reproducible(name):
     out = []
     for _ in range(2):
         m = cf.build(name, 20, 20, users, items, seed=3)
-        cf.fit(m, users, items, epochs=2, seed=3, batch_size=16)
+        cf.fit(m, users, items, max_epochs=2, seed=3, batch_size=16)
         out.append(cf.score(m, [0, 5, 19]))
     assert torch.equal(out[0], out[1])
     m = cf.build(name, 20, 20, users, items, seed=4)
-    cf.fit(m, users, items, epochs=2, seed=4, batch_size=16)
+    cf.fit(m, users, items, max_epochs=2, seed=4, batch_size=16)
     assert not torch.equal(out[0], cf.score(m, [0, 5, 19]))
 
 

@@ -6,7 +6,7 @@ import pytest
 import torch
 
 from lrworld.recsys import MODELS, Caser, GRU4Rec, Popularity, SASRec, fit, make_model, pick, score
-from lrworld.recsys.sequential import pad_histories
+from lrworld.recsys.sequential import cross_entropy, pad_histories
 
 N_ITEMS = 40
 
@@ -34,8 +34,8 @@ def test_pad_histories_left_pads_and_truncates():
 def test_neural_models_learn_a_sequential_pattern(name):
     hs, ys = _pattern()
     model = make_model(name, N_ITEMS, seq_len=10, hidden=32)
-    losses = fit(model, hs, ys, epochs=6, seed=0, lr=5e-3)
-    assert losses[-1] < losses[0]
+    tr = fit(model, hs, ys, max_epochs=6, seed=0, lr=5e-3)
+    assert tr.train_loss[-1] < tr.train_loss[0]
     ths, tys = _pattern(200, seed=1)
     s = score(model, ths)
     assert s.shape == (200, N_ITEMS) and s.dtype == np.float32
@@ -47,24 +47,31 @@ def test_neural_models_learn_a_sequential_pattern(name):
 def test_seeded_training_is_deterministic_and_padding_invariant(cls):
     hs, ys = _pattern(300)
     a, b = cls(N_ITEMS, hidden=16), cls(N_ITEMS, hidden=16)
-    fit(a, hs, ys, epochs=1, seed=3)
-    fit(b, hs, ys, epochs=1, seed=3)
+    fit(a, hs, ys, max_epochs=1, seed=3)
+    fit(b, hs, ys, max_epochs=1, seed=3)
     np.testing.assert_array_equal(score(a, hs[:20]), score(b, hs[:20]))
     # a history longer than seq_len is read as its last seq_len items
     long = [list(range(15))]
     np.testing.assert_allclose(score(a, long), score(a, [list(range(5, 15))]), rtol=1e-5, atol=1e-5)
 
 
-def test_early_stopping_restores_best_epoch():
-    hs, ys = _pattern(400)
+def test_early_stopping_on_held_out_cross_entropy():
+    """LLaRA's criterion (held-out cross-entropy, lower is better) through ``fit``: training ends
+    two epochs after the best one (or at the cap) and the best epoch's weights are back."""
+    hs, ys = _pattern(600)
+    vh, vy = _pattern(100, seed=1)
     model = GRU4Rec(N_ITEMS, hidden=16)
-    fit(model, hs, ys, epochs=4, seed=0, val=(hs[:50], ys[:50]), patience=1)
-    assert 1 <= model.best_epoch <= 4 and len(model.val_losses) >= model.best_epoch
+    tr = fit(model, hs, ys, max_epochs=8, seed=0, validate=lambda: cross_entropy(model, vh, vy), patience=2,
+             valid_metric="cross_entropy", higher_is_better=False)
+    assert tr.valid_metric == "cross_entropy" and len(tr.valid_curve) == tr.epochs_run
+    assert tr.valid_curve[tr.best_epoch - 1] == min(tr.valid_curve)
+    assert cross_entropy(model, vh, vy) == pytest.approx(min(tr.valid_curve), rel=1e-5)  # best weights restored
+    assert tr.epochs_run == min(8, tr.best_epoch + 2)
 
 
 def test_popularity_and_pick():
     pop = Popularity(5)
-    fit(pop, [[0], [1], [2], [0]], [3, 3, 1, 4])
+    assert fit(pop, [[0], [1], [2], [0]], [3, 3, 1, 4], max_epochs=5, seed=0).epochs_run == 0
     assert pop.counts.tolist() == [0, 1, 0, 2, 1]
     picks, cand_scores = pick(pop, [[0], [0]], [[0, 4, 3], [2, 1, 4]])
     assert picks == [2, 1]  # item 3 (2 counts); then items 1 and 4 tie -> earlier candidate
@@ -73,9 +80,9 @@ def test_popularity_and_pick():
 
 def test_bad_inputs_are_rejected():
     with pytest.raises(ValueError, match="item ids"):
-        fit(GRU4Rec(5), [[0, 7]], [1], epochs=1)
+        fit(GRU4Rec(5), [[0, 7]], [1], max_epochs=1, seed=0)
     with pytest.raises(ValueError, match="targets"):
-        fit(Popularity(5), [[0]], [1, 2])
+        fit(Popularity(5), [[0]], [1, 2], max_epochs=1, seed=0)
     with pytest.raises(ValueError, match="unknown baseline"):
         make_model("bert4rec", 5)
     assert set(MODELS) == {"gru4rec", "caser", "sasrec", "popularity"}
@@ -91,8 +98,8 @@ def test_baselines_beat_random_on_llara_steam(shared_data):
                                  "train_files": ["train_data_first1000.jsonl"], "train_expand": ["Val_data.jsonl"]})
     recs = draw_candidates(ds, seed=0)
     hs, ys = [e.history for e in ds.train], [e.next for e in ds.train]
-    for model, epochs in ((Popularity(ds.n_items), 0), (GRU4Rec(ds.n_items), 3)):
-        fit(model, hs, ys, epochs=epochs, seed=0, batch_size=512)
+    for model, epochs in ((Popularity(ds.n_items), 1), (GRU4Rec(ds.n_items), 3)):
+        fit(model, hs, ys, max_epochs=epochs, seed=0, batch_size=512)
         picks, _ = pick(model, [r["history"] for r in recs], [r["candidates"] for r in recs])
         s = score_responses(recs, [{"qid": r["qid"], "choice_index": k} for r, k in zip(recs, picks)], mode="index")[1]
         assert s["valid_ratio"] == 1.0

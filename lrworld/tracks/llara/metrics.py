@@ -1,9 +1,13 @@
 """HitRatio@1 and valid ratio, named so that the two HitRatio definitions cannot be confused.
 
-- ``hit_ratio_at_1_valid``: correct / valid answers. LLaRA's code (``calculate_hr1``: ``hr1 =
-  correct_num / valid_num``, 0 when nothing is valid); this is the HitRatio@1 of LLaRA's tables.
-- ``hit_ratio_at_1_all``: correct / all questions. The eval card's scoring recipe
-  (``sum(p == g) / len(golds)``): an invalid answer counts as a miss.
+- ``hit_ratio_at_1_all``: correct / **all** questions, an invalid answer counting as a miss. The
+  HitRatio@1 of LLaRA's results table: its code (``model/model_interface.py``) logs ``metric =
+  hr * prediction_valid_ratio``, and the paper's LLM cells are whole counts over all questions
+  (Llama2 on LastFM 0.0246 = 3/122). Also the eval card's recipe (``sum(p == g) / len(golds)``).
+  This is the column compared with the paper.
+- ``hit_ratio_at_1_valid``: correct / **valid** answers (0 when nothing is valid): LLaRA's
+  ``calculate_hr1`` return value ``hr1 = correct_num / valid_num`` (logged as ``test_hr``), shown
+  beside it.
 - ``valid_ratio``: valid answers / all questions (both definitions agree).
 
 hit_ratio_at_1_all = hit_ratio_at_1_valid * valid_ratio.

@@ -10,10 +10,12 @@ from pathlib import Path
 import pandas as pd
 
 from lrworld.core.io import read_json, read_jsonl, write_json, write_jsonl, write_text
+from lrworld.questions.seeding import rng_for
+from lrworld.tracks.llara import paper
 from lrworld.tracks.llara.candidates import N_CANDIDATES, draw_candidates, summary
 from lrworld.tracks.llara.data import LlaraSet, build_from_interactions, load_released
 from lrworld.tracks.llara.prompts import build_prompts
-from lrworld.tracks.llara.scoring import score_responses
+from lrworld.tracks.llara.scoring import score_responses, score_seeds
 from lrworld.tracks.llara.tables import build_table, to_markdown
 
 BASELINE_PREFIX = "baseline_"
@@ -76,74 +78,98 @@ def run_responses(prompts: str | os.PathLike, model: str, identity: dict, cache_
 
 
 def run_baseline(name: str, cfg: dict, candidates: str | os.PathLike, baseline: str, out: str | os.PathLike,
-                 epochs: int = 20, seed: int = 0, hparams: dict | None = None, val_fraction: float = 0.1,
-                 patience: int = 3, log=print) -> dict:
-    """Train one traditional recommender on the dataset's training examples and let it pick the
-    highest-scoring candidate of every frozen set. Writes one Response-like record per question."""
-    import torch
+                 max_epochs: int, seed: int, holdout_seed: int, val_fraction: float, patience: int,
+                 hparams: dict | None = None, log=print) -> dict:
+    """Train one traditional recommender with one ``seed`` on the dataset's training examples and
+    let it pick the highest-scoring candidate of every frozen set. Writes one Response-like
+    record per question. Early stopping: validation cross-entropy on a ``val_fraction`` hold-out
+    drawn from ``holdout_seed`` (the same for every training seed, so that seeds differ only in
+    the model's own randomness), ``patience`` epochs, at most ``max_epochs``."""
+    from lrworld.recsys.sequential import cross_entropy, fit, make_model, pick
 
-    from lrworld.recsys.sequential import fit, make_model, pick
-
-    torch.set_num_threads(int(os.environ.get("LRWORLD_TORCH_THREADS", "1")))
     ds = load_dataset(name, cfg)
     if not ds.train:
         raise ValueError(f"llara.datasets.{name}: no training examples for baseline {baseline!r}")
     recs = read_jsonl(candidates)
     t0 = time.time()
     model = make_model(baseline, ds.n_items, **(hparams or {}))
-    train, val = split_train_val(ds.train, val_fraction, seed)
-    losses = fit(model, [e.history for e in train], [e.next for e in train], epochs=epochs, seed=seed, log=log,
-                 val=([e.history for e in val], [e.next for e in val]) if val else None, patience=patience)
+    train, val = split_train_val(ds.train, val_fraction, holdout_seed, name)
+    vh, vy = [e.history for e in val], [e.next for e in val]
+    validate = (lambda: cross_entropy(model, vh, vy)) if val else None
+    training = fit(model, [e.history for e in train], [e.next for e in train], max_epochs=max_epochs, seed=seed,
+                   log=log, validate=validate, patience=patience if val else None,
+                   valid_metric="cross_entropy" if val else None, higher_is_better=False)
     picks, cand_scores = pick(model, [r["history"] for r in recs], [r["candidates"] for r in recs])
     train_s = time.time() - t0
     rows = [{"qid": r["qid"], "raw_text": r["candidate_titles"][k], "choice_index": k, "model": BASELINE_PREFIX + baseline,
-             "candidate_scores": [round(float(s), 6) for s in cs]}
+             "seed": seed, "candidate_scores": [round(float(s), 6) for s in cs]}
             for r, k, cs in zip(recs, picks, cand_scores)]
     write_jsonl(out, rows)
-    return {"baseline": baseline, "max_epochs": epochs, "best_epoch": getattr(model, "best_epoch", None),
-            "seed": seed, "n_train_examples": len(train), "n_val_examples": len(val), "val_fraction": val_fraction,
-            "train_losses": losses, "val_losses": getattr(model, "val_losses", []), "seconds": round(train_s, 1),
-            "hparams": hparams or {}, "train_notes": ds.notes}
+    return {"baseline": baseline, "seed": seed, "holdout_seed": holdout_seed, **training.as_dict(),
+            "n_train_examples": len(train), "n_val_examples": len(val), "val_fraction": val_fraction,
+            "seconds": round(train_s, 1), "hparams": hparams or {}, "train_notes": ds.notes}
 
 
-def split_train_val(examples: list, fraction: float, seed: int) -> tuple[list, list]:
-    """Hold out a seeded ``fraction`` of the training examples for early stopping (never test rows)."""
+def split_train_val(examples: list, fraction: float, seed: int, dataset: str) -> tuple[list, list]:
+    """Hold out a seeded ``fraction`` of the training examples for early stopping (never test
+    rows); the draw is named by the dataset, so another dataset's hold-out never moves it."""
     if fraction <= 0 or len(examples) < 10:
         return list(examples), []
-    import random
-
-    idx = list(range(len(examples)))
-    random.Random(f"llara-val:{seed}").shuffle(idx)
-    k = max(1, int(len(idx) * fraction))
-    held = set(idx[:k])
+    k = max(1, int(len(examples) * fraction))
+    held = set(rng_for(seed, dataset, "llara_holdout").permutation(len(examples))[:k].tolist())
     return [e for i, e in enumerate(examples) if i not in held], [examples[i] for i in sorted(held)]
 
 
-def run_score(candidates: str | os.PathLike, responses: str | os.PathLike, model: str, out: str | os.PathLike,
+def run_score(candidates: str | os.PathLike, responses, model: str, out: str | os.PathLike,
               out_per_question: str | os.PathLike | None = None) -> dict:
-    mode = "index" if model.startswith(BASELINE_PREFIX) else "text"
-    per_q, summ = score_responses(read_jsonl(candidates), read_jsonl(responses), mode=mode)
+    """``responses``: an LLM's responses file, or a baseline's files (one per training seed, each
+    record naming its ``seed``), scored with :func:`score_seeds` (mean ± sd over seeds)."""
+    paths = [responses] if isinstance(responses, (str, os.PathLike)) else list(responses)
+    cands = read_jsonl(candidates)
+    if model.startswith(BASELINE_PREFIX):
+        by_seed: dict[int, list[dict]] = {}
+        for path in paths:
+            rows = read_jsonl(path)
+            seeds = {r["seed"] for r in rows}
+            if len(seeds) != 1 or (seed := seeds.pop()) in by_seed:
+                raise ValueError(f"{path}: expected the responses of one training seed not seen before")
+            by_seed[seed] = rows
+        per_q, summ = score_seeds(cands, by_seed)
+        summ["kind"] = "traditional"
+    else:
+        if len(paths) != 1:
+            raise ValueError(f"{model}: an LLM row reads one responses file, got {len(paths)}")
+        per_q, summ = score_responses(cands, read_jsonl(paths[0]), mode="text")
+        summ["kind"] = "LLM"
     summ["model"] = model
-    summ["kind"] = "traditional" if mode == "index" else "LLM"
     write_json(out, summ)
     if out_per_question:
         write_jsonl(out_per_question, per_q)
     return summ
 
 
-def run_table(score_paths: list[str], out_csv: str | os.PathLike, out_md: str | os.PathLike) -> pd.DataFrame:
+def paper_dataset(name: str, cfg: dict) -> str | None:
+    """The paper's dataset a config entry is: LLaRA's released files (``path``) of a kind the
+    paper reports; None for sets built from interactions tables."""
+    kind = cfg.get("kind", name)
+    return kind if "path" in cfg and kind in paper.DATASETS else None
+
+
+def run_table(score_paths: list[str], out_csv: str | os.PathLike, out_md: str | os.PathLike,
+              paper_datasets: dict[str, str] | None = None) -> pd.DataFrame:
     """Score files are ``results/llara/{dataset}/scores/{model}.json``: the dataset is the folder
-    two levels up, the model the file stem."""
+    two levels up, the model the file stem. ``paper_datasets``: see
+    :func:`lrworld.tracks.llara.tables.build_table`."""
     scores, kinds = {}, {}
     for p in map(Path, score_paths):
         s = read_json(p)
         scores[(p.stem, p.parent.parent.name)] = s
         kinds[p.stem] = s.get("kind", "")
-    df = build_table(scores, kinds)
+    df = build_table(scores, kinds, paper_datasets)
     write_text(out_csv, df.to_csv(index=False))
     write_text(out_md, to_markdown(df))
     return df
 
 
-__all__ = ["BASELINE_PREFIX", "N_CANDIDATES", "dataset_inputs", "load_dataset", "run_baseline", "run_candidates",
-           "run_prompts", "run_responses", "run_score", "run_table"]
+__all__ = ["BASELINE_PREFIX", "N_CANDIDATES", "dataset_inputs", "load_dataset", "paper_dataset", "run_baseline",
+           "run_candidates", "run_prompts", "run_responses", "run_score", "run_table"]

@@ -266,9 +266,11 @@ def item_index(items: pd.DataFrame) -> dict[str, int]:
 class SplitData:
     """A split dataset and everything the runner and the metrics derive from it.
 
-    ``history`` = train + valid (the models are fitted on it; no early stopping is done), ``test``
-    = one held-out item per evaluated user. Popularity P and quality Q are computed on the
-    history only, so the held-out items do not leak into ARP/ARQ."""
+    ``train`` = what the NN models are fitted on; ``valid`` = each evaluated user's second-to-last
+    interaction, held out for early stopping; ``history`` = train + valid (what a model and a
+    prompt see of a user at test time); ``test`` = one held-out item per evaluated user.
+    Popularity P and quality Q are computed on the history only, so the test items do not leak
+    into ARP/ARQ."""
 
     interactions: pd.DataFrame  # contract columns + split
     items: pd.DataFrame  # contract items (+ index column)
@@ -288,6 +290,20 @@ class SplitData:
     @property
     def history(self) -> pd.DataFrame:
         return self.interactions[self.interactions["split"] != "test"]
+
+    @property
+    def train(self) -> pd.DataFrame:
+        return self.interactions[self.interactions["split"] == "train"]
+
+    @property
+    def valid(self) -> pd.DataFrame:
+        return self.interactions[self.interactions["split"] == "valid"]
+
+    def train_histories(self) -> dict[str, list[str]]:
+        """Chronological training item ids per user (what a model knows when it is validated)."""
+        if "train_hist" not in self._cache:
+            self._cache["train_hist"] = self.train.groupby("user_id", sort=False)["item_id"].agg(list).to_dict()
+        return self._cache["train_hist"]
 
     @property
     def test(self) -> pd.DataFrame:

@@ -129,7 +129,9 @@ def evaluate(runs: Sequence[Sequence[List]], targets: Sequence[Collection[str]],
              overlap: str = "union") -> dict:
     """All metrics at every K. Accuracy, fairness and ARQV are computed per run and averaged over
     the T runs (the seed averages its 10 runs); ARR uses all runs together; ART all latencies.
-    Returns ``{"K=5": {"recall": ..., ...}, ..., "art_s": ..., "n_runs": T, "n_users": U}``."""
+    Returns ``{"K=5": {"recall": ..., ...}, ..., "art_s": ..., "n_runs": T, "n_users": U}``; each
+    K block also holds ``<metric>_se`` (standard error of the mean over the T runs: sample standard
+    deviation / sqrt(T), NaN for T = 1) and ``per_run`` (the T values of each per-run metric)."""
     out: dict = {"n_runs": len(runs), "n_users": len(runs[0]) if runs else 0, "art_s": art(latencies_s)}
     for k in ks:
         per_run = {
@@ -141,10 +143,17 @@ def evaluate(runs: Sequence[Sequence[List]], targets: Sequence[Collection[str]],
             "short_rate": [list_stats(r, k)["short_rate"] for r in runs],
         }
         row = {m: _nanmean(v) for m, v in per_run.items()}
-        row["recall_std"] = float(np.std(per_run["recall"])) if runs else math.nan
+        row.update({f"{m}_se": _se(v) for m, v in per_run.items() if m != "short_rate"})
         row["arr"] = arr_at_k(runs, k, overlap)
+        row["per_run"] = {m: v for m, v in per_run.items() if m != "short_rate"}
         out[f"K={k}"] = row
     return out
+
+
+def _se(v: Sequence[float]) -> float:
+    a = np.asarray(v, dtype=float)
+    a = a[~np.isnan(a)]
+    return float(np.std(a, ddof=1) / math.sqrt(a.size)) if a.size >= 2 else math.nan
 
 
 def _nanmean(v: Sequence[float]) -> float:

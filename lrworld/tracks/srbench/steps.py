@@ -1,14 +1,15 @@
 """The SRBench pipeline steps called by ``scripts/srbench_*.py`` (rules/srbench.smk).
 
-``config["srbench"]`` (see docs/srbench.md for the full example)::
+``config["srbench"]`` (keys and defaults: the ``srbench`` section of
+lrworld/schema/config.schema.yaml; a full example in docs/srbench.md)::
 
     datasets:        {name: {loader: ml100k_raw|contract|beauty|yelp, <paths>}}
     ks:              [5, 10, 20]       # list lengths of the table
     runs:            10                # T for LLM-SR (identical prompts, run index in the qid)
-    nn_runs:         3                 # T for NN-SR (one training per seed 0..T-1)
+    nn_runs:         10                # T for NN-SR (one training per seed 0..T-1, one job each)
     overlap:         union             # ARR overlap: union | pairwise
-    max_users:       null              # evaluate a seeded sample of this many users (all if null)
-    baselines:       {popularity: {}, ncf: {epochs: 20}, ngcf: {...}, lightgcn: {...}}
+    max_users:       null              # score a seeded sample of this many users (all if null)
+    baselines:       {popularity: {}, ncf: {max_epochs: 300, patience: 10, ...}, ...}
     llm:             {models: [names in config["models"]], modes: [few_shot|full], max_history: 50}
 
 Recommender names in file paths: a baseline's name, or ``<model>__<mode>`` for an LLM (whose
@@ -23,18 +24,19 @@ from typing import Mapping, Sequence
 import pandas as pd
 
 from lrworld.core import io
+from lrworld.core.config import with_defaults
 from lrworld.questions.seeding import rng_for
 from lrworld.tracks.srbench import data as D
 from lrworld.tracks.srbench import llm, runner, tables
 
-DEFAULTS = {"ks": [5, 10, 20], "runs": 10, "nn_runs": 3, "overlap": "union", "max_users": None,
-            "baselines": {}, "llm": {"models": [], "modes": ["few_shot"], "max_history": None}}
-
 
 def settings(config: Mapping) -> dict:
-    s = {**DEFAULTS, **dict(config.get("srbench", {}))}
-    s["llm"] = {**DEFAULTS["llm"], **dict(s.get("llm") or {})}
-    return s
+    """``config["srbench"]`` with the schema's defaults (already there inside Snakemake)."""
+    return with_defaults(dict(config))["srbench"]
+
+
+def baselines(config: Mapping) -> list[str]:
+    return list(settings(config)["baselines"])
 
 
 def recommenders(config: Mapping) -> list[str]:
@@ -43,6 +45,11 @@ def recommenders(config: Mapping) -> list[str]:
     names = list(s["baselines"])
     names += [f"{m}__{mode}" for m in s["llm"]["models"] for mode in s["llm"]["modes"]]
     return names
+
+
+def nn_seeds(config: Mapping) -> list[int]:
+    """The training seeds of every NN baseline: 0..nn_runs-1 (one job and one run each)."""
+    return list(range(int(settings(config)["nn_runs"])))
 
 
 def load_dataset(name: str, spec: Mapping) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -85,17 +92,18 @@ def select_users(sd: D.SplitData, max_users: int | None, seed: int = 0) -> list[
     return users
 
 
-def lists(dataset: str, recommender: str, split_path, items_path, out_jsonl, config: Mapping) -> None:
+def baseline(dataset: str, name: str, seed: int, split_path, items_path, out_jsonl, out_training,
+             config: Mapping, log=None) -> dict:
+    """Train one NN baseline with one seed and write its lists for every evaluated user (run =
+    seed) and its training record (epochs run, best epoch, validation curve)."""
     s = settings(config)
     sd = load_split(split_path, items_path, dataset)
-    users = select_users(sd, s["max_users"])
-    kmax = max(s["ks"])
-    if recommender not in s["baselines"]:
-        raise ValueError(f"srbench: {recommender!r} is not a configured baseline")
-    spec = s["baselines"][recommender] or {}
-    recs = runner.run_recommender(lambda: runner.make_recommender(recommender, spec), sd, kmax,
-                                  seeds=list(range(int(s["nn_runs"]))), users=users)
-    io.write_jsonl(out_jsonl, recs)
+    rec = runner.make_recommender(name, s["baselines"][name])
+    records, training = runner.run_baseline(rec, sd, max(s["ks"]), seed, log=log)
+    io.write_jsonl(out_jsonl, records)
+    info = {"dataset": dataset, "recommender": name, **training}
+    io.write_json(out_training, info)
+    return info
 
 
 def llm_prompts(dataset: str, mode: str, split_path, items_path, out_jsonl, settings_: Mapping) -> int:
@@ -120,12 +128,20 @@ def llm_lists(dataset: str, model: str, split_path, items_path, prompts_path, id
     return records
 
 
-def score(dataset: str, split_path, items_path, lists_path, out_json, config: Mapping) -> None:
+def score(dataset: str, split_path, items_path, lists_paths: Sequence, out_json, config: Mapping,
+          training_paths: Sequence = ()) -> dict:
+    """Metrics of one recommender over the selected users (``max_users``): ``lists_paths`` are
+    its records (one file per seed for a baseline, one for an LLM), ``training_paths`` the
+    baselines' training records, copied into the score file (``training``, one per seed)."""
     s = settings(config)
     sd = load_split(split_path, items_path, dataset)
-    out = runner.score_records(io.read_jsonl(lists_path), sd, s["ks"], s["overlap"])
+    records = [r for p in lists_paths for r in io.read_jsonl(p)]
+    out = runner.score_records(records, sd, s["ks"], s["overlap"], users=select_users(sd, s["max_users"]))
     out["overlap"] = s["overlap"]
+    if training_paths:
+        out["training"] = [io.read_json(p) for p in training_paths]
     io.write_json(out_json, out)
+    return out
 
 
 def table(names: Sequence[str], score_paths: Sequence[str | Path], out_csv, out_md, config: Mapping, dataset: str = "") -> None:
@@ -136,6 +152,7 @@ def table(names: Sequence[str], score_paths: Sequence[str | Path], out_csv, out_
     full = t.join(rs.add_suffix("_points"))
     with io.atomic_path(out_csv) as tmp:
         full.to_csv(tmp)
-    md = (f"# SRBench: {dataset}\n\n" + tables.to_markdown(t) + "\n## Rank-sum (best = most points)\n\n"
-          + tables.to_markdown(rs, digits=1))
+    md = (f"# SRBench: {dataset}\n\n" + tables.to_markdown(tables.with_errors(t))
+          + "\nRecall and NDCG: mean ± standard error over the runs (NN: one training per seed).\n"
+          + "\n## Rank-sum (best = most points)\n\n" + tables.to_markdown(rs, digits=1))
     io.write_text(out_md, md)

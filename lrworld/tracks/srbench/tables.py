@@ -21,9 +21,14 @@ DIMENSION = {"recall": "accuracy", "ndcg": "accuracy", "arp": "fairness", "arq":
              "arqv": "stability", "arr": "stability", "art_s": "efficiency"}
 
 
+SE_METRICS = ("recall", "ndcg")  # shown with their standard error over runs
+
+
 def dataset_table(scores: Mapping[str, dict], ks: Sequence[int]) -> pd.DataFrame:
-    """Rows = recommenders (insertion order), columns ``<metric>@<K>`` for K in ks, then
-    ``art_s``, ``hallucination_rate`` (LLMs; NaN for NN), ``n_runs``, ``n_users``."""
+    """Rows = recommenders (insertion order), columns ``<metric>@<K>`` for K in ks (and
+    ``recall_se@<K>``, ``ndcg_se@<K>``: standard errors over the runs), then ``art_s``,
+    ``hallucination_rate`` (LLMs; NaN for NN), ``n_runs``, ``n_users``, and for trained
+    baselines the mean ``best_epoch`` and ``epochs_run`` over their seeds (NaN otherwise)."""
     rows = []
     for name, s in scores.items():
         row: dict = {"recommender": name}
@@ -31,12 +36,30 @@ def dataset_table(scores: Mapping[str, dict], ks: Sequence[int]) -> pd.DataFrame
             block = s.get(f"K={k}", {})
             for m in METRICS_AT_K:
                 row[f"{m}@{k}"] = block.get(m, math.nan)
+            for m in SE_METRICS:
+                row[f"{m}_se@{k}"] = block.get(f"{m}_se", math.nan)
         row["art_s"] = s.get("art_s", math.nan)
         row["hallucination_rate"] = s.get("hallucination_rate", math.nan)
         row["n_runs"] = s.get("n_runs")
         row["n_users"] = s.get("n_users")
+        trained = [t for t in s.get("training", []) if t.get("max_epochs")]
+        row["best_epoch"] = sum(t["best_epoch"] for t in trained) / len(trained) if trained else math.nan
+        row["epochs_run"] = sum(t["epochs_run"] for t in trained) / len(trained) if trained else math.nan
         rows.append(row)
     return pd.DataFrame(rows).set_index("recommender")
+
+
+def with_errors(table: pd.DataFrame, digits: int = 4) -> pd.DataFrame:
+    """For display: each ``recall@K``/``ndcg@K`` cell as "mean ± se" (the mean alone when the
+    error is NaN, i.e. one run), the ``*_se@K`` columns folded in."""
+    out = table.copy().astype(object)
+    for col in [c for c in table.columns if "_se@" in c]:
+        metric, k = col.split("_se@")
+        base = f"{metric}@{k}"
+        out[base] = ["–" if math.isnan(m) else f"{m:.{digits}f}" + ("" if math.isnan(e) else f" ± {e:.{digits}f}")
+                     for m, e in zip(table[base], table[col])]
+        del out[col]
+    return out
 
 
 def _metric(col: str) -> str:

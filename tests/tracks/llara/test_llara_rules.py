@@ -13,7 +13,8 @@ def test_llara_rules_dry_run(tmp_path, shared_data):
                             "source": {"path": str(shared_data / "movielens-100k/raw")}}},
         "models": {"random": {"backend": "random", "seed": 0}},
         "llara": {
-            "seed": 0, "n_candidates": 20, "epochs": 2, "baselines": ["popularity", "gru4rec"], "models": ["random"],
+            "seed": 0, "n_candidates": 20, "max_epochs": 2, "baseline_seeds": 3, "baselines": ["popularity", "gru4rec"],
+            "models": ["random"],
             "datasets": {
                 "steam": {"path": str(llara / "steam"), "train_files": ["train_data_first1000.jsonl"],
                           "train_expand": ["Val_data.jsonl"], "template": "steam"},
@@ -23,7 +24,8 @@ def test_llara_rules_dry_run(tmp_path, shared_data):
     }
     (tmp_path / "config.yaml").write_text(yaml.safe_dump(config))
     plan = job_counts(snakemake(tmp_path, "-n", "results/tables/llara.md").stdout)
-    assert plan == {"llara_candidates": 2, "llara_prompts": 2, "answer": 2, "llara_responses": 2, "llara_baseline": 4,
+    # one training job per dataset, baseline and seed (2 x 2 x 3); one score per dataset and row
+    assert plan == {"llara_candidates": 2, "llara_prompts": 2, "answer": 2, "llara_responses": 2, "llara_baseline": 12,
                     "llara_score": 6, "llara_table": 1}
 
 

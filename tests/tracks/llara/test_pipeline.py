@@ -4,6 +4,7 @@
 import json
 
 import pandas as pd
+import pytest
 
 from lrworld.core.io import read_json, read_jsonl
 from lrworld.inference.cache import ResponseCache
@@ -24,24 +25,26 @@ def test_released_movielens_end_to_end(tmp_path, shared_data, llara_cfg_for):
     cache = ResponseCache(tmp_path / "cache" / "random.sqlite")
     ident = fill_cache(read_jsonl(d / "prompts.jsonl"), lambda: make_backend("random", {"backend": "random"}), cache)
     P.run_responses(d / "prompts.jsonl", "random", ident["identity"], tmp_path / "cache", d / "responses" / "random.jsonl")
-    b = P.run_baseline("movielens", cfg, d / "candidates.jsonl", "popularity", d / "baseline_popularity.jsonl",
-                       epochs=1, seed=0)
-    assert b["n_train_examples"] > 50_000 and "excluded" in b["train_notes"][-1]
+    b = P.run_baseline("movielens", cfg, d / "candidates.jsonl", "popularity", d / "baseline_popularity" / "seed0.jsonl",
+                       max_epochs=1, seed=0, holdout_seed=0, val_fraction=0.1, patience=3)
+    assert b["n_train_examples"] > 50_000 and "excluded" in b["train_notes"][-1] and b["epochs_run"] == 0
     s_rand = P.run_score(d / "candidates.jsonl", d / "responses" / "random.jsonl", "random", d / "scores" / "random.json",
                          d / "scores" / "random.per_question.jsonl")
-    s_pop = P.run_score(d / "candidates.jsonl", d / "baseline_popularity.jsonl", "baseline_popularity",
+    s_pop = P.run_score(d / "candidates.jsonl", [d / "baseline_popularity" / "seed0.jsonl"], "baseline_popularity",
                         d / "scores" / "baseline_popularity.json")
     assert s_rand["kind"] == "LLM" and s_rand["parse"] == "llara_title_substring"
     assert s_rand["valid_ratio"] >= 1 - s_rand["n_ambiguous_sets"] / 95
-    assert s_pop["kind"] == "traditional" and s_pop["valid_ratio"] == 1.0
-    assert s_pop["hit_ratio_at_1_valid"] > s_rand["hit_ratio_at_1_valid"]
+    assert s_pop["kind"] == "traditional" and s_pop["valid_ratio"] == 1.0 and s_pop["n_seeds"] == 1
+    assert s_pop["hit_ratio_at_1_all"] > s_rand["hit_ratio_at_1_all"] and s_pop["hit_ratio_at_1_all_sd"] is None
     assert len(read_jsonl(d / "scores" / "random.per_question.jsonl")) == 95
     df = P.run_table([d / "scores" / "random.json", d / "scores" / "baseline_popularity.json"],
-                     tmp_path / "llara.csv", tmp_path / "llara.md")
+                     tmp_path / "llara.csv", tmp_path / "llara.md", paper_datasets={"movielens": "movielens"})
     assert list(df["model"]) == ["random", "baseline_popularity"]
-    assert "movielens HitRatio@1 (valid)" in df.columns and "movielens valid ratio" in df.columns
+    assert {"movielens HitRatio@1", "movielens HitRatio@1 among valid", "movielens valid ratio",
+            "movielens paper HitRatio@1"} <= set(df.columns)
+    assert df["movielens paper HitRatio@1"].isna().all()  # the paper has no random or popularity row
     md = (tmp_path / "llara.md").read_text()
-    assert "| random | LLM |" in md and "correct / valid answers" in md
+    assert "| random | LLM |" in md and "correct / all questions" in md and "| LLaRA(SASRec) | 0.9684 | 0.4421 |" in md
     # every artifact is valid JSON Lines with one record per question
     assert all(json.loads(line)["qid"] for line in (d / "prompts.jsonl").read_text().splitlines())
 
@@ -65,6 +68,17 @@ def test_dataset_from_parquet_tables(tmp_path):
         negatives = {iid for k, iid in enumerate(r["candidate_item_ids"]) if k != r["gold_index"]}
         assert not negatives & seen  # negatives: items the user never interacted with
     P.run_prompts(tmp_path / "c.jsonl", "generic", tmp_path / "p.jsonl")
-    P.run_baseline("toy", cfg, tmp_path / "c.jsonl", "gru4rec", tmp_path / "b.jsonl", epochs=2, seed=0)
-    s = P.run_score(tmp_path / "c.jsonl", tmp_path / "b.jsonl", "baseline_gru4rec", tmp_path / "s.json")
-    assert s["n_questions"] == 30 and s["valid_ratio"] == 1.0
+    infos = [P.run_baseline("toy", cfg, tmp_path / "c.jsonl", "gru4rec", tmp_path / f"b{seed}.jsonl", max_epochs=2,
+                            seed=seed, holdout_seed=1, val_fraction=0.1, patience=1) for seed in (0, 1)]
+    assert [i["seed"] for i in infos] == [0, 1] and all(1 <= i["best_epoch"] <= i["epochs_run"] <= 2 for i in infos)
+    assert infos[0]["valid_metric"] == "cross_entropy" and len(infos[0]["valid_curve"]) == infos[0]["epochs_run"]
+    s = P.run_score(tmp_path / "c.jsonl", [tmp_path / "b0.jsonl", tmp_path / "b1.jsonl"], "baseline_gru4rec",
+                    tmp_path / "s.json", tmp_path / "s.per_question.jsonl")
+    assert s["n_questions"] == 30 and s["valid_ratio"] == 1.0 and s["n_seeds"] == 2
+    per_seed = [x["hit_ratio_at_1_all"] for x in s["per_seed"]]
+    assert s["hit_ratio_at_1_all"] == pytest.approx(sum(per_seed) / 2)
+    assert s["hit_ratio_at_1_all_sd"] == pytest.approx(abs(per_seed[0] - per_seed[1]) / 2 ** 0.5)
+    assert [r["seed"] for r in read_jsonl(tmp_path / "s.per_question.jsonl")] == [0] * 30 + [1] * 30
+    with pytest.raises(ValueError, match="one training seed"):
+        P.run_score(tmp_path / "c.jsonl", [tmp_path / "b0.jsonl", tmp_path / "b0.jsonl"], "baseline_gru4rec",
+                    tmp_path / "s.json")

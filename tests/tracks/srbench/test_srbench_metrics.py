@@ -84,3 +84,7 @@ def test_evaluate_averages_runs():
     assert out["K=1"]["recall"] == pytest.approx(0.25)
     # ARR@2 per user: u1 {a,b} both runs -> 1 ; u2 {d,e} vs {y,e} -> Rep 1+1 -> 2/4
     assert out["K=2"]["arr"] == pytest.approx(0.75)
+    # standard error over the T = 2 runs: sample sd of [0, 0.5] = 0.5/sqrt(2), / sqrt(2) -> 0.25
+    assert out["K=1"]["recall_se"] == pytest.approx(0.25)
+    assert out["K=1"]["per_run"]["recall"] == [0.0, 0.5]
+    assert math.isnan(M.evaluate([LISTS], TARGETS, POP, QUAL, [1])["K=1"]["recall_se"])  # one run: no error

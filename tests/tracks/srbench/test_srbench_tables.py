@@ -49,3 +49,17 @@ def test_markdown():
     md = tables.to_markdown(tables.dataset_table(SCORES, [10]))
     assert md.splitlines()[0].startswith("| recommender | recall@10")
     assert "| llm | 0.0200" in md and "–" in md
+
+
+def test_errors_and_epochs_columns():
+    s = _scores(0.08, 300.0, 0.5, 0.002)
+    s["K=10"].update(recall_se=0.004, ndcg_se=math.nan)
+    s["training"] = [{"max_epochs": 300, "best_epoch": 12, "epochs_run": 22},
+                     {"max_epochs": 300, "best_epoch": 20, "epochs_run": 30}]
+    t = tables.dataset_table({"ncf": s, "popularity": _scores(0.06, 400.0, 1.0, 0.001)}, [10])
+    assert t.at["ncf", "best_epoch"] == 16 and t.at["ncf", "epochs_run"] == 26
+    assert math.isnan(t.at["popularity", "best_epoch"])
+    assert "recall_se@10" not in tables.rank_points(t)
+    shown = tables.with_errors(t)
+    assert shown.at["ncf", "recall@10"] == "0.0800 ± 0.0040" and shown.at["ncf", "ndcg@10"] == "0.0400"
+    assert "recall_se@10" not in shown.columns

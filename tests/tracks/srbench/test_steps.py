@@ -20,7 +20,7 @@ def _config(tmp_path):
         "srbench": {
             "datasets": {"yelp": {"loader": "yelp", "review": str(rp), "business": str(bp), "kcore": 3}},
             "ks": [5, 10], "runs": 3, "nn_runs": 2,
-            "baselines": {"popularity": {}, "lightgcn": {"epochs": 1}},
+            "baselines": {"popularity": {}, "lightgcn": {"max_epochs": 3, "patience": 1}},
             "llm": {"models": ["rnd"], "modes": ["few_shot"]},
         },
     }
@@ -34,9 +34,7 @@ def test_steps_end_to_end(tmp_path):
     sd = steps.load_split(sp, ip, "yelp")
     assert set(sd.interactions["split"]) == {"train", "valid", "test"} and isinstance(sd.items["genres"].iloc[0], list)
     names = steps.recommenders(cfg)
-    assert names == ["popularity", "lightgcn", "rnd__few_shot"]
-    for n in names[:2]:
-        steps.lists("yelp", n, sp, ip, out / f"{n}.jsonl", cfg)
+    assert names == ["popularity", "lightgcn", "rnd__few_shot"] and steps.nn_seeds(cfg) == [0, 1]
     # the LLM row: requests, the answer rule's work (the inference stage), then the lists
     steps.llm_prompts("yelp", "few_shot", sp, ip, out / "few_shot.jsonl", steps.settings(cfg) | {"max_history": None})
     info = fill_cache(io.read_jsonl(out / "few_shot.jsonl"), lambda: make_backend("rnd", cfg["models"]["rnd"]),
@@ -45,15 +43,30 @@ def test_steps_end_to_end(tmp_path):
                     out / "rnd__few_shot.jsonl", 10)
     paths = []
     for n in names:
-        steps.score("yelp", sp, ip, out / f"{n}.jsonl", out / f"{n}.json", cfg)
+        if n in steps.baselines(cfg):
+            lists = [out / f"{n}.seed{s}.jsonl" for s in steps.nn_seeds(cfg)]
+            training = [out / f"{n}.seed{s}.training.json" for s in steps.nn_seeds(cfg)]
+            for s, lp, tp in zip(steps.nn_seeds(cfg), lists, training):
+                steps.baseline("yelp", n, s, sp, ip, lp, tp, cfg)
+        else:
+            lists, training = [out / f"{n}.jsonl"], []
+        steps.score("yelp", sp, ip, lists, out / f"{n}.json", cfg, training_paths=training)
         paths.append(out / f"{n}.json")
     recs = io.read_jsonl(out / "rnd__few_shot.jsonl")
     assert {r["run"] for r in recs} == {0, 1, 2} and "raw_text" in recs[0]
-    assert {r["seed"] for r in io.read_jsonl(out / "lightgcn.jsonl")} == {0, 1}
+    assert {r["seed"] for r in io.read_jsonl(out / "lightgcn.seed1.jsonl")} == {1}
+    lg = io.read_json(out / "lightgcn.json")
+    assert lg["n_runs"] == 2 and [t["seed"] for t in lg["training"]] == [0, 1]
+    assert all(t["max_epochs"] == 3 and t["patience"] == 1 and 1 <= t["best_epoch"] <= t["epochs_run"] <= 3
+               and t["valid_metric"] == "ndcg@10" for t in lg["training"])
+    assert len(lg["K=5"]["per_run"]["recall"]) == 2 and "recall_se" in lg["K=5"]
     steps.table(names, paths, out / "t.csv", out / "t.md", cfg, "yelp")
     t = pd.read_csv(out / "t.csv", index_col=0)
     assert list(t.index) == names and "total_points" in t.columns and "ndcg@10" in t.columns
-    assert "Rank-sum" in (out / "t.md").read_text()
+    assert t.at["lightgcn", "epochs_run"] == sum(x["epochs_run"] for x in lg["training"]) / 2
+    assert t.at["lightgcn", "recall_se@5"] == lg["K=5"]["recall_se"] and "recall_se@5_points" not in t.columns
+    md = (out / "t.md").read_text()
+    assert "Rank-sum" in md and " ± " in md and "recall_se" not in md
 
 
 def test_select_users_is_seeded(ml100k_split):
