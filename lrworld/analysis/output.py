@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from lrworld.core.markdown import pipe_table
 from lrworld.core import io
 
 _TEX_ESCAPE = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
@@ -32,10 +33,8 @@ def to_markdown(df: pd.DataFrame, title: str, note: str = "", digits: int = 4) -
     lines = [f"# {title}", ""]
     if df.empty:
         return "\n".join(lines + ["(no rows)", ""]) + (f"\n{note}\n" if note else "")
-    lines.append("| " + " | ".join(map(str, df.columns)) + " |")
-    lines.append("|" + "|".join("---:" if pd.api.types.is_numeric_dtype(df[c]) else "---" for c in df.columns) + "|")
-    for _, row in df.iterrows():
-        lines.append("| " + " | ".join(fmt(v, digits) for v in row) + " |")
+    lines += pipe_table(df.columns, ([fmt(v, digits) for v in row] for _, row in df.iterrows()),
+                        right=[pd.api.types.is_numeric_dtype(df[c]) for c in df.columns])
     out = "\n".join(lines) + "\n"
     return out + (f"\n{note}\n" if note else "")
 

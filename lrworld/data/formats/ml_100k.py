@@ -12,6 +12,15 @@ from lrworld.data.movielens import ML100K_GENRES, split_title_year
 from lrworld.data.tables import read_delimited
 
 USER_COLUMNS = ["user_id", "age", "gender", "occupation", "zip_code"]
+ITEM_COLUMNS = ["item_id", "title_raw", "release_date", "video_release_date", "imdb_url"] + ML100K_GENRES
+
+
+def read_u_item(path: Path, encoding: str = "latin-1") -> pd.DataFrame:
+    """u.item as the file has it (title with its year, 19 genre flags): the one reader of it, for
+    this format and the LLaRA track's titles."""
+    items = read_delimited(path, sep="|", names=ITEM_COLUMNS, encoding=encoding, dtypes={"item_id": "id"})
+    check_unique(items, "item_id", path)
+    return items
 
 
 @register("ml-100k", files=lambda cfg: ["u.data", "u.item"], optional=lambda cfg: ["u.user"],
@@ -22,9 +31,7 @@ def load(raw: Path, cfg: dict):
     inter = read_delimited(raw / "u.data", sep="\t", names=["user_id", "item_id", "rating", "timestamp"],
                            encoding=enc, dtypes={"user_id": "id", "item_id": "id", "rating": "float",
                                                  "timestamp": "int"})
-    item_cols = ["item_id", "title_raw", "release_date", "video_release_date", "imdb_url"] + ML100K_GENRES
-    items = read_delimited(raw / "u.item", sep="|", names=item_cols, encoding=enc, dtypes={"item_id": "id"})
-    check_unique(items, "item_id", raw / "u.item")
+    items = read_u_item(raw / "u.item", enc)
     flags = items[ML100K_GENRES].apply(pd.to_numeric, errors="coerce").fillna(0).astype(int)
     split = items["title_raw"].fillna("").map(split_title_year)
     items_out = pd.DataFrame({

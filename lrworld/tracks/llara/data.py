@@ -25,6 +25,7 @@ from typing import Iterable
 import pandas as pd
 
 from lrworld.data.contract import DataError, sort_interactions
+from lrworld.data.formats.ml_100k import read_u_item
 from lrworld.data.movielens import split_title_year
 from lrworld.data.titles import display_title
 
@@ -81,17 +82,12 @@ def ml100k_title(raw: str) -> str:
 
 
 def load_ml100k_titles(u_item: str | os.PathLike) -> dict[int, str]:
-    """LLaRA item id (movie_id - 1) -> display title, from ml-100k ``u.item`` (Latin-1)."""
-    out: dict[int, str] = {}
-    with open(u_item, encoding="ISO-8859-1") as fh:
-        for lineno, line in enumerate(fh, 1):
-            parts = line.rstrip("\n").split("|")
-            if len(parts) < 2 or not parts[0].strip().isdigit():
-                raise DataError(f"{u_item}:{lineno}: expected 'movie_id|title|...', got {line[:60]!r}")
-            out[int(parts[0]) - 1] = ml100k_title(parts[1])
-    if not out:
+    """LLaRA item id (movie_id - 1) -> display title, from ml-100k ``u.item`` read by the spine's
+    ``ml-100k`` format (the one reader of the GroupLens files)."""
+    items = read_u_item(Path(u_item))
+    if items.empty:
         raise DataError(f"{u_item}: no rows")
-    return out
+    return {int(i) - 1: ml100k_title(t) for i, t in zip(items["item_id"], items["title_raw"].fillna(""))}
 
 
 def load_id2name(path: str | os.PathLike) -> dict[int, str]:

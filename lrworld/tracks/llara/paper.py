@@ -9,6 +9,8 @@ of 5 seeds; its LLM cells with ValidRatio < 1 are whole counts over the n test q
 
 from __future__ import annotations
 
+from lrworld.core.markdown import pipe_table
+
 DATASETS = ("movielens", "steam", "lastfm")
 N_QUESTIONS = {"movielens": 95, "steam": 1186, "lastfm": 122}
 
@@ -39,8 +41,6 @@ def figures(row: str, dataset: str | None) -> tuple[float, float] | None:
 
 def markdown() -> str:
     """The paper's whole table as Markdown (ValidRatio / HitRatio@1 per dataset)."""
-    head = "| model (paper) | " + " | ".join(f"{d} ValidRatio | {d} HitRatio@1" for d in DATASETS) + " |"
-    sep = "|---|" + "---|---|" * len(DATASETS)
-    rows = [f"| {m} | " + " | ".join(f"{v:.4f} | {h:.4f}" for v, h in (r[d] for d in DATASETS)) + " |"
-            for m, r in RESULTS.items()]
-    return "\n".join([head, sep, *rows]) + "\n"
+    head = ["model (paper)"] + [f"{d} {k}" for d in DATASETS for k in ("ValidRatio", "HitRatio@1")]
+    rows = ([m] + [f"{x:.4f}" for d in DATASETS for x in r[d]] for m, r in RESULTS.items())
+    return "\n".join(pipe_table(head, rows)) + "\n"

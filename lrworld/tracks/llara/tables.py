@@ -7,6 +7,7 @@ from typing import Mapping
 
 import pandas as pd
 
+from lrworld.core.markdown import pipe_table
 from lrworld.tracks.llara import paper
 
 # (column suffix, summary key). First the paper's definition (over all questions), compared with
@@ -78,7 +79,6 @@ def to_markdown(df: pd.DataFrame) -> str:
                        for m, sd in zip(df[base], df[col])]
         del shown[col]
     cols = list(shown.columns)
-    lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
     counts = {c for c in cols if c.endswith((" n", " seeds"))}
-    lines += ["| " + " | ".join(_cell(r[c], c in counts) for c in cols) + " |" for _, r in shown.iterrows()]
+    lines = pipe_table(cols, ([_cell(r[c], c in counts) for c in cols] for _, r in shown.iterrows()))
     return ("\n".join(lines) + "\n" + NOTES + "\n## The paper's table (arXiv 2312.02445 v4)\n\n" + paper.markdown())

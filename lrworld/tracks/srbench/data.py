@@ -2,16 +2,16 @@
 
 Loaders return ``(interactions, items)`` frames that follow `lrworld.data.contract`:
 
-* MovieLens-100K comes from the spine's loader (contract Parquet); `ml100k_from_raw` is a small
-  reader of the GroupLens files kept for scripts and tests until the spine's loader is wired in.
+* MovieLens-100K: the spine's aligned Parquet (`contract` loader), or the GroupLens files read by
+  the spine's ``ml-100k`` format (`ml100k_from_raw`).
 * Amazon Beauty: `load_beauty_sequences` reads the 5-core ASIN sequences (``user_sequence.txt``:
   ``reviewerID asin1 asin2 ...`` in chronological order, no timestamps, ratings or titles); the
   position in the sequence becomes the timestamp. `load_amazon_reviews` / `load_amazon_meta` read
   the McAuley 2014 (python-literal lines) or 2018 (JSON lines) review and metadata files, plain or
   gzipped, when the user provides them; `attach_amazon` adds their ratings and titles.
 * Yelp: `load_yelp` streams the Yelp Open Dataset ``review.json`` / ``business.json`` (one JSON
-  object per line) and keeps only the fields used here; `write_yelp_fixture` writes a small file
-  pair in exactly that format for tests.
+  object per line) and keeps only the fields used here (tests/support/fixtures_yelp.py writes a
+  small file pair in exactly that format).
 
 `leave_one_out` marks each user's last interaction ``test``, the one before ``valid`` and the
 rest ``train`` (users with fewer than 3 interactions are kept, all ``train``, and not evaluated).
@@ -19,11 +19,7 @@ rest ``train`` (users with fewer than 3 interactions are kept, all ``train``, an
 
 from __future__ import annotations
 
-import ast
-import gzip
-import json
-import random
-import string
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -33,13 +29,9 @@ import numpy as np
 import pandas as pd
 
 from lrworld.data.contract import DataError, finalize_interactions, finalize_items
+from lrworld.data.formats import FORMATS
+from lrworld.data.jsonlines import parse_literal, read_records
 from lrworld.data.titles import display_title
-
-ML100K_GENRES = [
-    "unknown", "Action", "Adventure", "Animation", "Children's", "Comedy", "Crime", "Documentary",
-    "Drama", "Fantasy", "Film-Noir", "Horror", "Musical", "Mystery", "Romance", "Sci-Fi",
-    "Thriller", "War", "Western",
-]
 
 SPLITS = ("train", "valid", "test")
 
@@ -47,43 +39,21 @@ SPLITS = ("train", "valid", "test")
 # ----------------------------------------------------------------------------- MovieLens-100K
 
 def ml100k_from_raw(raw_dir: str | Path) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Read GroupLens ``u.data`` (TSV user, item, rating, unix time) and ``u.item`` (pipe-separated,
-    Latin-1, 19 genre flags) into contract frames."""
-    raw_dir = Path(raw_dir)
-    inter = pd.read_csv(raw_dir / "u.data", sep="\t", header=None,
-                        names=["user_id", "item_id", "rating", "timestamp"])
-    cols = ["item_id", "title", "release_date", "video_release_date", "url"] + ML100K_GENRES
-    items = pd.read_csv(raw_dir / "u.item", sep="|", header=None, names=cols, encoding="latin-1")
-    flags = items[ML100K_GENRES].to_numpy()
-    genres = [[g for g, f in zip(ML100K_GENRES, row) if f == 1 and g != "unknown"] for row in flags]
-    year = pd.to_datetime(items["release_date"], format="%d-%b-%Y", errors="coerce").dt.year
-    # the title with its year, in the display form every track shows ("The Matrix (1999)")
-    items = pd.DataFrame({"item_id": items["item_id"], "title": items["title"].map(display_title), "year": year,
-                          "genres": genres})
-    return finalize_interactions(inter, str(raw_dir / "u.data")), finalize_items(items)
+    """GroupLens ``u.data`` + ``u.item`` through the ``ml-100k`` format (the one reader of those
+    files), as contract frames; titles in the display form every track shows, with the film's
+    year ("The Matrix (1999)")."""
+    inter, items, _, _ = FORMATS.get("ml-100k").load(Path(raw_dir), {"encoding": "latin-1"})
+    items = pd.DataFrame({"item_id": items["item_id"], "year": items["year"], "genres": items["genres"],
+                          "title": [display_title(t) + (f" ({int(y)})" if pd.notna(y) else "")
+                                    for t, y in zip(items["title"], items["year"])]})
+    return finalize_interactions(inter, str(Path(raw_dir) / "u.data")), finalize_items(items)
 
 
 # ----------------------------------------------------------------------------- Amazon
 
-def _open_text(path: Path):
-    return gzip.open(path, "rt", encoding="utf-8") if path.suffix == ".gz" else open(path, encoding="utf-8")
-
-
 def _records(path: str | Path) -> Iterator[dict]:
     """One record per line: strict JSON (2018 files, Yelp) or a python literal (2014 files)."""
-    path = Path(path)
-    with _open_text(path) as fh:
-        for lineno, line in enumerate(fh, 1):
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                yield json.loads(line)
-            except json.JSONDecodeError:
-                try:
-                    yield ast.literal_eval(line)
-                except (ValueError, SyntaxError):
-                    raise DataError(f"{path}:{lineno}: neither JSON nor a python literal") from None
+    return (rec for _, rec in read_records(path, (), "error", Counter(), parse=parse_literal))
 
 
 def load_beauty_sequences(path: str | Path) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -173,56 +143,6 @@ def load_yelp(review_path: str | Path, business_path: str | Path, kcore: int = 5
     if missing:
         raise DataError(f"{business_path}: {len(missing)} reviewed business_id(s) missing, e.g. {sorted(missing)[:3]}")
     return inter, items
-
-
-def _yelp_id(rng: random.Random) -> str:
-    return "".join(rng.choice(string.ascii_letters + string.digits + "-_") for _ in range(22))
-
-
-def write_yelp_fixture(out_dir: str | Path, n_users: int = 40, n_businesses: int = 30,
-                       reviews_per_user: int = 8, seed: int = 0) -> tuple[Path, Path]:
-    """Write ``review.json`` and ``business.json`` in the Yelp Open Dataset layout (all fields of
-    the real files, one JSON object per line) with a popularity skew; return their paths."""
-    rng = random.Random(seed)
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    cats = ["Restaurants", "Pizza", "Coffee & Tea", "Bars", "Nightlife", "Mexican", "Beauty & Spas", "Hair Salons"]
-    businesses = []
-    for i in range(n_businesses):
-        businesses.append({
-            "business_id": _yelp_id(rng), "name": f"Business {i}", "address": f"{100 + i} Main St",
-            "city": "Philadelphia", "state": "PA", "postal_code": "19107",
-            "latitude": 39.95 + rng.random() / 100, "longitude": -75.16 + rng.random() / 100,
-            "stars": rng.choice([3.0, 3.5, 4.0, 4.5]), "review_count": 0, "is_open": 1,
-            "attributes": {"RestaurantsTakeOut": "True"} if i % 2 else None,
-            "categories": ", ".join(rng.sample(cats, 2)) if i % 7 else None,
-            "hours": {"Monday": "8:0-18:0"} if i % 3 else None,
-        })
-    weights = [1.0 / (i + 1) for i in range(n_businesses)]
-    reviews = []
-    t0 = datetime(2018, 1, 1, tzinfo=timezone.utc).timestamp()
-    for u in range(n_users):
-        uid = _yelp_id(rng)
-        chosen: list[int] = []
-        while len(chosen) < min(reviews_per_user, n_businesses):
-            b = rng.choices(range(n_businesses), weights)[0]
-            if b not in chosen:
-                chosen.append(b)
-        t = t0 + rng.randrange(10**7)
-        for b in chosen:
-            t += rng.randrange(3600, 10**6)
-            businesses[b]["review_count"] += 1
-            reviews.append({
-                "review_id": _yelp_id(rng), "user_id": uid, "business_id": businesses[b]["business_id"],
-                "stars": float(rng.randint(1, 5)), "useful": rng.randint(0, 3), "funny": 0, "cool": 0,
-                "text": "Fixture review.",
-                "date": datetime.fromtimestamp(t, timezone.utc).strftime("%Y-%m-%d %H:%M:%S"),
-            })
-    rng.shuffle(reviews)  # the real file is not sorted by user or time
-    rp, bp = out_dir / "review.json", out_dir / "business.json"
-    rp.write_text("".join(json.dumps(r) + "\n" for r in reviews), encoding="utf-8")
-    bp.write_text("".join(json.dumps(b) + "\n" for b in businesses), encoding="utf-8")
-    return rp, bp
 
 
 # ----------------------------------------------------------------------------- split

@@ -15,6 +15,7 @@ from typing import Mapping, Sequence
 
 import pandas as pd
 
+from lrworld.core.markdown import pipe_table
 METRICS_AT_K = ("recall", "ndcg", "arp", "arq", "arqv", "arr")
 HIGHER_IS_BETTER = {"recall": True, "ndcg": True, "arp": False, "arq": True, "arqv": False, "arr": True, "art_s": False}
 DIMENSION = {"recall": "accuracy", "ndcg": "accuracy", "arp": "fairness", "arq": "fairness",
@@ -96,7 +97,4 @@ def to_markdown(df: pd.DataFrame, digits: int = 4) -> str:
             return "–" if math.isnan(v) else (f"{v:.{digits}f}" if abs(v) < 1000 else f"{v:.1f}")
         return str(v)
 
-    head = "| " + " | ".join(str(c) for c in df.columns) + " |"
-    sep = "|" + "|".join("---" for _ in df.columns) + "|"
-    body = ["| " + " | ".join(fmt(v) for v in row) + " |" for row in df.itertuples(index=False)]
-    return "\n".join([head, sep, *body]) + "\n"
+    return "\n".join(pipe_table(df.columns, ([fmt(v) for v in row] for row in df.itertuples(index=False)))) + "\n"

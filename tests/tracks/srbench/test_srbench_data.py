@@ -7,6 +7,7 @@ import pytest
 
 from lrworld.data.contract import DataError, finalize_interactions, finalize_items
 from lrworld.tracks.srbench import data as D
+from tests.support.fixtures_yelp import write_yelp_fixture
 
 
 def _inter(rows):
@@ -78,7 +79,7 @@ def test_amazon_2014_and_2018_files(tmp_path):
 
 
 def test_yelp_fixture_roundtrip(tmp_path):
-    rp, bp = D.write_yelp_fixture(tmp_path, n_users=30, n_businesses=25, reviews_per_user=8, seed=1)
+    rp, bp = write_yelp_fixture(tmp_path, n_users=30, n_businesses=25, reviews_per_user=8, seed=1)
     first = json.loads(rp.read_text().splitlines()[0])
     assert set(first) == {"review_id", "user_id", "business_id", "stars", "useful", "funny", "cool", "text", "date"}
     biz = json.loads(bp.read_text().splitlines()[0])
@@ -96,7 +97,7 @@ def test_yelp_fixture_roundtrip(tmp_path):
 
 
 def test_missing_business_is_reported(tmp_path):
-    rp, bp = D.write_yelp_fixture(tmp_path, n_users=5, n_businesses=5, reviews_per_user=3)
+    rp, bp = write_yelp_fixture(tmp_path, n_users=5, n_businesses=5, reviews_per_user=3)
     bp.write_text(bp.read_text().splitlines()[0] + "\n")
     with pytest.raises(DataError, match="missing"):
         D.load_yelp(rp, bp, kcore=0)

@@ -11,10 +11,11 @@ from lrworld.models import make_backend
 from lrworld.tracks.srbench import data as D
 from lrworld.tracks.srbench import steps
 from tests.graph import snakemake
+from tests.support.fixtures_yelp import write_yelp_fixture
 
 
 def _config(tmp_path):
-    rp, bp = D.write_yelp_fixture(tmp_path / "yelp", n_users=40, n_businesses=30, reviews_per_user=8, seed=2)
+    rp, bp = write_yelp_fixture(tmp_path / "yelp", n_users=40, n_businesses=30, reviews_per_user=8, seed=2)
     return {
         "models": {"rnd": {"backend": "random", "seed": 0}},
         "srbench": {
