@@ -25,6 +25,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from lrworld.core import progress
 from lrworld.recsys.neumf import NeuMF
 
 MODELS = ("ncf", "ngcf", "lightgcn")
@@ -152,6 +153,7 @@ def fit(model: nn.Module, users: np.ndarray, items: np.ndarray, epochs: int, see
     opt = torch.optim.Adam(model.parameters(), lr=lr)
     losses = []
     model.train()
+    shown = progress.bar(epochs * -(-len(users) // batch_size), type(model).__name__, "batch")
     for ep in range(epochs):
         t0 = time.perf_counter()
         order = rng.permutation(len(users))
@@ -180,9 +182,11 @@ def fit(model: nn.Module, users: np.ndarray, items: np.ndarray, epochs: int, see
             opt.step()
             tot += float(loss.detach())
             nb += 1
+            shown.update()
         losses.append(tot / max(nb, 1))
         if log:
             log(ep, losses[-1], time.perf_counter() - t0)
+    shown.close()
     model.eval()
     return losses
 

@@ -30,6 +30,8 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
+from lrworld.core import progress
+
 __all__ = ["GRU4Rec", "Caser", "SASRec", "Popularity", "SeqRecommender", "make_model", "pad_histories", "fit",
            "score", "pick", "MODELS"]
 
@@ -219,6 +221,8 @@ def fit(model, histories: Sequence[Sequence[int]], next_items: Sequence[int], ep
         vx = pad_histories(val[0], model.seq_len, model.pad_id)
         vy = torch.as_tensor(np.asarray(val[1], dtype=np.int64))
         best, best_state, bad = float("inf"), None, 0
+    # an upper bound: early stopping may end it sooner
+    shown = progress.bar(epochs * -(-len(y) // batch_size), type(model).__name__, "batch")
     for ep in range(epochs):
         model.train()
         perm = torch.randperm(len(y), generator=gen)
@@ -230,6 +234,7 @@ def fit(model, histories: Sequence[Sequence[int]], next_items: Sequence[int], ep
             loss.backward()
             opt.step()
             total += loss.item() * len(b)
+            shown.update()
         losses.append(total / len(y))
         if log:
             log(f"{type(model).__name__} epoch {ep + 1}/{epochs} loss {losses[-1]:.4f}")
@@ -248,6 +253,7 @@ def fit(model, histories: Sequence[Sequence[int]], next_items: Sequence[int], ep
                 bad += 1
                 if bad >= patience:
                     break
+    shown.close()
     if val is not None and best_state is not None:
         model.load_state_dict(best_state)
     model.eval()

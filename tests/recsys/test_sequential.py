@@ -1,6 +1,8 @@
 """GRU4Rec, Caser, SASRec and Popularity: interface, determinism, learning a pattern, and the
 issue's check that they beat random by a clear margin on LLaRA's Steam test set."""
 
+import logging
+
 import numpy as np
 import pytest
 import torch
@@ -55,11 +57,15 @@ def test_seeded_training_is_deterministic_and_padding_invariant(cls):
     np.testing.assert_allclose(score(a, long), score(a, [list(range(5, 15))]), rtol=1e-5, atol=1e-5)
 
 
-def test_early_stopping_restores_best_epoch():
+def test_early_stopping_restores_best_epoch(caplog):
+    caplog.set_level(logging.INFO, logger="lrworld.progress")
     hs, ys = _pattern(400)
     model = GRU4Rec(N_ITEMS, hidden=16)
     fit(model, hs, ys, epochs=4, seed=0, val=(hs[:50], ys[:50]), patience=1)
     assert 1 <= model.best_epoch <= 4 and len(model.val_losses) >= model.best_epoch
+    # progress over batches (2 of 256 per epoch); the last line is where training stopped
+    last = [r.getMessage() for r in caplog.records if r.name == "lrworld.progress"][-1]
+    assert last.startswith("GRU4Rec:") and f" {2 * len(model.val_losses)}/8 [" in last
 
 
 def test_popularity_and_pick():
