@@ -5,9 +5,28 @@
 SITE = ["results/site/index.html"] + expand("results/site/{dataset}.html", dataset=DATASETS)
 
 
+rule site_plots:
+    input:
+        table="results/tables/{dataset}.csv",
+    output:
+        **plot_outputs("heatmap", "heatmap_plot", "Results browser"),
+        **plot_outputs("radar", "radar_plot", "Results browser"),
+    params:
+        domain=lambda wc: DATASETS[wc.dataset]["domain"],
+        code=W.code("site_plots.py"),
+    log:
+        "logs/site/{dataset}.plots.log",
+    conda:
+        "../envs/lrworld.yaml"
+    script:
+        "../scripts/site_plots.py"
+
+
 rule site_page:
     input:
         table="results/tables/{dataset}.csv",
+        heatmap="results/analysis/{dataset}/plots/heatmap.png",
+        radar="results/analysis/{dataset}/plots/radar.png",
         scores=lambda wc: W.score_files(wc.dataset),
         responses=lambda wc: W.responses_files(wc.dataset),
         prompts=lambda wc: W.prompt_files(wc.dataset),
@@ -19,7 +38,6 @@ rule site_page:
     params:
         domain=lambda wc: DATASETS[wc.dataset]["domain"],
         bootstrap=WA.bootstrap,
-        plots={},
         code=W.code("site.py"),
     log:
         "logs/site/{dataset}.log",

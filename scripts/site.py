@@ -10,7 +10,9 @@ from lrworld.site.render import dataset_page
 
 smk = snakemake  # noqa: F821
 log = runlog.setup(smk)
-data = page_data(smk.wildcards.dataset, smk.params.domain, smk.input.table, list(smk.input.scores), smk.input.audit)
-io.write_text(smk.output.page, dataset_page(data, table_legend(data, **smk.params.bootstrap), dict(smk.params.plots)))
+ds = smk.wildcards.dataset
+data = page_data(ds, smk.params.domain, smk.input.table, list(smk.input.scores), smk.input.audit)
+plots = {f"{ds}: models x measures": smk.input.heatmap, f"{ds}: the factors": smk.input.radar}
+io.write_text(smk.output.page, dataset_page(data, table_legend(data, **smk.params.bootstrap), plots))
 log.info("%s: %d cells, %d answers", smk.output.page, len(data["cells"]),
          sum(len(c["answers"]) for c in data["cells"].values()))

@@ -132,7 +132,7 @@ def test_click_a_cell_in_headless_chromium_and_filter(site, tmp_path):
 @pytest.mark.slow
 def test_the_graph_builds_the_site_and_a_cell_matches_its_score_file(tmp_path, shared_data):
     """The `site_page` rule on real ML-100K with a random model: click random x attr_genre, count
-    the rows and compare with results/scores/.../attr_genre/zero_shot.json."""
+    the rows and compare with results/scores/.../attr_genre/zero_shot.json; the plots are inline."""
     cfg = {"seed": 11, "cache_dir": str(tmp_path / "cache"), "questions": {"history_length": 5, "per_measure": 20},
            "variants": ["zero_shot"],
            "datasets": {"ml": {"domain": "movie", "format": "ml-100k",
@@ -141,6 +141,7 @@ def test_the_graph_builds_the_site_and_a_cell_matches_its_score_file(tmp_path, s
            "models": {"random": {"backend": "random", "seed": 0}}}
     (tmp_path / "config.yaml").write_text(yaml.safe_dump(cfg))
     snakemake(tmp_path, "results/site/index.html", "results/site/ml.html")
+    assert (tmp_path / "results/analysis/ml/plots/radar.svg").exists()
     want = io.read_json(tmp_path / "results/scores/ml/random/attr_genre/zero_shot.json")
     exe = find_chromium()
     if exe is None:
@@ -155,6 +156,9 @@ def test_the_graph_builds_the_site_and_a_cell_matches_its_score_file(tmp_path, s
         assert _count_rows(browser) == want["correct"]
         browser.eval("document.querySelector('button[data-filter=missed]').click()")
         assert _count_rows(browser) == want["missed"]
+        # the table's heatmap and radar, inline
+        assert browser.eval("[...document.querySelectorAll('.plots img')].filter(i => i.src.startsWith("
+                            "'data:image/png') && i.complete && i.naturalWidth > 300).length") == 2
         chain = browser.eval("[...document.querySelectorAll('#chain td:nth-child(2)')].map(t => t.innerText)")
         assert "results/questions/ml/attr_genre.jsonl" in chain and "results/audit/ml.json" in chain
     finally:
