@@ -138,3 +138,13 @@ def test_tex_is_booktabs_with_the_marks_as_symbols():
     assert r"smol & 0.50 [" in tex and r"1.00 [1.00, 1.00]\textsuperscript{\dag}* & 0.00 [0.00, 0.00] n=8* \\" in tex
     assert r"metric (n) & HitRatio@1 (n=10) & Accuracy (n=20)" in tex
     assert "\u2020" not in tex and r"\multicolumn{2}" not in tex  # association, knowledgeability, association
+
+
+def test_without_a_random_row_there_is_no_test_and_no_star():
+    frame = _frame({k: v for k, v in CELLS.items() if k[0] == "smol"})
+    scores = [s for s in CELL_SCORES if s["model"] == "smol"]
+    table = results_table(scores, "movie", ["smol"])
+    figs = figures(scores, table, uncertainty(frame, ["smol"], 200, 0.95, 3))
+    assert figs["significant_vs_random"].iloc[:, 1:].isna().all().all()
+    md = to_markdown(table, "ml", "movie", figs)
+    assert "differs from random" not in md and "| smol | 0.50 [" in md and "\\*" not in md
