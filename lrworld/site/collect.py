@@ -45,13 +45,14 @@ def page_data(dataset: str, domain: str, table_csv: str, score_files: list[str],
             if s is None:
                 continue
             key = (s["measure"], s["variant"])
-            if key not in prompts:
+            if key not in prompts:  # shared by every model's cell of the column
+                path = f"results/prompts/{dataset}/{s['measure']}/{s['variant']}.jsonl"
                 prompts[key] = {p["qid"]: {"prompt": p["prompt"], "candidates": p.get("candidates", []),
                                            "labels": p.get("labels", []), "answer_index": p.get("answer_index")}
-                                for p in io.read_jsonl(f"results/prompts/{dataset}/{s['measure']}/{s['variant']}.jsonl")}
+                                for p in io.read_jsonl(path)}
             answers = [{"qid": r["qid"], "raw_text": r.get("raw_text"), "parsed": r.get("parsed"),
-                        "label_logprobs": r.get("label_logprobs"), "status": _status(r.get("parsed"), r["answer_index"])}
-                       for r in io.read_jsonl(s["responses"])]
+                        "label_logprobs": r.get("label_logprobs"),
+                        "status": _status(r.get("parsed"), r["answer_index"])} for r in io.read_jsonl(s["responses"])]
             chain = io.read_json(s["provenance"]).get("chain", [])
             cells[f"{row['model']}|{c}"] = {
                 "model": row["model"], "column": c, "measure": s["measure"], "variant": s["variant"],
@@ -60,8 +61,8 @@ def page_data(dataset: str, domain: str, table_csv: str, score_files: list[str],
                                                 "top_slot", "top_slot_share", "debiased")},
                 "score_file": f"results/scores/{dataset}/{row['model']}/{s['measure']}/{s['variant']}.json",
                 "answers": answers,
-                "provenance": {"record": s["provenance"],
-                               "chain": [{k: n.get(k) for k in ("role", "path", "rule", "sha256", "note")} for n in chain]},
+                "provenance": {"record": s["provenance"], "chain": [
+                    {k: n.get(k) for k in ("role", "path", "rule", "sha256", "note")} for n in chain]},
             }
     audit = io.read_json(audit_file)
     return {
