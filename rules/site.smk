@@ -33,8 +33,9 @@ rule site_page:
         records=lambda wc: [f.replace("results/scores/", "results/provenance/", 1) for f in W.score_files(wc.dataset)],
         audit="results/audit/{dataset}.json",
     output:
+        # the label keys of the plots beside it (lrworld.workflow.analysis.plot_outputs)
         page=report("results/site/{dataset}.html", caption="../docs/report/site.rst", category="Results browser",
-                    labels={"dataset": "{dataset}", "page": "results browser"}),
+                    subcategory="{dataset}", labels={"dataset": "{dataset}", "table": "results browser", "figure": ""}),
     params:
         domain=lambda wc: DATASETS[wc.dataset]["domain"],
         bootstrap=WA.bootstrap,
