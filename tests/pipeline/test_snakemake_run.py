@@ -62,10 +62,11 @@ def test_default_graph_end_to_end_is_deterministic_and_incremental(tmp_path, sha
     assert {p: p.read_bytes() for p in scores} == scores
 
     # adding a model plans only that model's answers, scores and their provenance, plus the table
+    # and its plots and browser page (and the site's index, which counts the table's rows)
     write_config(tmp_path, shared_data, {**models, "random-c": {"backend": "random", "seed": 9}})
     plan = job_counts(run(tmp_path, "-n").stdout)
     assert plan == {"all": 1, "answer": 1, "responses": 2, "score": 2, "provenance": 2, "table": 1,
-                    "provenance_table": 1}
+                    "provenance_table": 1, "site_plots": 1, "site_page": 1, "site_index": 1}
 
 
 def test_bad_config_stops_before_any_job(tmp_path, shared_data):
