@@ -2,6 +2,7 @@
 file system in headless Chromium: the table's cells, a click on random x attr_genre, its rows and
 the correct / wrong / missed filters against the score file; untrusted text stays text."""
 
+import base64
 import json
 
 import pytest
@@ -161,5 +162,20 @@ def test_the_graph_builds_the_site_and_a_cell_matches_its_score_file(tmp_path, s
                             "'data:image/png') && i.complete && i.naturalWidth > 300).length") == 2
         chain = browser.eval("[...document.querySelectorAll('#chain td:nth-child(2)')].map(t => t.innerText)")
         assert "results/questions/ml/attr_genre.jsonl" in chain and "results/audit/ml.json" in chain
+
+        # the same page in `snakemake --report`, under Results browser / ml beside its plots
+        snakemake(tmp_path, "--report", str(tmp_path / "report.html"), "results/site/ml.html")
+        click = "[...document.querySelectorAll('a')].find(e => e.textContent.trim() === %r).click()"
+        browser.open((tmp_path / "report.html").as_uri())
+        browser.wait_for("[...document.querySelectorAll('a')].some(e => e.textContent.trim() === 'Results browser')")
+        browser.eval(click % "Results browser")  # one subcategory (ml): the report lists its entries at once
+        rows = "[...document.querySelectorAll('table tbody tr')]"
+        browser.wait_for(f"{rows}.length === 3")
+        assert browser.eval(f"{rows}.map(r => r.innerText.replace(/\\s+/g, ' ').trim())") == [
+            "ml heatmap", "ml radar", "ml results browser"]
+        browser.eval(f"{rows}[2].querySelector('a[iconname=eye]').click()")
+        src = browser.wait_for("[...document.querySelectorAll('iframe')].map(f => f.src)"
+                               ".find(s => s.startsWith('data:text/html;charset=utf8;filename=ml.html'))")
+        assert base64.b64decode(src.split("base64,", 1)[1]) == (tmp_path / "results/site/ml.html").read_bytes()
     finally:
         browser.close()
