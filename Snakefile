@@ -23,9 +23,11 @@ include: "rules/provenance.smk"
 include: "rules/analysis.smk"
 include: "rules/srbench.smk"
 include: "rules/llara.smk"
+include: "rules/site.smk"
 
 
 rule all:
     input:
         W.all_targets(),
+        SITE,
     default_target: True

@@ -1,10 +1,11 @@
-"""The `lrworld` command: trace a number back to its inputs, check those inputs still match, and
-inspect or purge the response cache.
+"""The `lrworld` command: trace a number back to its inputs, check those inputs still match,
+inspect or purge the response cache, and see how far the answer jobs are.
 
     lrworld explain results/tables/ml100k.csv random attr_genre [--records] [--json]
     lrworld verify [TABLE ...] [--json]
     lrworld cache list [--json]
     lrworld cache purge MODEL [--identity ID]
+    lrworld status [--configfile FILE ...] [--json]
 """
 
 from __future__ import annotations
@@ -44,6 +45,10 @@ def _parser() -> argparse.ArgumentParser:
     for p in (ls, pu):
         p.add_argument("--cache-dir", help="the cache folder (default: cache_dir of the workflow's config.yaml)")
         p.add_argument("-d", "--directory", help="the workflow directory (default: the current one)")
+    st = sub.add_parser("status", help="per dataset and model: prompts answered in the cache out of those needed")
+    st.add_argument("--configfile", nargs="+", default=[], help="the run's --configfile files, as given to snakemake")
+    st.add_argument("--json", action="store_true", help="print JSON")
+    st.add_argument("-d", "--directory", help="the workflow directory (default: the current one)")
     return ap
 
 
@@ -101,6 +106,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "cache":
             return _cache(args)
+        if args.command == "status":
+            from lrworld.inference import status  # the plan imports snakemake: only for this command
+
+            res = status.status(args.directory or ".", args.configfile)
+            print(json.dumps(res, indent=2, sort_keys=True) if args.json else status.format_status(res))
+            return 0
         if args.command == "explain":
             res = trace.explain(args.table, args.row, args.column, args.directory, records=args.records)
             print(json.dumps(res, indent=2, sort_keys=True) if args.json else trace.format_explain(res))

@@ -28,15 +28,19 @@ rule score:
 rule table:
     input:
         scores=lambda wc: W.score_files(wc.dataset),
+        # per-question correctness for the intervals and the paired test against random
+        responses=lambda wc: W.responses_files(wc.dataset),
     output:
         csv=report("results/tables/{dataset}.csv", caption="../docs/report/table.rst", category="Results",
                    subcategory="{dataset}", labels={"dataset": "{dataset}", "table": "results (csv)"}),
         md=report("results/tables/{dataset}.md", caption="../docs/report/table.rst", category="Results",
                   subcategory="{dataset}", labels={"dataset": "{dataset}", "table": "results"}),
+        tex="results/tables/{dataset}.tex",
         job="results/provenance/{dataset}/table-job.json",
     params:
         domain=lambda wc: DATASETS[wc.dataset]["domain"],
         models=list(MODELS),
+        bootstrap=WA.bootstrap,
         code=W.code("table.py"),
     log:
         "logs/table/{dataset}.log",

@@ -8,7 +8,7 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakema
 from lrworld.core import io, runlog
 from lrworld.inference import servers
 from lrworld.inference.cache import ResponseCache
-from lrworld.inference.stage import fill_cache
+from lrworld.inference.stage import fill_cache, summary_line
 
 smk = snakemake  # noqa: F821
 servers.exit_on_sigterm()  # a cancelled job unwinds and stops its managed server
@@ -22,10 +22,10 @@ if model_cfg.get("batch"):
 try:
     with servers.Served(model, model_cfg, gpus=smk.resources.gpu,
                         log_path=Path(smk.log[0]).with_suffix(".server.log")) as served:
-        info = fill_cache(requests, served.backend, cache)
+        info = fill_cache(requests, served.backend, cache, desc=f"answer {model}")
 except servers.ServerError as exc:
     log.error("%s", exc)
     sys.exit(str(exc))
-log.info("model %s: %d prompts, asked %d, from cache %d", model, info["prompts"], info["asked"], info["cached"])
+log.info("%s", summary_line(model, f"{smk.wildcards.track}/{smk.wildcards.scope}", info))
 info["prompt_files"] = {f: io.sha256_file(f) for f in smk.input.requests if f.endswith(".jsonl")}
 io.write_json(smk.output.answered, info)

@@ -1,5 +1,6 @@
 """The paper's figures with matplotlib (Agg): grouped bars per model over the measures, noise-drop
-bars, position-bias box plots, popularity split bars, the k-shot curve. PNG + SVG each."""
+bars, position-bias box plots, popularity split bars, the k-shot curve, and per results table the
+models x measures heatmap and the radar over the factors (the paper's Figure 3 style). PNG + SVG each."""
 
 from __future__ import annotations
 
@@ -106,6 +107,52 @@ def kshot_lines(curve: pd.DataFrame, stem, title: str):
     ax.set_ylim(0, 1)
     ax.legend(fontsize=7)
     ax.set_title(title)
+    return _done(fig, stem)
+
+
+def heatmap(values: pd.DataFrame, degenerate: pd.DataFrame, stem, title: str):
+    """Models (rows) x measures (columns) of a results table, each cell annotated with its value
+    (`†` degenerate); one colour scale 0-1 for every table, so two datasets' maps compare."""
+    cols = list(values.columns[1:])
+    fig, ax = plt.subplots(figsize=(max(4, 1.1 * len(cols) + 2.5), max(2.2, 0.5 * len(values) + 1.6)))
+    if values.empty or not cols:
+        _empty(ax, "no scores")
+        return _done(fig, stem)
+    data = values[cols].to_numpy(dtype=float)
+    im = ax.imshow(data, cmap="viridis", vmin=0, vmax=1, aspect="auto")
+    for i in range(data.shape[0]):
+        for j in range(data.shape[1]):
+            if not np.isnan(data[i, j]):
+                mark = "\u2020" if bool(degenerate.iloc[i][cols[j]]) else ""
+                ax.text(j, i, f"{data[i, j]:.2f}{mark}", ha="center", va="center", fontsize=8,
+                        color="black" if data[i, j] > 0.6 else "white")
+    ax.set_xticks(range(len(cols)), cols, rotation=30, ha="right", fontsize=8)
+    ax.set_yticks(range(len(values)), list(values["model"]), fontsize=8)
+    fig.colorbar(im, ax=ax, fraction=0.04, pad=0.02, label="primary metric")
+    ax.set_title(title)
+    return _done(fig, stem)
+
+
+def radar(values: pd.DataFrame, labels: list[str], stem, title: str):
+    """One closed polygon per model over the table's measures (`labels`: each axis's factor), radius
+    0-1; needs three axes or more."""
+    cols = list(values.columns[1:])
+    fig = plt.figure(figsize=(6, 5.2))
+    if len(cols) < 3:
+        _empty(fig.add_subplot(), f"a radar needs 3 or more measures ({len(cols)} here)")
+        return _done(fig, stem)
+    ax = fig.add_subplot(projection="polar")
+    angles = np.linspace(0, 2 * np.pi, len(cols), endpoint=False)
+    closed = np.append(angles, angles[0])
+    for _, row in values.iterrows():
+        v = np.nan_to_num(row[cols].to_numpy(dtype=float))  # a missing cell draws at 0
+        ax.plot(closed, np.append(v, v[0]), lw=1.5, label=str(row["model"]))
+        ax.fill(closed, np.append(v, v[0]), alpha=0.12)
+    ax.set_xticks(angles, labels, fontsize=7)
+    ax.set_ylim(0, 1)
+    ax.set_yticks([0.25, 0.5, 0.75, 1.0], ["0.25", "0.5", "0.75", "1"], fontsize=6)
+    ax.set_title(title, pad=18)
+    ax.legend(fontsize=7, loc="upper right", bbox_to_anchor=(1.3, 1.12))
     return _done(fig, stem)
 
 

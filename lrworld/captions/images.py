@@ -16,6 +16,7 @@ from typing import Callable
 import pandas as pd
 
 from lrworld.captions.fetch import EXTENSIONS, FetchPolicy, Refused, Unreachable, check_image_file, fetch_image, public_form
+from lrworld.core import progress
 from lrworld.core.io import atomic_path
 
 EXTS = (".jpg", ".jpeg", ".png", ".webp", ".gif", ".bmp")
@@ -80,7 +81,8 @@ def collect(items: pd.DataFrame, image_dir: str | Path | None, download_dir: str
         if len(failures) < 20:
             failures.append(f"{item_id}: {what}: {exc}")
 
-    for item_id, url, abo_file in zip(items["item_id"].astype(str), urls, abo):
+    rows = zip(items["item_id"].astype(str), urls, abo)
+    for item_id, url, abo_file in progress.bar(n, "images", "item", iterable=rows):
         local_file = local.get(item_id) or (Path(abo_file) if isinstance(abo_file, str) and abo_file else None)
         if local_file is not None:
             try:

@@ -3,7 +3,7 @@
 Bytes go to `<name>.part`; an interrupted download resumes from there with a Range request (a
 server that ignores it sends the whole file again, which restarts it). Only a complete download
 whose checksum matches is renamed to `<name>`, so a partial file never counts as fetched.
-On a terminal tqdm draws its bar; in a log file it writes one line every `LOG_EVERY_S` seconds.
+The progress bar is `lrworld.core.progress.bar` (a bar on a terminal, periodic lines in a log).
 """
 
 from __future__ import annotations
@@ -11,34 +11,16 @@ from __future__ import annotations
 import hashlib
 import http.client
 import logging
-import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
 
-from tqdm import tqdm
-
+from lrworld.core import progress
 from lrworld.data.contract import DataError
 
 CHUNK = 1 << 20
-LOG_EVERY_S = 30.0
 RETRIES = 3
 TIMEOUT_S = 60
-
-
-class _LogLines:
-    """A file-like sink for tqdm that turns each refresh into one log line."""
-
-    def __init__(self, log: logging.Logger):
-        self.log = log
-
-    def write(self, s: str) -> None:
-        s = s.strip("\r\n ")
-        if s:
-            self.log.info("%s", s)
-
-    def flush(self) -> None:
-        pass
 
 
 def digests(path: Path) -> dict[str, str]:
@@ -59,13 +41,6 @@ def check(path: Path, expect: dict[str, str], url: str) -> dict[str, str]:
     return got
 
 
-def _progress(name: str, total: int | None, initial: int, log: logging.Logger):
-    tty = sys.stderr.isatty()
-    return tqdm(total=total, initial=initial, unit="B", unit_scale=True, unit_divisor=1024, desc=name,
-                file=sys.stderr if tty else _LogLines(log), mininterval=0.5 if tty else LOG_EVERY_S,
-                ascii=not tty, dynamic_ncols=tty)
-
-
 def _attempt(url: str, part: Path, log: logging.Logger) -> bool:
     """One request from where `part` ends; True when the file is complete."""
     offset = part.stat().st_size if part.exists() else 0
@@ -84,7 +59,8 @@ def _attempt(url: str, part: Path, log: logging.Logger) -> bool:
         length = resp.headers.get("Content-Length")
         total = offset + int(length) if length is not None else None
         got = offset
-        with open(part, "ab" if offset else "wb") as out, _progress(part.name[:-5], total, offset, log) as bar:
+        shown = progress.bar(total, part.name[:-5], "B", log, initial=offset, unit_scale=True, unit_divisor=1024)
+        with open(part, "ab" if offset else "wb") as out, shown as bar:
             while True:
                 block = resp.read(CHUNK)
                 if not block:

@@ -21,6 +21,7 @@ import pandas as pd
 import torch
 from torch import nn
 
+from lrworld.core import progress
 from lrworld.recsys.neumf import NeuMF as _NeuMF
 from lrworld.groundtruth.transactions import index_interactions
 
@@ -115,6 +116,7 @@ def train_neumf(interactions: pd.DataFrame, epochs: int = 5, factors: int = 16, 
     n_pos = len(tr_u)
     gen = torch.Generator(device=device).manual_seed(seed)
     history = []
+    shown = progress.bar(epochs * -(-n_pos * (1 + num_neg) // batch_size), "neumf", "batch")
     for epoch in range(1, epochs + 1):
         t0 = time.perf_counter()
         # positives once, each with num_neg uniform negatives
@@ -133,9 +135,11 @@ def train_neumf(interactions: pd.DataFrame, epochs: int = 5, factors: int = 16, 
                 opt.step()
             total += float(loss.detach()) * len(b)
             count += len(b)
+            shown.update()
         rec = {"epoch": epoch, "loss": total / max(1, count), "seconds": round(time.perf_counter() - t0, 3)}
         history.append(rec)
         log(f"neumf epoch {epoch}/{epochs} loss {rec['loss']:.4f} ({rec['seconds']}s, {device})")
+    shown.close()
     # held-out HR@10 on up to eval_users users (seeded sample)
     test_rows = np.flatnonzero(held)
     if len(test_rows) > eval_users:

@@ -10,8 +10,10 @@ weights) is built lazily, so a rerun whose requests are all cached never loads a
 from __future__ import annotations
 
 import logging
+import time
 from typing import Callable
 
+from lrworld.core import progress
 from lrworld.inference.cache import ResponseCache, request_key
 from lrworld.models.base import PromptItem, Response
 from lrworld.scoring.parse import parse_choice
@@ -26,12 +28,15 @@ def to_item(req: dict) -> PromptItem:
 
 
 def fill_cache(requests: list[dict], backend_factory: Callable[[], object], cache: ResponseCache,
-               chunk_size: int = 16) -> dict:
+               chunk_size: int = 16, desc: str = "answer") -> dict:
     """Ask the backend every request not yet in the cache; each answer is stored as it arrives.
 
-    Identical requests (e.g. a prompt shared by two measures) are asked once. Returns the backend
-    identity (the cache's key space) and counts.
+    Identical requests (e.g. a prompt shared by two measures) are asked once. Progress goes to a
+    bar (`lrworld.core.progress`: prompts/s, tokens/s, ETA). Returns the backend identity (the
+    cache's key space) and counts: asked, cached, missed (answers to option questions that name no
+    option), tokens of the asked prompts and answers, wall seconds.
     """
+    start = time.perf_counter()
     backend = backend_factory()
     identity = backend.identity()
     unique: dict[str, dict] = {}
@@ -41,29 +46,60 @@ def fill_cache(requests: list[dict], backend_factory: Callable[[], object], cach
     done = cache.get_many(keys)
     todo = [k for k in keys if k not in done]
     log.info("%d prompts (%d distinct), %d cached, %d to ask", len(requests), len(keys), len(keys) - len(todo), len(todo))
+    tokens = {"tokens_in": 0, "tokens_out": 0}
 
     def store(key: str, resp: Response) -> None:
         rec = resp.to_dict()
         rec.pop("qid", None)
         cache.store_answer(key, rec, identity, getattr(backend, "name", "?"))
+        done[key] = rec
+        tokens["tokens_in"] += resp.tokens_in or 0
+        tokens["tokens_out"] += resp.tokens_out or 0
+
+    def advance(bar, n: int) -> None:
+        elapsed = bar.format_dict["elapsed"]
+        if elapsed > 0:
+            bar.set_postfix_str(f"{(tokens['tokens_in'] + tokens['tokens_out']) / elapsed:.0f} tok/s", refresh=False)
+        bar.update(n)
 
     asked = 0
-    if todo and hasattr(backend, "answer_iter"):
-        # Concurrent API backends: each answer is stored the moment it arrives, in any order.
-        for j, resp in backend.answer_iter([to_item(unique[k]) for k in todo]):
-            store(todo[j], resp)
-            asked += 1
-    else:
-        for start in range(0, len(todo), chunk_size):
-            chunk = todo[start:start + chunk_size]
-            for key, resp in zip(chunk, backend.answer([to_item(unique[k]) for k in chunk])):
-                store(key, resp)
-            asked += len(chunk)
+    with progress.bar(len(todo), desc, "prompt", log, disable=not todo) as bar:
+        if todo and hasattr(backend, "answer_iter"):
+            # Concurrent API backends: each answer is stored the moment it arrives, in any order.
+            for j, resp in backend.answer_iter([to_item(unique[k]) for k in todo]):
+                store(todo[j], resp)
+                asked += 1
+                advance(bar, 1)
+        else:
+            for first in range(0, len(todo), chunk_size):
+                chunk = todo[first:first + chunk_size]
+                for key, resp in zip(chunk, backend.answer([to_item(unique[k]) for k in chunk])):
+                    store(key, resp)
+                asked += len(chunk)
+                advance(bar, len(chunk))
+    missed = sum(1 for k, r in unique.items() if r.get("labels") and _choice(r, done[k]) is None)
     info = {"identity": identity, "prompts": len(requests), "distinct": len(keys), "asked": asked,
-            "cached": len(keys) - asked}
+            "cached": len(keys) - asked, "missed": missed, **tokens,
+            "wall_s": round(time.perf_counter() - start, 3)}
     if asked and hasattr(backend, "batch_summary"):  # local backends: batches and their padding share
         info["batching"] = backend.batch_summary()
     return info
+
+
+def summary_line(model: str, scope: str, info: dict) -> str:
+    """The one line an answer job ends with."""
+    rate = f", {info['asked'] / info['wall_s']:.2f} prompts/s" if info["asked"] and info["wall_s"] else ""
+    return (f"answer {model} {scope}: {info['prompts']} prompts ({info['distinct']} distinct): asked "
+            f"{info['asked']}, cached {info['cached']}, missed {info['missed']}; tokens {info['tokens_in']} in, "
+            f"{info['tokens_out']} out (asked prompts); wall {info['wall_s']:.1f} s{rate}")
+
+
+def _choice(request: dict, answer: dict) -> int | None:
+    """The option an answer names (choice scoring's index, else the parsed text)."""
+    if answer.get("choice_index") is not None:
+        return answer["choice_index"]
+    return parse_choice(answer.get("raw_text"), request["labels"], request.get("candidates", ()),
+                        labels_shown=request.get("labels_shown", True))
 
 
 def read_answers(requests: list[dict], identity: dict, cache: ResponseCache) -> list[tuple[str, dict]]:
@@ -82,10 +118,7 @@ def collect_responses(prompts: list[dict], identity: dict, cache: ResponseCache)
     out = []
     for p, (k, found) in zip(prompts, read_answers(prompts, identity, cache)):
         rec = dict(found)
-        parsed = rec.get("choice_index")
-        if parsed is None:
-            parsed = parse_choice(rec.get("raw_text"), p["labels"], p.get("candidates", ()),
-                                  labels_shown=p.get("labels_shown", True))
+        parsed = _choice(p, rec)
         out.append({
             "qid": p["qid"], "measure": p.get("measure"), "variant": p.get("variant"),
             "prompt_sha256": p["prompt_sha256"], "cache_key": k,

@@ -17,6 +17,8 @@ from typing import Callable
 
 import torch
 
+from lrworld.core import progress
+
 
 @dataclass
 class Training:
@@ -58,10 +60,13 @@ def train_epochs(model: torch.nn.Module, run_epoch: Callable[[], float], max_epo
                    valid_metric=valid_metric if validate else None, higher_is_better=higher_is_better)
     best_state, bad = None, 0
     name = type(model).__name__
+    # epochs done of the cap, with their rate: early stopping may end it sooner than the ETA says
+    shown = progress.bar(max_epochs, name, "epoch")
     for epoch in range(1, max_epochs + 1):
         model.train()
         out.train_loss.append(float(run_epoch()))
         model.eval()
+        shown.update()
         if validate is None:
             out.best_epoch = epoch
             if log:
@@ -81,6 +86,7 @@ def train_epochs(model: torch.nn.Module, run_epoch: Callable[[], float], max_epo
                 f"(best {out.valid_curve[out.best_epoch - 1]:.4f} at epoch {out.best_epoch})")
         if bad >= patience:
             break
+    shown.close()
     if best_state is not None:
         model.load_state_dict(best_state)
     model.eval()

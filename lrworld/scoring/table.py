@@ -1,10 +1,17 @@
 """Results tables laid out like the paper's Table 3: one row per model (RANDOM first), one column
 per measure in the registry's order, each cell the measure's primary metric.
 
-Beside the values (issue 14): `<column>_degenerate` (the model chose one slot for more than 80% of
-the questions; the .md marks the cell with †) and `<column>_debiased` (the position-debiased
-figure: the score's PriDe prior correction in choice mode, else the mean over the cell's answer
-orders, zero_shot and every shuffle<s> variant, when shuffle variants exist).
+Beside each value (issue 20): its n and 95% interval (percentile bootstrap over the cell's
+questions) and the paired bootstrap difference to RANDOM on the same questions (`*` where its
+interval excludes 0). Both come from `lrworld.analysis.scores` with the same seeds, so they equal
+`results/analysis/<ds>/tables/scores.csv` and the model-vs-random rows of `paired.csv`. Also
+(issue 14): `<column>_degenerate` (the model chose one slot for more than 80% of the questions;
+marked †) and `<column>_debiased` (the position-debiased figure: the score's PriDe prior
+correction in choice mode, else the mean over the cell's answer orders, zero_shot and every
+shuffle<s> variant, when shuffle variants exist).
+
+The .md shows `0.26 [0.14, 0.38]` with the column's primary metric and n in the first row, the
+.csv one column per figure (`<column>_n`, `_ci_low`, ...), the .tex the .md's cells in booktabs.
 """
 
 from __future__ import annotations
@@ -13,9 +20,15 @@ import re
 
 import pandas as pd
 
+from lrworld.analysis.output import to_latex
 from lrworld.questions import measures
 
 DAGGER = "\u2020"
+SIGNIFICANT = "*"
+METRIC_LABEL = {"accuracy": "Accuracy", "hit_ratio_at_1": "HitRatio@1"}
+# the .csv's figures beside each value column, in this order (suffixes of `<column>_`)
+FIGURES = ("degenerate", "debiased", "n", "ci_low", "ci_high", "diff_vs_random", "p_vs_random",
+           "significant_vs_random")
 _ORDERS = re.compile(r"^(zero_shot|shuffle\d+)$")
 
 
@@ -47,50 +60,176 @@ def _debiased(s: dict, scores: list[dict]) -> float | None:
     return sum(orders) / len(orders) if len(orders) > 1 else None
 
 
+def spread(table: pd.DataFrame, records, field: str, empty=float("nan")) -> pd.DataFrame:
+    """One figure of each (model, measure, variant) record, shaped like `table` (model column first)."""
+    cols = list(table.columns[1:])
+    out = pd.DataFrame({"model": table["model"], **{c: empty for c in cols}}, dtype=object)
+    for r in records:
+        row, col = table["model"] == r["model"], column_name(r["measure"], r["variant"])
+        if col in cols:
+            out.loc[row, col] = r[field]
+    return out
+
+
 def marks(scores: list[dict], table: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(degenerate flags, debiased figures), both shaped like `table` (model column first)."""
+    flags = [{**s, "degenerate": bool(s.get("degenerate", False))} for s in scores]
+    debiased = [{**s, "debiased": _debiased(s, scores)} for s in scores]
+    deb = spread(table, [d for d in debiased if d["debiased"] is not None], "debiased")
+    return spread(table, flags, "degenerate", False).infer_objects(), deb.astype({c: float for c in deb.columns[1:]})
+
+
+def uncertainty(frame: pd.DataFrame, models: list[str], n_boot: int, confidence: float, seed: int) -> pd.DataFrame:
+    """Per (model, measure, variant) of `frame` (`lrworld.analysis.load.responses_frame`): n, the
+    bootstrap interval, and the paired difference to RANDOM on the same questions (none for RANDOM,
+    or without a RANDOM row)."""
+    # imported here: lrworld.analysis.scores imports column_name from this module
+    from lrworld.analysis.scores import paired_table, score_table
+
+    keys = ["model", "measure", "variant"]
+    out = score_table(frame, n_boot, confidence, seed)[keys + ["n", "ci_low", "ci_high"]]
+    paired = paired_table(frame, models, n_boot, confidence, seed) if "random" in models else pd.DataFrame()
+    if not paired.empty:
+        paired = paired[(paired["kind"] == "model") & (paired["b"] == "random")].rename(columns={
+            "a": "model", "diff": "diff_vs_random", "p_value": "p_vs_random", "significant": "significant_vs_random"})
+        out = out.merge(paired[keys + ["diff_vs_random", "p_vs_random", "significant_vs_random"]], on=keys, how="left")
+    else:
+        out = out.assign(diff_vs_random=float("nan"), p_vs_random=float("nan"), significant_vs_random=None)
+    return out
+
+
+def figures(scores: list[dict], table: pd.DataFrame, stats: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """Every figure of FIGURES, shaped like `table`."""
+    degenerate, debiased = marks(scores, table)
+    recs = stats.to_dict("records")
+    out = {"degenerate": degenerate, "debiased": debiased}
+    for f, dtype in (("n", "Int64"), ("ci_low", float), ("ci_high", float), ("diff_vs_random", float),
+                     ("p_vs_random", float), ("significant_vs_random", "boolean")):
+        wide = spread(table, [r for r in recs if not _missing(r[f])], f, None)
+        out[f] = wide.astype({c: dtype for c in wide.columns[1:]})
+    return out
+
+
+def _missing(v) -> bool:
+    return v is None or (isinstance(v, float) and v != v)
+
+
+def with_marks(table: pd.DataFrame, figs: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """The .csv layout: the value columns, then `<column>_<figure>` for each figure of FIGURES given."""
     cols = list(table.columns[1:])
-    degenerate = pd.DataFrame({"model": table["model"], **{c: False for c in cols}})
-    debiased = pd.DataFrame({"model": table["model"], **{c: float("nan") for c in cols}})
-    for s in scores:
-        row, col = table["model"] == s["model"], column_name(s["measure"], s["variant"])
-        degenerate.loc[row, col] = bool(s.get("degenerate", False))
-        value = _debiased(s, scores)
-        debiased.loc[row, col] = float("nan") if value is None else value
-    return degenerate, debiased
+    return pd.concat([table] + [figs[f][cols].add_suffix(f"_{f}") for f in FIGURES if f in figs], axis=1)
 
 
-def with_marks(table: pd.DataFrame, degenerate: pd.DataFrame, debiased: pd.DataFrame) -> pd.DataFrame:
-    """The .csv layout: the value columns, then `<column>_degenerate`, then `<column>_debiased`."""
+def column_n(figs: dict[str, pd.DataFrame], col: str):
+    """The column's n (the most common over its cells; a cell with another n shows its own)."""
+    ns = figs["n"][col].dropna() if "n" in figs else pd.Series(dtype="Int64")
+    return int(ns.mode().max()) if len(ns) else None  # a tie: the larger, the full question count
+
+
+def cell(figs: dict[str, pd.DataFrame] | None, i: int, col: str, v, col_n=None) -> str:
+    """`0.26 [0.14, 0.38]` (+ ` n=48` when not the column's n) + † when degenerate + * when
+    significantly different from RANDOM."""
+    if pd.isna(v):
+        return ""
+    text = f"{v:.2f}"
+    if figs is None:
+        return text
+    lo, hi, n = figs["ci_low"].at[i, col], figs["ci_high"].at[i, col], figs["n"].at[i, col]
+    if not pd.isna(lo):
+        text += f" [{lo:.2f}, {hi:.2f}]"
+    if not pd.isna(n) and col_n is not None and int(n) != col_n:
+        text += f" n={int(n)}"
+    if bool(figs["degenerate"].at[i, col]):
+        text += DAGGER
+    sig = figs["significant_vs_random"].at[i, col]
+    if not pd.isna(sig) and bool(sig):
+        text += SIGNIFICANT
+    return text
+
+
+def metric_row(table: pd.DataFrame, domain: str, figs: dict[str, pd.DataFrame]) -> dict[str, str]:
+    """The first row: each column's primary metric and n."""
+    row = {"model": "metric (n)"}
+    for c in table.columns[1:]:
+        label = METRIC_LABEL.get(measures.get(domain, c.split("@")[0]).primary_metric, "?")
+        n = column_n(figs, c)
+        row[c] = label if n is None else f"{label} (n={n})"
+    return row
+
+
+def formatted(table: pd.DataFrame, domain: str, figs: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """The .md/.tex cells as text, the metric row first."""
     cols = list(table.columns[1:])
-    return pd.concat([table, degenerate[cols].add_suffix("_degenerate"), debiased[cols].add_suffix("_debiased")],
-                     axis=1)
+    ns = {c: column_n(figs, c) for c in cols}
+    rows = [metric_row(table, domain, figs)]
+    for i, r in table.iterrows():
+        rows.append({"model": str(r["model"]), **{c: cell(figs, i, c, r[c], ns[c]) for c in cols}})
+    return pd.DataFrame(rows, columns=list(table.columns))
 
 
-def _rows(table: pd.DataFrame, flags: pd.DataFrame | None = None) -> list[str]:
-    header = "| " + " | ".join(table.columns) + " |"
-    sep = "|" + "|".join("---" if c == "model" else "---:" for c in table.columns) + "|"
-    lines = [header, sep]
-    for i, row in table.iterrows():
-        cells = [str(row["model"])]
-        for c in table.columns[1:]:
-            v = row[c]
-            mark = DAGGER if flags is not None and bool(flags.at[i, c]) else ""
-            cells.append("" if pd.isna(v) else f"{v:.4f}{mark}")
-        lines.append("| " + " | ".join(cells) + " |")
-    return lines
+def _rows(df: pd.DataFrame) -> list[str]:
+    header = "| " + " | ".join(df.columns) + " |"
+    sep = "|" + "|".join("---" if c == "model" else "---:" for c in df.columns) + "|"
+    return [header, sep] + ["| " + " | ".join(str(v) for v in row) + " |" for row in df.itertuples(index=False)]
 
 
-def to_markdown(table: pd.DataFrame, title: str, degenerate: pd.DataFrame | None = None,
-                debiased: pd.DataFrame | None = None) -> str:
-    lines = [f"# {title}", ""] + _rows(table, degenerate)
-    if degenerate is not None and degenerate.iloc[:, 1:].to_numpy().any():
-        lines += ["", f"{DAGGER} degenerate: the model chose one answer slot for more than 80% of the questions, "
-                      "so the cell is the share of answers that sit in that slot (`<column>_degenerate` in the .csv)."]
-    if debiased is not None and debiased.iloc[:, 1:].notna().to_numpy().any():
-        lines += ["", "## Position-debiased", "",
+def legend(confidence: float, n_boot: int, paired: bool, degenerate: bool, csv_names: bool = True) -> list[str]:
+    """What the cells' figures and marks mean: `paired` when cells have a test against RANDOM,
+    `degenerate` when some cell is marked (`csv_names`: with the .csv columns that hold them)."""
+    sig, dag = f"`{SIGNIFICANT}`" if csv_names else SIGNIFICANT, DAGGER
+
+    def where(text: str) -> str:
+        return f" ({text} in the .csv)" if csv_names else ""
+
+    out = [f"Each cell: the column's primary metric over its n questions (a missed answer counts as wrong) "
+           f"[its {confidence:.0%} interval: percentile bootstrap over the questions, {n_boot} resamples, seeded]."]
+    if paired:
+        out.append(f"{sig} differs from random: the {confidence:.0%} interval of the paired bootstrap difference on "
+                   f"the same questions excludes 0" + where("`<column>_diff_vs_random`, `_p_vs_random`") + ".")
+    if degenerate:
+        out.append(f"{dag} degenerate: the model chose one answer slot for more than 80% of the questions, so the "
+                   "cell is the share of answers that sit in that slot" + where("`<column>_degenerate`") + ".")
+    return out
+
+
+def _marked(figs: dict[str, pd.DataFrame]) -> tuple[bool, bool]:
+    """(some cell has a test against RANDOM, some cell is degenerate)"""
+    return (bool(figs["significant_vs_random"].iloc[:, 1:].notna().to_numpy().any()),
+            bool(figs["degenerate"].iloc[:, 1:].to_numpy().any()))
+
+
+def to_markdown(table: pd.DataFrame, title: str, domain: str, figs: dict[str, pd.DataFrame], confidence: float = 0.95,
+                n_boot: int = 1000) -> str:
+    # an escaped *: two in a row would make the text between them italic
+    main = formatted(table, domain, figs).replace(regex={r"\*$": r"\\*"})
+    lines = [f"# {title}", ""] + _rows(main) + [""]
+    lines += [line for text in legend(confidence, n_boot, *_marked(figs)) for line in (text, "")]
+    debiased = figs["debiased"]
+    if debiased.iloc[:, 1:].notna().to_numpy().any():
+        lines += ["## Position-debiased", "",
                   "Choice mode: PriDe prior correction of the label log-probabilities (Zheng et al. 2023), the prior "
                   "being the mean predicted label distribution over the cell's questions; otherwise the mean over "
                   "the answer orders (zero_shot and the shuffle<s> variants) when shuffle variants exist.", ""]
-        lines += _rows(debiased)
-    return "\n".join(lines) + "\n"
+        plain = pd.DataFrame([{"model": r["model"], **{c: cell(None, i, c, r[c]) for c in debiased.columns[1:]}}
+                              for i, r in debiased.iterrows()], columns=list(debiased.columns))
+        lines += _rows(plain) + [""]
+    return "\n".join(lines)
+
+
+def to_tex(table: pd.DataFrame, title: str, domain: str, figs: dict[str, pd.DataFrame], confidence: float = 0.95,
+           n_boot: int = 1000) -> str:
+    """The .md's main table in booktabs, under the paper's scale / factor header groups."""
+    groups = [("", 1)]
+    for c in table.columns[1:]:
+        m, _, variant = c.partition("@")
+        me = measures.get(domain, m)
+        label = f"{me.scale} / {me.factor}"
+        if groups[-1][0] == label:
+            groups[-1] = (label, groups[-1][1] + 1)
+        else:
+            groups.append((label, 1))
+    caption = f"{title}. " + " ".join(legend(confidence, n_boot, *_marked(figs), csv_names=False))
+    tex = to_latex(formatted(table, domain, figs), caption, f"tab:results-{title}".replace("_", "-"), groups)
+    align = "l" * len(table.columns)
+    tex = tex.replace(f"\\begin{{tabular}}{{{align}}}", f"\\begin{{tabular}}{{l{'r' * (len(table.columns) - 1)}}}")
+    return tex.replace(DAGGER, r"\textsuperscript{\dag}")  # tex_escape keeps the dagger as a Unicode character

@@ -8,6 +8,7 @@ import pytest
 import yaml
 
 from lrworld.core import config as lrw_config
+from lrworld.core import config_files
 from lrworld.analysis.output import to_html
 from lrworld.analysis.report_cards import card_html
 
@@ -38,9 +39,7 @@ def _base():
 
 
 def test_config_accepts_the_variants_and_the_ablation_file():
-    cfg = _base()
-    ablation = yaml.safe_load((ROOT / "config/ablation.yaml").read_text())
-    cfg.update(ablation)
+    cfg = config_files.load(ROOT, [ROOT / "config/ablation.yaml"])  # as the graph combines them
     lrw_config.validate(cfg)
     assert cfg["analysis"]["enabled"] and "shuffle5" in cfg["variants"]
 

@@ -3,6 +3,7 @@ server on 127.0.0.1, locally generated images, through the one inference stage (
 the image's sha256)."""
 
 import base64
+import logging
 
 import pandas as pd
 import pytest
@@ -109,7 +110,8 @@ def test_multimodal_questions_show_captions_only():
         build_questions("d", "movie", "multimodal", inter, items, 5, None, 0)
 
 
-def test_image_dir_files_are_named_by_item_id_and_must_be_images(tmp_path, images):
+def test_image_dir_files_are_named_by_item_id_and_must_be_images(tmp_path, images, caplog):
+    caplog.set_level(logging.INFO, logger="lrworld.progress")
     (images / "4.jpg").write_text("OPENAI_API_KEY=sk-not-an-image")  # a .jpg that is not one
     (images / "notes.txt").write_text("ignored: not an image extension")
     (images / "7.JPEG").write_bytes((images / "1.png").read_bytes())  # extension case and format do not matter
@@ -117,6 +119,8 @@ def test_image_dir_files_are_named_by_item_id_and_must_be_images(tmp_path, image
     found, report = collect(items, images, tmp_path / "dl", POLICY)
     assert sorted(found) == ["1", "2", "3", "7"] and found["7"].name == "7.JPEG"
     assert (report["from_folder"], report["no_image"], report["skipped"]) == (4, 1, {"not_image": 1})
+    progress = [r.getMessage() for r in caplog.records if r.name == "lrworld.progress"]
+    assert progress[-1].startswith("images: 100%|") and " 6/6 [" in progress[-1]  # one line per item checked
     with pytest.raises(CaptionError, match="image_dir .*missing: not a folder"):
         collect(items, tmp_path / "missing", tmp_path / "dl", POLICY)
 

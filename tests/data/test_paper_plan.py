@@ -1,7 +1,9 @@
 """`snakemake -n` with config/paper.yaml plans the paper's 31 measures (Amazon 11, Netflix 10,
-MovieLens-25M 10) and the two LastFM ones, fetching every URL source first."""
+MovieLens-25M 10) and the two LastFM ones, fetching every URL source first, and not config.yaml's
+ML-100K (its datasets replace config.yaml's)."""
 
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -25,8 +27,9 @@ def test_paper_config_plans_every_measure(tmp_path):
     lastfm.mkdir(parents=True)
     for f in ("Test_data.jsonl", "id2name.txt"):
         (lastfm / f).write_text("")
+    shutil.copy(ROOT / "config.yaml", tmp_path / "config.yaml")  # as in a checkout: the Snakefile's configfile
     proc = subprocess.run([sys.executable, "-m", "snakemake", "-n", "-s", str(ROOT / "Snakefile"), "--configfile",
-                           str(ROOT / "config.yaml"), str(ROOT / "config/paper.yaml"), "-d", str(tmp_path),
+                           str(ROOT / "config/paper.yaml"), "-d", str(tmp_path),
                            "--cores", "1"], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     out = proc.stdout + proc.stderr
@@ -35,6 +38,6 @@ def test_paper_config_plans_every_measure(tmp_path):
     assert len(want) == 33 and want <= planned
     assert sum(1 for ds, _ in want if ds != "lastfm") == 31
     fetched = set(re.findall(r"output: results/raw/([^/]+)/manifest\.json", out))
-    # config.yaml's ml100k is merged in too (Snakemake merges --configfile files key by key)
-    assert fetched == {"amazon", "netflix", "ml25m", "ml100k"}
+    assert fetched == {"amazon", "netflix", "ml25m"}  # config.yaml's ml100k is not planned
+    assert set(re.findall(r"output: results/data/([^/]+)/interactions\.parquet", out)) == set(paper["datasets"])
     assert set(re.findall(r"output: results/raw/([^/]+)/metadata/manifest\.json", out)) == {"amazon", "ml25m", "lastfm"}

@@ -1,3 +1,5 @@
+import logging
+
 import numpy as np
 import pandas as pd
 import torch
@@ -21,7 +23,8 @@ def test_leave_one_out_holds_out_last_interaction():
     assert set(np.flatnonzero(held)) == set(last)
 
 
-def test_training_is_seeded_and_logged():
+def test_training_is_seeded_and_logged(caplog):
+    caplog.set_level(logging.INFO, logger="lrworld.progress")
     a = train_neumf(_tiny(), epochs=2, factors=4, layers=(8, 4), batch_size=64, seed=3, device="cpu",
                     eval_users=20, log=lambda *_: None)
     b = train_neumf(_tiny(), epochs=2, factors=4, layers=(8, 4), batch_size=64, seed=3, device="cpu",
@@ -30,6 +33,8 @@ def test_training_is_seeded_and_logged():
         assert torch.equal(a["state_dict"][k], b["state_dict"][k])
     assert [r["epoch"] for r in a["log"]] == [1, 2] and all(r["loss"] > 0 for r in a["log"])
     assert 0.0 <= a["hr10"] <= 1.0
+    progress = [r.getMessage() for r in caplog.records if r.name == "lrworld.progress"]
+    assert progress[-1].startswith("neumf: 100%|") and "batch/s" in progress[-1]
 
 
 def test_ml100k_sanity_hr10_beats_random(ml100k_neumf):

@@ -42,8 +42,10 @@ def test_default_graph_end_to_end_is_deterministic_and_incremental(tmp_path, sha
     run(tmp_path)
     table = pd.read_csv(tmp_path / "results/tables/ml.csv")
     assert list(table["model"]) == ["random", "random-b"]
-    assert list(table.columns) == ["model", "attr_genre", "attr_genre@cot", "attr_genre_degenerate",
-                                   "attr_genre@cot_degenerate", "attr_genre_debiased", "attr_genre@cot_debiased"]
+    assert list(table.columns) == ["model", "attr_genre", "attr_genre@cot"] + [
+        f"attr_genre{v}_{f}" for f in ("degenerate", "debiased", "n", "ci_low", "ci_high", "diff_vs_random",
+                                       "p_vs_random", "significant_vs_random") for v in ("", "@cot")]
+    assert (table["attr_genre_n"] == 60).all() and (tmp_path / "results/tables/ml.tex").exists()
     assert (tmp_path / "results/audit/ml.json").exists()
     table = table[["model", "attr_genre", "attr_genre@cot"]]
     assert table.iloc[:, 1:].apply(lambda c: c.between(0, 1)).all().all()
@@ -60,10 +62,12 @@ def test_default_graph_end_to_end_is_deterministic_and_incremental(tmp_path, sha
     assert {p: p.read_bytes() for p in scores} == scores
 
     # adding a model plans only that model's answers, cells (responses and score) and their
-    # provenance (one job per measure, every variant's record), plus the table
+    # provenance (one job per measure, every variant's record), plus the table and its plots and
+    # browser page (and the site's index, which counts the table's rows)
     write_config(tmp_path, shared_data, {**models, "random-c": {"backend": "random", "seed": 9}})
     plan = job_counts(run(tmp_path, "-n").stdout)
-    assert plan == {"all": 1, "answer": 1, "score": 2, "provenance": 1, "table": 1, "provenance_table": 1}
+    assert plan == {"all": 1, "answer": 1, "score": 2, "provenance": 1, "table": 1, "provenance_table": 1,
+                    "site_plots": 1, "site_page": 1, "site_index": 1}
 
 
 def test_bad_config_stops_before_any_job(tmp_path, shared_data):

@@ -1,6 +1,8 @@
 """NCF, NGCF and LightGCN: shapes, seeding, the graph normalisation, and learning a planted
 two-community structure."""
 
+import logging
+
 import numpy as np
 import pytest
 import torch
@@ -44,6 +46,14 @@ def test_learns_planted_communities(name):
     own = torch.cat([s[:10, :10].reshape(-1), s[10:, 10:].reshape(-1)]).mean()
     other = torch.cat([s[:10, 10:].reshape(-1), s[10:, :10].reshape(-1)]).mean()
     assert own > other
+
+
+def test_training_reports_progress_per_epoch(caplog):
+    caplog.set_level(logging.INFO, logger="lrworld.progress")
+    users, items = _planted()
+    cf.fit(cf.build("ncf", 20, 20, users, items, seed=0), users, items, max_epochs=3, seed=0, batch_size=16)
+    last = [r.getMessage() for r in caplog.records if r.name == "lrworld.progress"][-1]
+    assert last.startswith("NCF: 100%|") and " 3/3 [" in last
 
 
 @pytest.mark.parametrize("name", cf.MODELS)

@@ -1,6 +1,8 @@
 """GRU4Rec, Caser, SASRec and Popularity: interface, determinism, learning a pattern, and the
 issue's check that they beat random by a clear margin on LLaRA's Steam test set."""
 
+import logging
+
 import numpy as np
 import pytest
 import torch
@@ -55,9 +57,10 @@ def test_seeded_training_is_deterministic_and_padding_invariant(cls):
     np.testing.assert_allclose(score(a, long), score(a, [list(range(5, 15))]), rtol=1e-5, atol=1e-5)
 
 
-def test_early_stopping_on_held_out_cross_entropy():
+def test_early_stopping_on_held_out_cross_entropy(caplog):
     """LLaRA's criterion (held-out cross-entropy, lower is better) through ``fit``: training ends
     two epochs after the best one (or at the cap) and the best epoch's weights are back."""
+    caplog.set_level(logging.INFO, logger="lrworld.progress")
     hs, ys = _pattern(600)
     vh, vy = _pattern(100, seed=1)
     model = GRU4Rec(N_ITEMS, hidden=16)
@@ -67,6 +70,9 @@ def test_early_stopping_on_held_out_cross_entropy():
     assert tr.valid_curve[tr.best_epoch - 1] == min(tr.valid_curve)
     assert cross_entropy(model, vh, vy) == pytest.approx(min(tr.valid_curve), rel=1e-5)  # best weights restored
     assert tr.epochs_run == min(8, tr.best_epoch + 2)
+    # progress over the epoch cap; the last line is where training stopped
+    last = [r.getMessage() for r in caplog.records if r.name == "lrworld.progress"][-1]
+    assert last.startswith("GRU4Rec:") and f" {tr.epochs_run}/8 [" in last
 
 
 def test_popularity_and_pick():

@@ -1,0 +1,65 @@
+# The results browser (lrworld/site/, docs/browser.md): one self-contained page per results table,
+# every cell linking to its questions, answers, provenance chain and audit findings; opens from
+# the file system. The pages are in the Snakemake report too (category "Results browser").
+
+SITE = ["results/site/index.html"] + expand("results/site/{dataset}.html", dataset=DATASETS)
+
+
+rule site_plots:
+    input:
+        table="results/tables/{dataset}.csv",
+    output:
+        **plot_outputs("heatmap", "heatmap_plot", "Results browser"),
+        **plot_outputs("radar", "radar_plot", "Results browser"),
+    params:
+        domain=lambda wc: DATASETS[wc.dataset]["domain"],
+        code=W.code("site_plots.py"),
+    log:
+        "logs/site/{dataset}.plots.log",
+    conda:
+        "../envs/lrworld.yaml"
+    script:
+        "../scripts/site_plots.py"
+
+
+rule site_page:
+    input:
+        table="results/tables/{dataset}.csv",
+        heatmap="results/analysis/{dataset}/plots/heatmap.png",
+        radar="results/analysis/{dataset}/plots/radar.png",
+        scores=lambda wc: W.score_files(wc.dataset),
+        responses=lambda wc: W.responses_files(wc.dataset),
+        prompts=lambda wc: W.prompt_files(wc.dataset),
+        records=lambda wc: [f.replace("results/scores/", "results/provenance/", 1) for f in W.score_files(wc.dataset)],
+        audit="results/audit/{dataset}.json",
+    output:
+        # the label keys of the plots beside it (lrworld.workflow.analysis.plot_outputs)
+        page=report("results/site/{dataset}.html", caption="../docs/report/site.rst", category="Results browser",
+                    subcategory="{dataset}", labels={"dataset": "{dataset}", "table": "results browser", "figure": ""}),
+    params:
+        domain=lambda wc: DATASETS[wc.dataset]["domain"],
+        bootstrap=WA.bootstrap,
+        code=W.code("site.py"),
+    log:
+        "logs/site/{dataset}.log",
+    conda:
+        "../envs/lrworld.yaml"
+    script:
+        "../scripts/site.py"
+
+
+rule site_index:
+    input:
+        tables=expand("results/tables/{dataset}.csv", dataset=DATASETS),
+    output:
+        index="results/site/index.html",
+    params:
+        datasets=list(DATASETS),
+        domains={ds: spec["domain"] for ds, spec in DATASETS.items()},
+        code=W.code("site_index.py"),
+    log:
+        "logs/site/index.log",
+    conda:
+        "../envs/lrworld.yaml"
+    script:
+        "../scripts/site_index.py"
