@@ -12,6 +12,7 @@ configfile: "config.yaml"
 
 
 include: "rules/common.smk"
+include: "rules/code.smk"
 include: "rules/data.smk"
 include: "rules/groundtruth.smk"
 include: "rules/captions.smk"

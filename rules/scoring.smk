@@ -8,6 +8,7 @@ rule score:
         # ancient: a new answer job (another measure's prompts changed) must not re-run this
         # cell; its own prompts, the model's config and the code still do.
         answered=ancient("results/answers/lrworld/{dataset}/{model}.json"),
+        code_stamp="results/code/score.json",
     output:
         responses="results/responses/{dataset}/{model}/{measure}/{variant}.jsonl",
         score="results/scores/{dataset}/{model}/{measure}/{variant}.json",

@@ -72,6 +72,7 @@ rule srbench_llm_lists:
         prompts="results/srbench/{sr_dataset}/prompts/{mode}.jsonl",
         # ancient: another mode's new prompts re-run the answer job, not this mode's lists
         answered=ancient("results/answers/srbench/{sr_dataset}/{model}.json"),
+        code_stamp="results/code/srbench_llm_lists.json",
     output:
         "results/srbench/{sr_dataset}/lists/{model}__{mode}.jsonl",
     wildcard_constraints:

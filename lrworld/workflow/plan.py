@@ -68,6 +68,10 @@ class Plan:
         code change re-runs exactly the rules whose scripts import the module, directly or not."""
         return code.digest(self.root, code.closure(self.root, f"scripts/{script}"))
 
+    # Scripts of rules that read an upstream job's output as ancient(): their code stamps
+    # (rules/code.smk) re-run them when their own code changes.
+    STAMPED_SCRIPTS = ("score", "srbench_llm_lists")
+
     def code_files(self, script: str) -> list[str]:
         """The closure's files relative to the checkout (so moving the checkout re-runs nothing)."""
         return [p.relative_to(self.root).as_posix() for p in code.closure(self.root, f"scripts/{script}")]

@@ -124,12 +124,14 @@ def test_incremental_plans(built, shared_data, capsys):
     assert plan(repo, work) == {}
     write_config(work, shared_data, MODELS)
 
-    # a code change re-runs only the rules that declare the module (reverted: Snakemake compares checksums);
-    # one provenance job per (dataset, model, measure) writes its variants' records
+    # a code change re-runs only the rules that declare the module (reverted: Snakemake compares checksums),
+    # and the score script's code stamp (rules/code.smk); one provenance job per (dataset, model, measure)
+    # writes its variants' records
     metrics = repo / "lrworld/scoring/metrics.py"
     code = metrics.read_text()
     metrics.write_text(code + "\n# edited\n")
-    assert plan(repo, work) == {"all": 1, "score": 4, "provenance": 2, "table": 1, "provenance_table": 1}
+    assert plan(repo, work) == {"all": 1, "code_stamp": 1, "score": 4, "provenance": 2, "table": 1,
+                                "provenance_table": 1}
     metrics.write_text(code)  # the later plans show nothing else is out of date
 
     # removing a model drops its row and re-runs nothing but the table
