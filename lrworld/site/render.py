@@ -39,8 +39,8 @@ def dataset_page(data: dict, legend: list[str], plots: dict[str, str] | None = N
             f'<table id="results"></table>'
             + "".join(f'<p class="legend">{html.escape(t)}</p>' for t in legend)
             + '<p class="legend">Click a cell for its questions.</p>'
-            + (f'<div class="plots">{figures}</div>' if figures else "")
-            + '<div id="cell"></div>')
+            + '<div id="cell"></div>'  # above the plots: a clicked cell's questions show under the table
+            + (f'<div class="plots">{figures}</div>' if figures else ""))
     script = _json_script(data) + f"<script>{(HERE / 'browser.js').read_text()}</script>"
     return _page(f"lrworld results: {ds}", body, script)
 

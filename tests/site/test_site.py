@@ -124,7 +124,8 @@ def test_click_a_cell_in_headless_chromium_and_filter(site, tmp_path):
     browser = Browser(exe, str(tmp_path / "profile"))
     try:
         browser.open((folder / "index.html").as_uri())
-        browser.wait_for("document.readyState === 'complete'")
+        # not readyState: right after opening, that can still be about:blank's
+        browser.wait_for("document.querySelector('a[href=\"ml.html\"]') !== null")
         browser.eval("document.querySelector('a[href=\"ml.html\"]').click()")
         browser.wait_for("document.querySelectorAll('#results td.v a').length === 2")
         assert browser.eval("document.querySelector('#results td[data-cell=\"random|attr_genre\"]').innerText") \
