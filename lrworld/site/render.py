@@ -35,7 +35,7 @@ def dataset_page(data: dict, legend: list[str], plots: dict[str, str] | None = N
     """One results table with its cells' questions; `plots`: {caption: png path} shown above it."""
     ds = data["dataset"]
     figures = "".join(_image(p, alt) for alt, p in (plots or {}).items())
-    body = (f'<p><a href="index.html">all tables</a></p><h1>{html.escape(ds)} ({html.escape(data["domain"])})</h1>'
+    body = (f'<p id="home"><a href="index.html">all tables</a></p><h1>{html.escape(ds)} ({html.escape(data["domain"])})</h1>'
             f'<table id="results"></table>'
             + "".join(f'<p class="legend">{html.escape(t)}</p>' for t in legend)
             + '<p class="legend">Click a cell for its questions.</p>'

@@ -151,6 +151,7 @@ def test_click_a_cell_in_headless_chromium_and_filter(site, tmp_path):
         assert "tied_positives" in browser.eval("document.getElementById('side').innerText")
         # the address names the cell: reloading it opens the same questions
         assert browser.eval("location.hash") == "#cell=random%7Cattr_genre"
+        assert browser.eval("document.getElementById('home').hidden") is False  # the link to the index
         browser.screenshot(tmp_path / "cell.png")
     finally:
         browser.close()
@@ -203,5 +204,8 @@ def test_the_graph_builds_the_site_and_a_cell_matches_its_score_file(tmp_path, s
         src = browser.wait_for("[...document.querySelectorAll('iframe')].map(f => f.src)"
                                ".find(s => s.startsWith('data:text/html;charset=utf8;filename=ml.html'))")
         assert base64.b64decode(src.split("base64,", 1)[1]) == (tmp_path / "results/site/ml.html").read_bytes()
+        browser.open(src)  # as the report shows it: cells still open; the link to the absent index is hidden
+        browser.wait_for("document.querySelectorAll('#results td.v a').length === 2")
+        assert browser.eval("document.getElementById('home').hidden") is True
     finally:
         browser.close()
