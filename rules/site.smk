@@ -2,6 +2,8 @@
 # every cell linking to its questions, answers, provenance chain and audit findings; opens from
 # the file system. The pages are in the Snakemake report too (category "Results browser").
 
+# the LLaRA and SRBench tables get a plain page each (their rows are not option questions)
+SITE_TRACKS = [t for t in W.llara.targets() + W.srbench.targets() if t.endswith(".csv")]
 SITE = ["results/site/index.html"] + expand("results/site/{dataset}.html", dataset=DATASETS)
 
 
@@ -51,8 +53,10 @@ rule site_page:
 rule site_index:
     input:
         tables=expand("results/tables/{dataset}.csv", dataset=DATASETS),
+        track_tables=SITE_TRACKS,
     output:
         index="results/site/index.html",
+        tracks=[t.replace("results/tables/", "results/site/tracks/").replace(".csv", ".html") for t in SITE_TRACKS],
     params:
         datasets=list(DATASETS),
         domains={ds: spec["domain"] for ds, spec in DATASETS.items()},

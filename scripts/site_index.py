@@ -1,4 +1,5 @@
-"""Snakemake entry: the results browser's front page (results/site/index.html)."""
+"""Snakemake entry: the results browser's front page (results/site/index.html) and a page per
+LLaRA / SRBench table (results/site/tracks/<name>.html)."""
 import sys
 from pathlib import Path
 
@@ -8,7 +9,7 @@ import pandas as pd
 
 from lrworld.core import io, runlog
 from lrworld.scoring.table import FIGURES
-from lrworld.site.render import index_page
+from lrworld.site.render import index_page, track_page
 
 smk = snakemake  # noqa: F821
 log = runlog.setup(smk)
@@ -17,4 +18,10 @@ for ds, csv in zip(smk.params.datasets, smk.input.tables):
     t = pd.read_csv(csv)
     cols = [c for c in t.columns[1:] if not any(c.endswith(f"_{f}") for f in FIGURES)]
     tables.append({"dataset": ds, "domain": smk.params.domains[ds], "models": len(t), "columns": len(cols)})
-io.write_text(smk.output.index, index_page(tables))
+tracks = []
+for csv, page in zip(smk.input.track_tables, smk.output.tracks):
+    t = pd.read_csv(csv)
+    name = Path(csv).stem
+    io.write_text(page, track_page(name, t, csv))
+    tracks.append({"name": name, "rows": len(t), "columns": len(t.columns) - 1})
+io.write_text(smk.output.index, index_page(tables, tracks))

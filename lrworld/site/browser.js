@@ -139,5 +139,7 @@ function route() {
 }
 
 renderTable();
+// inside `snakemake --report` the page is a data: URL with no site around it
+if (location.protocol === "data:") document.getElementById("home").hidden = true;
 window.addEventListener("hashchange", route);
 route();

@@ -9,6 +9,8 @@ import html
 import json
 from pathlib import Path
 
+import pandas as pd
+
 HERE = Path(__file__).parent
 
 
@@ -33,21 +35,34 @@ def dataset_page(data: dict, legend: list[str], plots: dict[str, str] | None = N
     """One results table with its cells' questions; `plots`: {caption: png path} shown above it."""
     ds = data["dataset"]
     figures = "".join(_image(p, alt) for alt, p in (plots or {}).items())
-    body = (f'<p><a href="index.html">all tables</a></p><h1>{html.escape(ds)} ({html.escape(data["domain"])})</h1>'
+    body = (f'<p id="home"><a href="index.html">all tables</a></p><h1>{html.escape(ds)} ({html.escape(data["domain"])})</h1>'
             f'<table id="results"></table>'
             + "".join(f'<p class="legend">{html.escape(t)}</p>' for t in legend)
             + '<p class="legend">Click a cell for its questions.</p>'
-            + (f'<div class="plots">{figures}</div>' if figures else "")
-            + '<div id="cell"></div>')
+            + '<div id="cell"></div>'  # above the plots: a clicked cell's questions show under the table
+            + (f'<div class="plots">{figures}</div>' if figures else ""))
     script = _json_script(data) + f"<script>{(HERE / 'browser.js').read_text()}</script>"
     return _page(f"lrworld results: {ds}", body, script)
 
 
-def index_page(tables: list[dict]) -> str:
-    """The site's front page: one link per table ({dataset, domain, models, columns})."""
+def track_page(name: str, table: pd.DataFrame, source: str) -> str:
+    """A LLaRA or SRBench table (no per-question cells: those tracks score lists, not options)."""
+    body = (f'<p><a href="../index.html">all tables</a></p><h1>{html.escape(name)}</h1>'
+            + table.to_html(index=False, na_rep="", float_format=lambda v: f"{v:.4f}", border=0, table_id="results")
+            + f'<p class="legend">From {html.escape(source)} (its .md has the notes).</p>')
+    return _page(f"lrworld results: {name}", body)
+
+
+def index_page(tables: list[dict], tracks: list[dict] = ()) -> str:
+    """The site's front page: one link per LRWorld table ({dataset, domain, models, columns}) and per
+    track table ({name, rows, columns}: results/site/tracks/<name>.html)."""
     rows = "".join(f'<tr><td><a href="{html.escape(t["dataset"])}.html">{html.escape(t["dataset"])}</a></td>'
                    f'<td>{html.escape(t["domain"])}</td><td>{t["models"]}</td><td>{t["columns"]}</td></tr>'
                    for t in tables)
     body = ("<h1>lrworld results</h1><table><tr><th>table</th><th>domain</th><th>models</th><th>columns</th></tr>"
             f"{rows}</table>")
+    if tracks:
+        body += ("<h2>LLaRA and SRBench</h2><table><tr><th>table</th><th>rows</th><th>columns</th></tr>"
+                 + "".join(f'<tr><td><a href="tracks/{html.escape(t["name"])}.html">{html.escape(t["name"])}</a></td>'
+                           f'<td>{t["rows"]}</td><td>{t["columns"]}</td></tr>' for t in tracks) + "</table>")
     return _page("lrworld results", body)

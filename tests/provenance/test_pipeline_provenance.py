@@ -20,6 +20,7 @@ pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
 COPY = ["Snakefile", "rules", "scripts", "lrworld", "envs", "docs"]
 MODELS = {"random": {"backend": "random", "seed": 0}, "random-b": {"backend": "random", "seed": 5}}
+SITE = {"site_plots": 1, "site_page": 1, "site_index": 1}  # a new table: its plots and browser pages follow
 
 
 def write_config(work, shared_data, models):
@@ -131,12 +132,12 @@ def test_incremental_plans(built, shared_data, capsys):
     code = metrics.read_text()
     metrics.write_text(code + "\n# edited\n")
     assert plan(repo, work) == {"all": 1, "code_stamp": 1, "score": 4, "provenance": 2, "table": 1,
-                                "provenance_table": 1}
+                                "provenance_table": 1, **SITE}
     metrics.write_text(code)  # the later plans show nothing else is out of date
 
     # removing a model drops its row and re-runs nothing but the table
     write_config(work, shared_data, {"random": MODELS["random"]})
-    assert plan(repo, work) == {"all": 1, "table": 1, "provenance_table": 1}
+    assert plan(repo, work) == {"all": 1, "table": 1, "provenance_table": 1, **SITE}
     smk(repo, work)
     assert list(pd.read_csv(work / "results/tables/ml.csv")["model"]) == ["random"]
 
@@ -149,7 +150,7 @@ def test_incremental_plans(built, shared_data, capsys):
     # reads every prompt file), so both records citing them are rebuilt (one provenance job); the other
     # variant's responses and score are not
     expect = {"all": 1, "prompts": 1, "audit": 1, "answer": 1, "score": 1, "provenance": 1, "table": 1,
-              "provenance_table": 1}
+              "provenance_table": 1, **SITE}
     assert plan(repo, work) == expect
     smk(repo, work)
     assert asked(work) == 40

@@ -13,7 +13,7 @@ from lrworld.scoring.metrics import score
 from lrworld.scoring.table import figures, results_table, uncertainty, with_marks
 from lrworld.analysis.load import responses_frame
 from lrworld.site.collect import page_data, table_legend
-from lrworld.site.render import dataset_page, index_page
+from lrworld.site.render import dataset_page, index_page, track_page
 from tests.analysis.cdp import Browser, find_chromium
 from tests.graph import snakemake
 
@@ -86,6 +86,31 @@ def test_page_is_self_contained_and_keeps_hostile_text_inert(site):
     assert 'href="ml.html"' in (folder / "index.html").read_text()
 
 
+def test_track_tables_get_a_plain_page_linked_from_the_index():
+    import pandas as pd
+
+    table = pd.DataFrame({"model": ["random", HOSTILE], "hit_ratio_at_1": [0.05, 0.123456]})
+    page = track_page("llara", table, "results/tables/llara.csv")
+    assert "<td>0.1235</td>" in page and HOSTILE not in page and "&lt;/script&gt;" in page
+    index = index_page([], [{"name": "llara", "rows": 2, "columns": 1}])
+    assert '<a href="tracks/llara.html">llara</a></td><td>2</td><td>1</td>' in index
+    assert "LLaRA and SRBench" not in index_page([])
+
+
+def test_the_index_plans_the_track_tables(tmp_path, shared_data):
+    llara = shared_data / "llara"
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump({
+        "datasets": {"ml": {"domain": "movie", "format": "ml-100k", "measures": ["attr_genre"],
+                            "source": {"path": str(shared_data / "movielens-100k/raw")}}},
+        "models": {"random": {"backend": "random", "seed": 0}},
+        "llara": {"seed": 0, "n_candidates": 20, "epochs": 2, "baselines": ["popularity"], "models": ["random"],
+                  "datasets": {"lastfm": {"path": str(llara / "lastfm"), "train_files": ["train_data.jsonl"],
+                                          "template": "lastfm"}}}}))
+    out = snakemake(tmp_path, "-n", "results/site/index.html").stdout
+    assert "llara_table" in out and "results/site/tracks/llara.html" in out
+    assert "site_page" not in out  # the index needs the tables, not the pages
+
+
 def _count_rows(browser):
     return browser.eval("[...document.querySelectorAll('#qlist .question')].filter(q => !q.hidden).length")
 
@@ -99,7 +124,8 @@ def test_click_a_cell_in_headless_chromium_and_filter(site, tmp_path):
     browser = Browser(exe, str(tmp_path / "profile"))
     try:
         browser.open((folder / "index.html").as_uri())
-        browser.wait_for("document.readyState === 'complete'")
+        # not readyState: right after opening, that can still be about:blank's
+        browser.wait_for("document.querySelector('a[href=\"ml.html\"]') !== null")
         browser.eval("document.querySelector('a[href=\"ml.html\"]').click()")
         browser.wait_for("document.querySelectorAll('#results td.v a').length === 2")
         assert browser.eval("document.querySelector('#results td[data-cell=\"random|attr_genre\"]').innerText") \
@@ -125,6 +151,7 @@ def test_click_a_cell_in_headless_chromium_and_filter(site, tmp_path):
         assert "tied_positives" in browser.eval("document.getElementById('side').innerText")
         # the address names the cell: reloading it opens the same questions
         assert browser.eval("location.hash") == "#cell=random%7Cattr_genre"
+        assert browser.eval("document.getElementById('home').hidden") is False  # the link to the index
         browser.screenshot(tmp_path / "cell.png")
     finally:
         browser.close()
@@ -177,5 +204,8 @@ def test_the_graph_builds_the_site_and_a_cell_matches_its_score_file(tmp_path, s
         src = browser.wait_for("[...document.querySelectorAll('iframe')].map(f => f.src)"
                                ".find(s => s.startsWith('data:text/html;charset=utf8;filename=ml.html'))")
         assert base64.b64decode(src.split("base64,", 1)[1]) == (tmp_path / "results/site/ml.html").read_bytes()
+        browser.open(src)  # as the report shows it: cells still open; the link to the absent index is hidden
+        browser.wait_for("document.querySelectorAll('#results td.v a').length === 2")
+        assert browser.eval("document.getElementById('home').hidden") is True
     finally:
         browser.close()
