@@ -21,6 +21,7 @@ import re
 import pandas as pd
 
 from lrworld.analysis.output import to_latex
+from lrworld.core.markdown import pipe_table
 from lrworld.questions import measures
 
 DAGGER = "\u2020"
@@ -168,9 +169,7 @@ def formatted(table: pd.DataFrame, domain: str, figs: dict[str, pd.DataFrame]) -
 
 
 def _rows(df: pd.DataFrame) -> list[str]:
-    header = "| " + " | ".join(df.columns) + " |"
-    sep = "|" + "|".join("---" if c == "model" else "---:" for c in df.columns) + "|"
-    return [header, sep] + ["| " + " | ".join(str(v) for v in row) + " |" for row in df.itertuples(index=False)]
+    return pipe_table(df.columns, df.itertuples(index=False), right=[c != "model" for c in df.columns])
 
 
 def legend(confidence: float, n_boot: int, paired: bool, degenerate: bool, csv_names: bool = True) -> list[str]:
