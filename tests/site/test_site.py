@@ -103,7 +103,7 @@ def test_the_index_plans_the_track_tables(tmp_path, shared_data):
         "datasets": {"ml": {"domain": "movie", "format": "ml-100k", "measures": ["attr_genre"],
                             "source": {"path": str(shared_data / "movielens-100k/raw")}}},
         "models": {"random": {"backend": "random", "seed": 0}},
-        "llara": {"seed": 0, "n_candidates": 20, "epochs": 2, "baselines": ["popularity"], "models": ["random"],
+        "llara": {"seed": 0, "n_candidates": 20, "max_epochs": 2, "baselines": ["popularity"], "models": ["random"],
                   "datasets": {"lastfm": {"path": str(llara / "lastfm"), "train_files": ["train_data.jsonl"],
                                           "template": "lastfm"}}}}))
     out = snakemake(tmp_path, "-n", "results/site/index.html").stdout
