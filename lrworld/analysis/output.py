@@ -39,6 +39,22 @@ def to_markdown(df: pd.DataFrame, title: str, note: str = "", digits: int = 4) -
     return out + (f"\n{note}\n" if note else "")
 
 
+def factor_groups(domain: str, measure_ids) -> list[tuple[str, int]]:
+    """`to_latex`'s header groups over a model column and the measures' columns: "scale / factor"
+    spans of adjacent measures, as the paper's tables group them."""
+    from lrworld.questions import measures
+
+    groups = [("", 1)]
+    for m in measure_ids:
+        me = measures.get(domain, m)
+        label = f"{me.scale} / {me.factor}"
+        if groups[-1][0] == label:
+            groups[-1] = (label, groups[-1][1] + 1)
+        else:
+            groups.append((label, 1))
+    return groups
+
+
 def to_latex(df: pd.DataFrame, caption: str, label: str, groups: list[tuple[str, int]] | None = None,
              digits: int = 4) -> str:
     """A booktabs table. `groups`: optional header row of (text, span) over the columns, e.g. the

@@ -10,6 +10,7 @@ import pandas as pd
 from lrworld.questions import measures
 from lrworld.analysis.bootstrap import align, bootstrap_ci, paired_bootstrap
 from lrworld.analysis.load import model_order
+from lrworld.analysis.output import factor_groups
 from lrworld.questions.seeding import rng_for
 from lrworld.scoring.table import column_name
 
@@ -106,12 +107,5 @@ def paper_table(scores: pd.DataFrame, paired: pd.DataFrame, domain: str, models:
             frow[c] = f"{s['value']:.4f} [{s['ci_low']:.4f}, {s['ci_high']:.4f}]{mark}"
         num.append(nrow)
         fmt.append(frow)
-    groups = [("", 1)]
-    for m, v in cols:
-        me = measures.get(domain, m)
-        label = f"{me.scale} / {me.factor}"
-        if groups[-1][0] == label:
-            groups[-1] = (label, groups[-1][1] + 1)
-        else:
-            groups.append((label, 1))
+    groups = factor_groups(domain, [m for m, _ in cols])
     return pd.DataFrame(num), pd.DataFrame(fmt, columns=["model"] + [column_name(m, v) for m, v in cols]), groups

@@ -20,7 +20,7 @@ import re
 
 import pandas as pd
 
-from lrworld.analysis.output import to_latex
+from lrworld.analysis.output import factor_groups, to_latex
 from lrworld.core.markdown import pipe_table
 from lrworld.questions import measures
 
@@ -218,15 +218,7 @@ def to_markdown(table: pd.DataFrame, title: str, domain: str, figs: dict[str, pd
 def to_tex(table: pd.DataFrame, title: str, domain: str, figs: dict[str, pd.DataFrame], confidence: float = 0.95,
            n_boot: int = 1000) -> str:
     """The .md's main table in booktabs, under the paper's scale / factor header groups."""
-    groups = [("", 1)]
-    for c in table.columns[1:]:
-        m, _, variant = c.partition("@")
-        me = measures.get(domain, m)
-        label = f"{me.scale} / {me.factor}"
-        if groups[-1][0] == label:
-            groups[-1] = (label, groups[-1][1] + 1)
-        else:
-            groups.append((label, 1))
+    groups = factor_groups(domain, [c.partition("@")[0] for c in table.columns[1:]])
     caption = f"{title}. " + " ".join(legend(confidence, n_boot, *_marked(figs), csv_names=False))
     tex = to_latex(formatted(table, domain, figs), caption, f"tab:results-{title}".replace("_", "-"), groups)
     align = "l" * len(table.columns)
