@@ -8,7 +8,7 @@ Backends that can score the candidate labels directly (choice scoring) also fill
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any, Protocol, Sequence
+from typing import Any, Iterable, Protocol, Sequence
 
 
 @dataclass(frozen=True)
@@ -51,3 +51,11 @@ class Backend(Protocol):
     def answer(self, items: Sequence[PromptItem]) -> list[Response]:
         """Answer all items; may batch internally. Raise on transport errors, never return an
         error as an answer."""
+
+
+def in_order(items: Sequence[PromptItem], answered: Iterable[tuple[int, Response]]) -> list[Response]:
+    """`answer` from an `answer_iter` that yields (index into items, Response) as each completes."""
+    out: list[Response | None] = [None] * len(items)
+    for i, resp in answered:
+        out[i] = resp
+    return out  # type: ignore[return-value]

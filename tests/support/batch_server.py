@@ -22,7 +22,7 @@ import time
 from collections import Counter
 from http.server import BaseHTTPRequestHandler
 
-from tests.support.fault_server import FaultServer, _Server
+from tests.support.fault_server import FaultServer, serve, stop
 
 
 def _prompt(body: dict) -> str:
@@ -60,18 +60,10 @@ class BatchServer:
         class Handler(_Handler):
             server_state = srv
 
-        self._httpd = _Server(("127.0.0.1", 0), Handler)
-        host, port = self._httpd.server_address[:2]
-        self.base_url = f"http://{host}:{port}/v1"
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-        self._thread.start()
-        return self
+        return serve(self, Handler, "batch-server")
 
     def stop(self) -> None:
-        if self._httpd is not None:
-            self._httpd.shutdown()
-            self._httpd.server_close()
-            self._httpd = None
+        stop(self)
 
     def __enter__(self) -> "BatchServer":
         return self.start()

@@ -114,20 +114,10 @@ class FaultServer:
         class Handler(_Handler):
             fault_server = server
 
-        self._httpd = _Server(("127.0.0.1", 0), Handler)
-        host, port = self._httpd.server_address[:2]
-        self.base_url = f"http://{host}:{port}/v1"
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05},
-                                        name="fault-server", daemon=True)
-        self._thread.start()
-        return self
+        return serve(self, Handler, "fault-server")
 
     def stop(self) -> None:
-        if self._httpd is not None:
-            self._httpd.shutdown()
-            self._httpd.server_close()
-            self._thread.join(timeout=5)
-            self._httpd = None
+        stop(self)
 
     def __enter__(self) -> "FaultServer":
         return self.start()
@@ -188,6 +178,26 @@ class FaultServer:
             "choices": [choice],
             "usage": {"prompt_tokens": n_prompt, "completion_tokens": n_out, "total_tokens": n_prompt + n_out},
         }
+
+
+def serve(owner, handler: type, name: str):
+    """Start a threaded server on a free loopback port for `owner` (which gets `_httpd`,
+    `_thread` and `base_url`), and return the owner."""
+    owner._httpd = _Server(("127.0.0.1", 0), handler)
+    host, port = owner._httpd.server_address[:2]
+    owner.base_url = f"http://{host}:{port}/v1"
+    owner._thread = threading.Thread(target=owner._httpd.serve_forever, kwargs={"poll_interval": 0.05}, name=name,
+                                     daemon=True)
+    owner._thread.start()
+    return owner
+
+
+def stop(owner) -> None:
+    if owner._httpd is not None:
+        owner._httpd.shutdown()
+        owner._httpd.server_close()
+        owner._thread.join(timeout=5)
+        owner._httpd = None
 
 
 class _Server(ThreadingHTTPServer):

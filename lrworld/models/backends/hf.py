@@ -21,7 +21,7 @@ from typing import Iterator, Sequence
 
 from lrworld.core import io
 from lrworld.core.io import sha256_file
-from lrworld.models.base import PromptItem, Response
+from lrworld.models.base import PromptItem, Response, in_order
 from lrworld.models.batching import PaddingStats, plan_batches
 from lrworld.models.registry import HOST_GB, declared, register_backend
 
@@ -284,10 +284,7 @@ class HFBackend:
         return out
 
     def answer(self, items: Sequence[PromptItem]) -> list[Response]:
-        out: list[Response | None] = [None] * len(items)
-        for i, resp in self.answer_iter(items):
-            out[i] = resp
-        return out  # type: ignore[return-value]
+        return in_order(items, self.answer_iter(items))
 
     def answer_iter(self, items: Sequence[PromptItem]) -> Iterator[tuple[int, Response]]:
         """(index into items, Response) batch by batch, so the caller stores each batch's answers

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable, Iterator, Sequence
 from urllib.parse import urlsplit, urlunsplit
 
-from lrworld.models.base import PromptItem, Response
+from lrworld.models.base import PromptItem, Response, in_order
 from lrworld.models.registry import declared, filled, register_backend
 from lrworld.models.retry import BackendError, RetryPolicy, parse_retry_after
 
@@ -214,10 +214,7 @@ class OpenAIBackend:
 
     def answer(self, items: Sequence[PromptItem]) -> list[Response]:
         """All answers, in input order. Raises BackendError when an item exhausts its retry budget."""
-        out: list[Response | None] = [None] * len(items)
-        for i, resp in self.answer_iter(items):
-            out[i] = resp
-        return out  # type: ignore[return-value]
+        return in_order(items, self.answer_iter(items))
 
     def answer_iter(self, items: Sequence[PromptItem]) -> Iterator[tuple[int, Response]]:
         """Yield (index into items, Response) as each completes, so the caller can persist each
