@@ -222,6 +222,20 @@ def _dataset_validator():
     return _with_defaults(Draft202012Validator)({"definitions": s["definitions"], **ds})
 
 
+def entry_defaults(where: tuple[str, ...], entry: dict) -> dict:
+    """A copy of one entry of a map in config (e.g. where=("llara", "datasets")) with the schema's
+    defaults filled in, for code called outside the graph: the defaults stay in the schema."""
+    s = schema()
+    sub = s
+    for key in where:
+        sub = sub["properties"][key]
+    out = copy.deepcopy(entry)
+    for _ in _with_defaults(Draft202012Validator)({"definitions": s["definitions"],
+                                                   **sub["additionalProperties"]}).iter_errors(out):
+        pass
+    return out
+
+
 def dataset_defaults(name: str, ds: dict) -> dict:
     """One dataset block (domain, source and measures may be absent) checked and with its format's
     defaults filled in, as a new dict: loaders called outside the graph see what the graph sees."""

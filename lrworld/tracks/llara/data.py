@@ -24,6 +24,7 @@ from typing import Iterable
 
 import pandas as pd
 
+from lrworld.core.config import entry_defaults
 from lrworld.data.contract import DataError, sort_interactions
 from lrworld.data.formats.ml_100k import read_u_item
 from lrworld.data.movielens import split_title_year
@@ -238,6 +239,7 @@ def load_released(name: str, cfg: dict) -> LlaraSet:
     ``train_udata`` (ml-100k u.data: users who could author a test row are excluded),
     ``min_len_seq`` (default 3).
     """
+    cfg = entry_defaults(("llara", "datasets"), cfg)
     kind = cfg.get("kind", name)
     if kind not in PAD_IDS:
         raise ValueError(f"llara.datasets.{name}.kind: {kind!r} is not one of {sorted(PAD_IDS)}")
@@ -247,17 +249,17 @@ def load_released(name: str, cfg: dict) -> LlaraSet:
         names = load_ml100k_titles(titles)
     else:
         names = load_id2name(cfg.get("titles") or root / "id2name.txt")
-    min_len = int(cfg.get("min_len_seq", MIN_LEN_SEQ))
-    test, dropped = load_llara_split(root / cfg.get("test_file", "Test_data.jsonl"), kind, "test", names, min_len)
+    min_len = cfg["min_len_seq"]
+    test, dropped = load_llara_split(root / cfg["test_file"], kind, "test", names, min_len)
     notes = [f"test: {len(test)} rows kept, {dropped} dropped (len_seq < {min_len}, as LLaRA)"]
     train: list[Example] = []
-    for fname in cfg.get("train_files", []):
+    for fname in cfg["train_files"]:
         rows = read_llara_rows(root / fname, kind)
         _check_known(rows, names)
         part = examples_from_rows(rows, f"{kind}:train:{fname}")
         notes.append(f"train: {len(part)} examples from {fname} (rows as released)")
         train += part
-    for fname in cfg.get("train_expand", []):
+    for fname in cfg["train_expand"]:
         rows = read_llara_rows(root / fname, kind)
         _check_known(rows, names)
         part = examples_from_rows(rows, f"{kind}:train:{fname}", expand_prefixes=True)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from lrworld.core.config import entry_defaults
 from lrworld.core.io import read_json, read_jsonl, write_json, write_jsonl, write_text
 from lrworld.questions.seeding import rng_for
 from lrworld.tracks.llara import paper
@@ -25,11 +26,12 @@ def dataset_inputs(name: str, cfg: dict) -> list[str]:
     """The files a dataset entry reads (Snakemake inputs, so the DAG sees the spine's parquet)."""
     if "interactions" in cfg:
         return [cfg["interactions"], cfg["items"]]
+    cfg = entry_defaults(("llara", "datasets"), cfg)
     root = Path(cfg["path"])
     kind = cfg.get("kind", name)
-    out = [root / cfg.get("test_file", "Test_data.jsonl")]
+    out = [root / cfg["test_file"]]
     out.append(Path(cfg["titles"]) if cfg.get("titles") else root / ("u.item" if kind == "movielens" else "id2name.txt"))
-    out += [root / f for f in [*cfg.get("train_files", []), *cfg.get("train_expand", [])]]
+    out += [root / f for f in [*cfg["train_files"], *cfg["train_expand"]]]
     if cfg.get("train_udata"):
         out.append(Path(cfg["train_udata"]))
     return [str(p) for p in out]
@@ -38,12 +40,12 @@ def dataset_inputs(name: str, cfg: dict) -> list[str]:
 def load_dataset(name: str, cfg: dict) -> LlaraSet:
     """A ``config["llara"]["datasets"][name]`` entry: LLaRA's released files (``path``) or the
     pipeline's aligned tables (``interactions`` + ``items`` parquet)."""
+    cfg = entry_defaults(("llara", "datasets"), cfg)
     if "interactions" in cfg:
         if "items" not in cfg:
             raise ValueError(f"llara.datasets.{name}: 'interactions' needs 'items' too")
         return build_from_interactions(pd.read_parquet(cfg["interactions"]), pd.read_parquet(cfg["items"]),
-                                       seq_len=int(cfg.get("seq_len", 10)),
-                                       min_len_seq=int(cfg.get("min_len_seq", 3)), name=name)
+                                       seq_len=cfg["seq_len"], min_len_seq=cfg["min_len_seq"], name=name)
     if "path" not in cfg:
         raise ValueError(f"llara.datasets.{name}: needs 'path' (LLaRA's files) or 'interactions' + 'items'")
     return load_released(name, cfg)
