@@ -8,6 +8,8 @@
 rule answer:
     input:
         requests=lambda wc: W.requests(wc.track, wc.scope),
+        # the audit first: no model time goes to questions that fail it
+        gate=lambda wc: W.gate(wc.track, wc.scope),
     output:
         answered="results/answers/{track}/{scope}/{model}.json",
     params:

@@ -174,11 +174,15 @@ class Plan:
         """Every name the `answer` rule's {scope} stands for (each track's datasets)."""
         return sorted({*self.datasets, *self.llara.datasets, *self.srbench.datasets})
 
+    def gate(self, track: str, scope: str) -> list[str]:
+        """What must pass before an answer job may spend model time: the dataset's audit for
+        LRWorld's questions (not a request file, so it does not size the job)."""
+        return [f"results/audit/{scope}.json"] if track == "lrworld" else []
+
     def requests(self, track: str, scope: str) -> list[str]:
         """The request files one answer job reads (every prompt of the track's scope)."""
         if track == "lrworld":
-            # the audit first: no model time goes to questions that fail it
-            return self.prompt_files(scope) + [f"results/audit/{scope}.json"]
+            return self.prompt_files(scope)
         if track == "llara":
             return [f"results/llara/{scope}/prompts.jsonl"]
         if track == "srbench":
