@@ -51,7 +51,7 @@ def write_config(out: Path) -> dict:
     write_amazon_2018(out / "amazon", n_users=60, n_items=80, seed=0)
     nf = {name: write_netflix(out / name, n_users=150, seed=seed, extra_movies=60)
           for name, seed in (("netflix", 0), ("netflix2", 1))}
-    ids = {d: [m.id for m in measures.REGISTRY[d]] for d in ("product", "movie")}
+    ids = {d: measures.measure_ids(d) for d in ("product", "movie")}
     datasets = {"amazon": {"domain": "product", "format": "amazon-2018", "prefix": "Home_and_Kitchen",
                            "source": {"path": str(out / "amazon")}, "measures": ids["product"]}}
     for name, truth in nf.items():
