@@ -22,14 +22,14 @@ import time
 from collections import Counter
 from http.server import BaseHTTPRequestHandler
 
-from tests.support.fault_server import FaultServer, serve, stop
+from tests.support.fault_server import FaultServer, LoopbackServer, serve
 
 
 def _prompt(body: dict) -> str:
     return [m for m in body["messages"] if m.get("role") == "user"][-1]["content"]
 
 
-class BatchServer:
+class BatchServer(LoopbackServer):
     def __init__(self, *, hold: bool = False, fail_prompts=(), bad_body_prompts=(), expire: bool = False,
                  expire_after: int = 0, labels=("A", "B", "C", "D")):
         self.hold = hold
@@ -61,15 +61,6 @@ class BatchServer:
             server_state = srv
 
         return serve(self, Handler, "batch-server")
-
-    def stop(self) -> None:
-        stop(self)
-
-    def __enter__(self) -> "BatchServer":
-        return self.start()
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
 
     # -- the API --------------------------------------------------------------------------------
     def upload(self, content: bytes, purpose: str, filename: str) -> dict:

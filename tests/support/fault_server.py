@@ -62,7 +62,23 @@ def expected_label(prompt: str, labels: Sequence[str] = ("A", "B", "C", "D")) ->
     return labels[int(prompt_digest(prompt), 16) % len(labels)]
 
 
-class FaultServer:
+class LoopbackServer:
+    """stop() and the context manager of a test server whose start() calls `serve`."""
+
+    def start(self):
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        stop(self)
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+class FaultServer(LoopbackServer):
     def __init__(
         self,
         script: dict[str, list[str]] | None = None,
@@ -115,15 +131,6 @@ class FaultServer:
             fault_server = server
 
         return serve(self, Handler, "fault-server")
-
-    def stop(self) -> None:
-        stop(self)
-
-    def __enter__(self) -> "FaultServer":
-        return self.start()
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
 
     # -- bookkeeping --------------------------------------------------------------------------------
 
