@@ -222,16 +222,21 @@ def _dataset_validator():
     return _with_defaults(Draft202012Validator)({"definitions": s["definitions"], **ds})
 
 
-def entry_defaults(where: tuple[str, ...], entry: dict) -> dict:
-    """A copy of one entry of a map in config (e.g. where=("llara", "datasets")) with the schema's
-    defaults filled in, for code called outside the graph: the defaults stay in the schema."""
+@functools.lru_cache(maxsize=None)
+def _entry_validator(where: tuple[str, ...]):
     s = schema()
     sub = s
     for key in where:
         sub = sub["properties"][key]
+    return _with_defaults(Draft202012Validator)({"definitions": s["definitions"], **sub["additionalProperties"]})
+
+
+def entry_defaults(where: tuple[str, ...], entry: dict) -> dict:
+    """A copy of one entry of a map in config (e.g. where=("llara", "datasets")) with the schema's
+    defaults filled in, for code called outside the graph: the defaults stay in the schema. The
+    validator is built once per map (input functions call this once per job)."""
     out = copy.deepcopy(entry)
-    for _ in _with_defaults(Draft202012Validator)({"definitions": s["definitions"],
-                                                   **sub["additionalProperties"]}).iter_errors(out):
+    for _ in _entry_validator(tuple(where)).iter_errors(out):
         pass
     return out
 
