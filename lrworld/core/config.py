@@ -231,6 +231,13 @@ def _entry_validator(where: tuple[str, ...]):
     return _with_defaults(Draft202012Validator)({"definitions": s["definitions"], **sub["additionalProperties"]})
 
 
+@functools.lru_cache(maxsize=1)
+def _config_filler():
+    """The whole config's default-filling validator, built once (the schema is read and its
+    registries discovered once per process)."""
+    return _with_defaults(Draft202012Validator)(schema())
+
+
 def entry_defaults(where: tuple[str, ...], entry: dict) -> dict:
     """A copy of one entry of a map in config (e.g. where=("llara", "datasets")) with the schema's
     defaults filled in, for code called outside the graph: the defaults stay in the schema. The
@@ -285,7 +292,7 @@ def with_defaults(config: dict) -> dict:
     code run outside Snakemake (tests, notebooks): defaults stay in the schema alone. Nothing is
     validated here; a default is filled wherever its object is present."""
     filled = copy.deepcopy(config)
-    for _ in _with_defaults(Draft202012Validator)(schema()).iter_errors(filled):
+    for _ in _config_filler().iter_errors(filled):
         pass
     return filled
 
@@ -296,7 +303,7 @@ def _raise(msg: str):
 
 def fill_defaults(config: dict) -> dict:
     """Fill every default the schema and the backends declare, in place (after `validate`)."""
-    _with_defaults(Draft202012Validator)(schema()).validate(config)
+    _config_filler().validate(config)
     reg = backends()
     for name, model in config["models"].items():
         config["models"][name] = reg.get(model["backend"]).with_defaults(model)
