@@ -5,6 +5,9 @@ import logging
 import re
 import time
 
+import pytest
+from tqdm import std as tqdm_std
+
 from lrworld.core import progress
 from lrworld.inference.cache import ResponseCache
 from lrworld.inference.stage import fill_cache, summary_line
@@ -18,29 +21,51 @@ def lines(caplog, name):
     return [r.getMessage() for r in caplog.records if r.name == name]
 
 
-def test_lines_come_at_each_step_or_period_and_at_the_end(caplog):
+class Clock:
+    """A fake clock for tqdm and the log sink: the tests count steps and seconds, not the machine's speed."""
+
+    def __init__(self):
+        self.t = 1000.0
+
+    def __call__(self):
+        return self.t
+
+    def sleep(self, s):
+        self.t += s
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    c = Clock()
+    monkeypatch.setattr(tqdm_std, "time", c)
+    monkeypatch.setattr(progress.time, "monotonic", c)
+    return c
+
+
+def test_lines_come_at_each_step_or_period_and_at_the_end(caplog, clock):
     log = logging.getLogger("test.progress")
     caplog.set_level(logging.INFO, logger="test.progress")
     with progress.bar(200, "work", "prompt", log, every_s=3600, step=0.25) as b:
         for _ in range(200):
-            time.sleep(0.012)  # 2.4 s in all: a refresh a second, a line per 25% crossed
+            clock.sleep(0.012)  # 2.4 s in all: a refresh a second, a line per 25% crossed
             b.update(1)
     got = lines(caplog, "test.progress")
     counts = [int(METER.search(s).group(1)) for s in got]
-    assert counts == sorted(set(counts)) and counts[-1] == 200  # rising, no repeats, the end once
-    assert 2 <= len(got) <= 5  # each a quarter crossed (at most one a second), not every update
+    # refreshes at 1.0 s (n=84: the first quarter crossed) and 2.0 s (n=168: the third), then the end
+    assert counts == [84, 168, 200]
     assert all(s.startswith("work:") and "%|" in s for s in got)
 
 
-def test_a_period_line_comes_without_a_step(caplog):
+def test_a_period_line_comes_without_a_step(caplog, clock):
     log = logging.getLogger("test.period")
     caplog.set_level(logging.INFO, logger="test.period")
     b = progress.bar(10_000, "slow", "prompt", log, every_s=0.5, step=1.0)
     for _ in range(3):
-        time.sleep(1.05)
+        clock.sleep(1.05)
         b.update(1)
     got = lines(caplog, "test.period")
-    assert len(got) >= 2 and all(METER.search(s).group(2) == "10000" for s in got)
+    assert [METER.search(s).group(1) for s in got] == ["1", "2", "3"]  # one a period, no share crossed
+    assert all(METER.search(s).group(2) == "10000" for s in got)
     b.close()
     assert METER.search(lines(caplog, "test.period")[-1]).group(1) == "3"  # the early end is logged
 
@@ -72,7 +97,7 @@ def test_the_answer_stage_shows_rates_and_ends_with_one_summary(tmp_path, caplog
     assert (info["prompts"], info["distinct"], info["asked"], info["cached"]) == (26, 24, 16, 8)
     assert info["missed"] == 8  # q0, q3, ... q21 answer "no idea", cached ones included
     assert (info["tokens_in"], info["tokens_out"]) == (1600, 32)  # of the 16 asked
-    assert 1.6 <= info["wall_s"] < 30
+    assert info["wall_s"] >= 1.6  # 4 pauses of 0.4 s; no upper bound: a loaded machine is slower
     got = [s for s in lines(caplog, "lrworld.inference.stage") if s.startswith("answer slow:")]
     assert got, lines(caplog, "lrworld.inference.stage")
     last = METER.search(got[-1])

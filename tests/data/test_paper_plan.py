@@ -30,7 +30,7 @@ def test_paper_config_plans_every_measure(tmp_path):
     shutil.copy(ROOT / "config.yaml", tmp_path / "config.yaml")  # as in a checkout: the Snakefile's configfile
     proc = subprocess.run([sys.executable, "-m", "snakemake", "-n", "-s", str(ROOT / "Snakefile"), "--configfile",
                            str(ROOT / "config/paper.yaml"), "-d", str(tmp_path),
-                           "--cores", "1"], capture_output=True, text=True, timeout=300)
+                           "--cores", "1"], capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     out = proc.stdout + proc.stderr
     planned = set(re.findall(r"output: results/questions/([^/]+)/([a-z_0-9]+)\.jsonl", out))

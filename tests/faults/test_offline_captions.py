@@ -50,4 +50,4 @@ def test_no_poster_and_no_image_dir_stops_the_captions_job_in_one_line(tmp_path)
     assert len(guard_log.read_text().split()) == 3  # three tries, then the rest are skipped
     assert "Traceback" not in "\n".join(log) and "positive_has_no_text" not in proc.stdout + proc.stderr
     assert not (tmp_path / "results/questions/nf/multimodal.jsonl").exists()
-    assert took < 60
+    assert took < 600  # the counts above are the check (3 tries, not 200 timeouts); this only catches a hang

@@ -77,12 +77,12 @@ def test_killed_between_submit_and_completion_re_attaches_and_bills_each_prompt_
         """))
         proc = subprocess.Popen([sys.executable, str(job)])
         try:
-            deadline = time.monotonic() + 60
+            deadline = time.monotonic() + 300
             while srv.retrieves < 3 and time.monotonic() < deadline:  # submitted, and polling
                 assert proc.poll() is None
                 time.sleep(0.02)
             proc.send_signal(signal.SIGKILL)
-            proc.wait(timeout=10)
+            proc.wait(timeout=60)
         finally:
             proc.kill()
         assert srv.batches_created == 1

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_readme_fixture_example_plans_only_its_own_datasets_and_models(tmp_path, shared_data):
     subprocess.run([sys.executable, "-m", "tests.support.fixtures_config", str(tmp_path / "fx"), str(shared_data)],
-                   cwd=ROOT, check=True, timeout=120)
+                   cwd=ROOT, check=True, timeout=600)
     cfg = __import__("yaml").safe_load((tmp_path / "fx/config.yaml").read_text())
     run = tmp_path / "run"
     run.mkdir()
@@ -25,7 +25,7 @@ def test_readme_fixture_example_plans_only_its_own_datasets_and_models(tmp_path,
     snakemake = Path(sys.executable).parent / "snakemake"
     proc = subprocess.run([str(snakemake), "-n", "--snakefile", str(ROOT / "Snakefile"), "--configfile",
                            str(tmp_path / "fx/config.yaml"), "-d", str(run), "--cores", "1"],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     out = proc.stdout + proc.stderr
     planned = set(re.findall(r"output: results/questions/([^/]+)/([a-z_0-9]+)\.jsonl", out))
