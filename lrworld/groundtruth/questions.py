@@ -21,7 +21,7 @@ import pandas as pd
 
 from lrworld.questions.display import display_key
 from lrworld.questions.negatives import draw_distinct
-from lrworld.questions.seeding import answer_slot, place_answer, rng_for
+from lrworld.core.seeding import answer_slot, place_answer, rng_for
 
 QTYPE = "hit10"
 N_CANDIDATES = 10

@@ -27,7 +27,7 @@ import pandas as pd
 
 from lrworld.core.io import sha256_text
 from lrworld.core.registry import Registry
-from lrworld.questions.seeding import rng_for
+from lrworld.core.seeding import rng_for
 
 @dataclass(frozen=True)
 class VariantKind:
@@ -64,6 +64,11 @@ def kind(variant: str) -> str:
         if re.fullmatch(k.pattern, variant):
             return name
     raise ValueError(f"unknown prompt variant {variant!r}; known: {[k.pattern for _, k in VARIANT_KINDS.items()]}")
+
+
+def column_name(measure: str, variant: str) -> str:
+    """A (measure, variant)'s column in the results tables: the measure alone for zero_shot."""
+    return measure if variant == "zero_shot" else f"{measure}@{variant}"
 
 
 def template_variant(variant: str) -> str:

@@ -28,7 +28,7 @@ import pandas as pd
 
 from lrworld.questions.display import display_key
 from lrworld.questions.measures import FIELD_VALUES, ITEM_TEXT, ITEM_TITLE, Measure
-from lrworld.questions.seeding import answer_slot, place_answer, rng_for
+from lrworld.core.seeding import answer_slot, place_answer, rng_for
 from lrworld.questions.windows import Window
 
 

@@ -9,7 +9,8 @@ from pathlib import Path
 
 from snakemake.io import expand, report
 
-from lrworld.core.config import CAPTIONER_KEYS, ConfigError, enabled_models
+from lrworld.config.assembly import CAPTIONER_KEYS, enabled_models
+from lrworld.core.schema import ConfigError
 from lrworld.core.digests import DigestStore
 from lrworld.groundtruth import artifacts
 from lrworld.questions import measures as measure_registry
