@@ -204,9 +204,10 @@ class Plan:
                       model=self.models, measure=self.datasets[dataset]["measures"], variant=self.variants)
 
     # -- provenance --------------------------------------------------------------------------------
-    # The rules of a score's chain, whose code its record lists.
-    CHAIN_RULES = ("fetch_raw", "ingest", "assoc_rules", "similar_pairs", "neumf", "prototypes", "gt_questions",
-                   "questions", "prompts", "audit", "answer", "score")
+    # The rules of a score's chain, whose code its record lists; the ground-truth rules from the
+    # artifacts' registry.
+    CHAIN_RULES = ("fetch_raw", "ingest", *artifacts.rules(), "gt_questions", "questions", "prompts", "audit",
+                   "answer", "score")
     RECORD = "results/provenance/{dataset}/{model}/{measure}/%s.json"
 
     def record_outputs(self) -> dict:

@@ -39,6 +39,23 @@ class ToyBackend:
 '''
 
 
+# two variants that move the answer, named as nothing in the code expects: the audit reads that
+# they permute from their registry entry (`permutes=True`), not from their names. (`reverse` is
+# refused at import: Snakemake reserves it, tests/audit/test_audit.py.)
+TOY_VARIANTS = '''
+
+@register_variant("flip", permutes=True)
+def _flip(q: dict, ctx: Context):
+    n = len(q["candidates"])
+    return (*permuted(q, [1, 0] + list(range(2, n))), "")
+
+
+@register_variant("backwards", permutes=True)
+def _backwards(q: dict, ctx: Context):
+    return (*permuted(q, list(range(len(q["candidates"])))[::-1]), "")
+'''
+
+
 def changed_files(a: Path, b: Path) -> set[str]:
     out = set()
     cmp = filecmp.dircmp(a, b, ignore=["__pycache__"])
@@ -69,15 +86,19 @@ def test_a_toy_measure_and_a_toy_backend_run_through_the_graph(tmp_path, shared_
                 repo / "lrworld/templates/movie/toy_genre/zero_shot.txt")
     # the backend: one file
     (repo / "lrworld/models/backends/toy.py").write_text(TOY_BACKEND)
+    # the variants: one function each
+    variants = repo / "lrworld/prompts/variants.py"
+    variants.write_text(variants.read_text() + TOY_VARIANTS)
     assert changed_files(ROOT / "lrworld", repo / "lrworld") == {
-        "questions/measures.py", "templates/movie/toy_genre", "models/backends/toy.py"}
+        "questions/measures.py", "templates/movie/toy_genre", "models/backends/toy.py", "prompts/variants.py"}
 
     work = tmp_path / "work"
     work.mkdir()
     cfg = {"seed": 3, "cache_dir": str(work / "cache"), "questions": {"per_measure": 30},
            "datasets": {"ml": {"domain": "movie", "format": "ml-100k", "measures": ["attr_genre", "toy_genre"],
                                "source": {"path": str(shared_data / "movielens-100k/raw")}}},
-           "models": {"random": {"backend": "random"}, "toy": {"backend": "toy", "slot": 2}}}
+           "models": {"random": {"backend": "random"}, "toy": {"backend": "toy", "slot": 2}},
+           "variants": ["zero_shot", "flip", "backwards"]}
     (work / "config.yaml").write_text(yaml.safe_dump(cfg))
     # a key the toy backend does not declare is rejected at start, naming it
     bad = dict(cfg, models={"toy": {"backend": "toy", "slots": 2}})
@@ -92,6 +113,12 @@ def test_a_toy_measure_and_a_toy_backend_run_through_the_graph(tmp_path, shared_
     # the toy backend always picks slot 2: its score is the share of questions whose answer sits there
     assert table.loc["toy", "toy_genre"] == pytest.approx(sum(p["answer_index"] == 2 for p in prompts) / 30, abs=1e-4)
     assert list(table.index) == ["random", "toy"] and "attr_genre" in table.columns
+    # the permuting variants passed the audit (it gates the answer jobs) and moved the answer as declared
+    for variant, moved in [("flip", lambda a: {0: 1, 1: 0}.get(a, a)), ("backwards", lambda a: 3 - a)]:
+        shown = [json.loads(line) for line in (work / f"results/prompts/ml/toy_genre/{variant}.jsonl").open()]
+        assert [p["answer_index"] for p in shown] == [moved(p["answer_index"]) for p in prompts]
+        assert table.loc["toy", f"toy_genre@{variant}"] == pytest.approx(
+            sum(p["answer_index"] == 2 for p in shown) / 30, abs=1e-4)
     # and its numbers have their provenance and audit like every other
     rec = json.loads((work / "results/provenance/ml/toy/toy_genre/zero_shot.json").read_text())
     assert any(n["role"] == "audit" for n in rec["chain"])
