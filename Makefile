@@ -26,6 +26,7 @@ test-fast:
 
 lint:
 	$(BIN)/snakemake --lint
+	$(BIN)/lint-imports --no-cache  # the package's floors (pyproject's [tool.importlinter])
 
 # The real default pipeline (recbole wheel data, random + SmolLM2) on a small question count.
 ci-pipeline:

@@ -41,7 +41,7 @@ import torch  # noqa: E402
 
 from lrworld.models.batching import PaddingStats, plan_batches  # noqa: E402
 from lrworld.models.backends.hf import last_token_logits  # noqa: E402
-from lrworld.questions.seeding import rng_for  # noqa: E402
+from lrworld.core.seeding import rng_for  # noqa: E402
 
 # (dataset, factor, prompt tokens fed to GPT-3.5 [Tables 16-17], questions [from Tables 12-14])
 PAPER_CELLS = [

@@ -16,7 +16,7 @@ import sys
 
 from pathlib import Path
 
-from lrworld.core.config import ConfigError
+from lrworld.core.schema import ConfigError
 from lrworld.inference.cache import CacheError, ResponseCache
 from lrworld.provenance import trace
 
@@ -56,7 +56,8 @@ def _cache_dir(args) -> Path:
     root = Path(args.directory or ".")
     if args.cache_dir:
         return Path(args.cache_dir)
-    from lrworld.core.config import load_yaml, schema
+    from lrworld.config.assembly import schema
+    from lrworld.core.yamlfile import load_yaml
 
     cfg = root / "config.yaml"
     value = (load_yaml(cfg) or {}).get("cache_dir") if cfg.exists() else None
@@ -107,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "cache":
             return _cache(args)
         if args.command == "status":
-            from lrworld.inference import status  # the plan imports snakemake: only for this command
+            from lrworld.workflow import status  # the plan imports snakemake: only for this command
 
             res = status.status(args.directory or ".", args.configfile)
             print(json.dumps(res, indent=2, sort_keys=True) if args.json else status.format_status(res))

@@ -4,19 +4,21 @@ import sys
 
 sys.path.insert(0, workflow.basedir)
 
-from lrworld.core import config as lrw_config, config_files
+from lrworld.config import assembly as lrw_config, files as config_files
+from lrworld.core import yamlfile
+from lrworld.core.schema import ConfigError
 from lrworld.workflow.analysis import plot_outputs, table_outputs
 from lrworld.workflow.plan import CAPTIONER, TRACKS, Plan, alt
 
 try:
-    lrw_config.check_files(workflow.configfiles)  # duplicated keys: Snakemake's loader keeps the last
+    yamlfile.check_files(workflow.configfiles)  # duplicated keys: Snakemake's loader keeps the last
     # a --configfile's datasets and models choose what runs instead of adding to config.yaml's
     config_files.choose(config, workflow.overwrite_configfiles, workflow.config_settings.config)
     lrw_config.validate(config)
     # Defaults live only in the schema and the backends' schema fragments; this fills them in.
     lrw_config.fill_defaults(config)
     W = Plan(config, workflow.basedir)
-except lrw_config.ConfigError as exc:
+except ConfigError as exc:
     # One line naming the key, before any job is planned.
     raise WorkflowError(str(exc)) from None
 DATASETS = W.datasets

@@ -3,7 +3,8 @@ import copy
 import pytest
 import yaml
 
-from lrworld.core.config import ConfigError, validate
+from lrworld.config.assembly import validate
+from lrworld.core.schema import ConfigError
 
 BASE = yaml.safe_load(open("config.yaml"))
 

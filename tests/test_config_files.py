@@ -1,4 +1,4 @@
-"""How config.yaml and --configfile files combine (lrworld/core/config_files.py): a file's datasets
+"""How config.yaml and --configfile files combine (lrworld/config/files.py): a file's datasets
 replace config.yaml's, entries whole; the models it names are the ones that run."""
 
 import shutil
@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from lrworld.core import config as lrw_config
-from lrworld.core import config_files
+from lrworld.config import assembly as lrw_config
+from lrworld.core.schema import ConfigError
+from lrworld.config import files as config_files
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -41,7 +42,7 @@ def test_a_same_name_dataset_replaces_the_default_whole(checkout, shared_data):
     # what Snakemake's own merge made of it: two kinds of source in one entry
     merged = yaml.safe_load((checkout / "config.yaml").read_text())
     merged["datasets"]["ml100k"]["source"].update(path="x")
-    with pytest.raises(lrw_config.ConfigError, match=r"datasets\.ml100k\.source: give exactly one of"):
+    with pytest.raises(ConfigError, match=r"datasets\.ml100k\.source: give exactly one of"):
         lrw_config.validate(merged)
 
 

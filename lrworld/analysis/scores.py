@@ -11,8 +11,8 @@ from lrworld.questions import measures
 from lrworld.analysis.bootstrap import align, bootstrap_ci, paired_bootstrap
 from lrworld.analysis.load import model_order
 from lrworld.analysis.output import factor_groups
-from lrworld.questions.seeding import rng_for
-from lrworld.scoring.table import column_name
+from lrworld.core.seeding import rng_for
+from lrworld.prompts.variants import column_name
 
 
 def score_table(frame: pd.DataFrame, n_boot: int = 1000, confidence: float = 0.95, seed: int = 0) -> pd.DataFrame:

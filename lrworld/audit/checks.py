@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from lrworld.prompts.variants import kind as variant_kind
+from lrworld.prompts.variants import permutes
 from lrworld.questions.display import display_key
 
 CHECKS = ("answer_equals_negative", "negative_in_history", "positive_in_shown_history",
@@ -146,9 +146,13 @@ def prompt_checks(path: str, p: dict, q: dict | None) -> list[Violation]:
         bad("prompt_disagrees_with_question", f"{len(labels)} labels and {len(texts)} candidate texts for "
                                               f"{len(q['candidates'])} candidates")
         return out
-    v = variant_kind(p.get("variant", "zero_shot"))
     meta = p.get("variant_meta") or {}
-    expected = meta["permutation"].index(q["answer_index"]) if v == "shuffle" else q["answer_index"]
+    moved = permutes(p.get("variant", "zero_shot"))
+    if moved and not isinstance(meta.get("permutation"), list):
+        bad("prompt_disagrees_with_question", f"variant {p.get('variant')!r} permutes the candidates but its "
+                                              f"metadata has no permutation")
+        return out
+    expected = meta["permutation"].index(q["answer_index"]) if moved else q["answer_index"]
     if p["answer_index"] != expected:
         bad("prompt_disagrees_with_question", f"answer_index {p['answer_index']} in the prompt, {expected} expected")
     prompt = p.get("prompt", "")

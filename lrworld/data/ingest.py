@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from lrworld.data import contract, options, titles
+from lrworld.data import contract, titles
+from lrworld.data.schema import dataset_defaults
 from lrworld.data.contract import DataError
 from lrworld.data.formats import FORMATS
 from lrworld.data.joins import for_format, paths
@@ -45,7 +46,7 @@ def ingest(name: str, cfg: dict, raw_dir: str | Path, metadata_paths: dict):
              for k, v in named.items()}
     if named:
         cfg = dict(cfg, metadata={k: v for k, v in {**cfg.get("metadata", {}), **named}.items() if k != "source"})
-    cfg = options.with_defaults(name, cfg)
+    cfg = dataset_defaults(name, cfg)
     fmt = cfg["format"]
     inter, items, users, fmt_report = FORMATS.get(fmt).load(Path(raw_dir), cfg)
     items = contract.finalize_items(items)

@@ -1,15 +1,9 @@
-"""Checks of a dataset's config block that the JSON schema cannot express, and its defaults for
-loaders called outside the graph (tests, notebooks)."""
+"""Checks of a dataset's config block that the JSON schema cannot express (its defaults:
+`lrworld.data.schema.dataset_defaults`)."""
 
 from __future__ import annotations
 
 import codecs
-
-
-def with_defaults(name: str, cfg: dict) -> dict:
-    from lrworld.core.config import dataset_defaults
-
-    return dataset_defaults(name, cfg)
 
 
 def _downloads(source: dict) -> list[dict]:

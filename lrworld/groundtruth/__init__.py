@@ -9,7 +9,8 @@ Artifacts (one Snakemake rule each, rules/groundtruth.smk):
   prototypes.all_prototypes(embeddings, interactions, n_targets, k, seed, n_positives, dataset=, display=)
                                                                                         -> (table, stats)
 Questions (spine record shape, qtype "hit10"):
-  questions.BUILDERS[measure.builder](interactions, artifact_df, n_questions, seed, dataset, display=)
+  questions.py registers its builders (lrworld.questions.builders, source ARTIFACT):
+  builder(measure.builder, ARTIFACT).build(interactions, artifact_df, n_questions, seed, dataset, display=)
                                                                            -> (list[dict], report)
 Config: config["groundtruth"], defaults in the config schema; artifacts.ARTIFACTS names the files.
 """

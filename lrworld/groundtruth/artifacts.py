@@ -24,6 +24,12 @@ ARTIFACTS = {
 }
 
 
+def rules() -> list[str]:
+    """The rules that make the artifacts, each once, in the registry's order: the provenance
+    chain's ground-truth part (`Plan.CHAIN_RULES`), so a new artifact's rule is in every record."""
+    return list(dict.fromkeys(a.rule for a in ARTIFACTS.values()))
+
+
 def chain(name: str) -> list[str]:
     """The artifact and everything it rests on, nearest first."""
     out, todo = [], [name]

@@ -23,7 +23,7 @@ import pandas as pd
 
 from lrworld.groundtruth.neumf import embedding_matrix
 from lrworld.questions.negatives import draw_distinct
-from lrworld.questions.seeding import rng_for
+from lrworld.core.seeding import rng_for
 
 PROTO_COLUMNS = ["measure", "cluster", "target", "centroid_distance", "candidate", "cosine",
                  "is_answer", "rank"]

@@ -32,7 +32,7 @@ import scipy.sparse as sp
 
 from lrworld.groundtruth.transactions import binary_matrix, index_interactions
 from lrworld.questions.negatives import draw_distinct
-from lrworld.questions.seeding import rng_for
+from lrworld.core.seeding import rng_for
 
 PAIR_COLUMNS = ["kind", "target", "candidate", "similarity", "is_answer", "n_positives",
                 "negative_cutoff", "negative_rule"]

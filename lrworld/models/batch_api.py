@@ -13,8 +13,8 @@ at OpenAI, results within the 24 h completion window).
   missing after an expired, failed or cancelled batch) go through the normal online path with its
   retries.
 
-Kept apart from backends/openai.py: it shares the request and response shapes (`_request`,
-`_to_response`) and nothing else.
+Kept apart from backends/openai.py: it shares the request and response shapes (`request_body`,
+`to_response`, the `ChatBackend` protocol below) and nothing else, and never imports the backend.
 """
 
 from __future__ import annotations
@@ -24,14 +24,31 @@ import logging
 import sqlite3
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator, Sequence
+from typing import Iterator, Protocol, Sequence
 
 from lrworld.core.io import dumps_canonical, sha256_text
 from lrworld.models.base import PromptItem, Response
 from lrworld.models.retry import BackendError
 
-if TYPE_CHECKING:
-    from lrworld.models.backends.openai import OpenAIBackend
+
+class ChatBackend(Protocol):
+    """What this module uses of a chat-completions backend (`lrworld.models.backends.openai`)."""
+
+    name: str
+    base_url: str | None
+    timeout_s: float
+    policy: object  # its max_retries
+    batch_store: str | None
+    batch_poll_s: float
+    batch_poll_max_s: float
+
+    def resolved_api_key(self) -> str: ...
+
+    def request_body(self, item: PromptItem) -> dict: ...
+
+    def to_response(self, item: PromptItem, completion, latency: float | None, attempts: int) -> Response: ...
+
+    def online_iter(self, items: Sequence[PromptItem]) -> Iterator[tuple[int, Response]]: ...
 
 log = logging.getLogger(__name__)
 
@@ -84,14 +101,14 @@ def custom_id(body: dict) -> str:
     return sha256_text(dumps_canonical(body))[:32]
 
 
-def answer_iter(backend: "OpenAIBackend", items: Sequence[PromptItem]) -> Iterator[tuple[int, Response]]:
+def answer_iter(backend: ChatBackend, items: Sequence[PromptItem]) -> Iterator[tuple[int, Response]]:
     items = list(items)
     if not items:
         return
     if not backend.batch_store:
         raise BackendError(f"models.{backend.name}: batch: true needs a batch store (the answer job sets "
                            f"batch_store to the response cache's file)")
-    api_key = backend._api_key()
+    api_key = backend.resolved_api_key()
     from openai import OpenAI
 
     client = OpenAI(api_key=api_key, base_url=backend.base_url or None, timeout=backend.timeout_s,
@@ -101,7 +118,7 @@ def answer_iter(backend: "OpenAIBackend", items: Sequence[PromptItem]) -> Iterat
         bodies = {}
         where: dict[str, list[int]] = {}
         for i, item in enumerate(items):
-            body = backend._request(item)
+            body = backend.request_body(item)
             cid = custom_id(body)
             bodies[cid] = body
             where.setdefault(cid, []).append(i)
@@ -124,7 +141,7 @@ def answer_iter(backend: "OpenAIBackend", items: Sequence[PromptItem]) -> Iterat
                     continue
                 answered.add(cid)
                 for i in where[cid]:
-                    resp = backend._to_response(items[i], completion, None, 1)
+                    resp = backend.to_response(items[i], completion, None, 1)
                     resp.extra["batch_id"] = batch_id
                     yield i, resp
             missed = [i for c in sorted(members - answered) for i in where[c]]
@@ -138,14 +155,14 @@ def answer_iter(backend: "OpenAIBackend", items: Sequence[PromptItem]) -> Iterat
         store.close()
 
 
-def _online(backend: "OpenAIBackend", items: list[PromptItem], indices: list[int]) -> Iterator[tuple[int, Response]]:
+def _online(backend: ChatBackend, items: list[PromptItem], indices: list[int]) -> Iterator[tuple[int, Response]]:
     if not indices:
         return
-    for j, resp in backend._online_iter([items[i] for i in indices]):
+    for j, resp in backend.online_iter([items[i] for i in indices]):
         yield indices[j], resp
 
 
-def _submit(client, store: BatchStore, backend: "OpenAIBackend", requests: list[tuple[str, dict]]) -> str:
+def _submit(client, store: BatchStore, backend: ChatBackend, requests: list[tuple[str, dict]]) -> str:
     jsonl = "".join(json.dumps({"custom_id": c, "method": "POST", "url": ENDPOINT, "body": b}, ensure_ascii=False) + "\n"
                     for c, b in requests)
     upload = client.files.create(file=("lrworld-batch.jsonl", jsonl.encode("utf-8")), purpose="batch")
@@ -157,7 +174,7 @@ def _submit(client, store: BatchStore, backend: "OpenAIBackend", requests: list[
     return batch.id
 
 
-def _finished(client, backend: "OpenAIBackend", pending: set[str]) -> Iterator[tuple[str, str, list[dict]]]:
+def _finished(client, backend: ChatBackend, pending: set[str]) -> Iterator[tuple[str, str, list[dict]]]:
     """(batch id, final status, output and error lines) for each batch as it reaches a final status."""
     import openai
 

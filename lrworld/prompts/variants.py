@@ -27,7 +27,7 @@ import pandas as pd
 
 from lrworld.core.io import sha256_text
 from lrworld.core.registry import Registry
-from lrworld.questions.seeding import rng_for
+from lrworld.core.seeding import rng_for
 
 @dataclass(frozen=True)
 class VariantKind:
@@ -39,14 +39,36 @@ class VariantKind:
     # (question, context) -> (the question to render, metadata, text put before the prompt); None:
     # the template alone
     prepare: Callable | None = None
+    # it reorders the candidates: its metadata's `permutation` (new slot -> old slot) is where the
+    # answer moved, and the audit checks the prompt's answer_index against it
+    permutes: bool = False
 
 
 VARIANT_KINDS: Registry[VariantKind] = Registry("prompt variant")
 
+# Words a variant name may not be (nor its pattern match). A variant names an output of the
+# provenance rule (`W.record_outputs`), and Snakemake refuses the attribute names of its input and
+# output lists there ("reverse is reserved for internal use"; tests/prompts/test_variants.py keeps
+# this list equal to Snakemake's); and the results tables and score records give their own
+# columns and keys the other names (`<measure>@<variant>`, `<column>_<figure>`).
+SNAKEMAKE_RESERVED = ("append", "clear", "copy", "count", "extend", "get", "index", "insert", "items", "keys",
+                      "pop", "remove", "reverse", "size", "size_files", "size_files_gb", "size_files_kb",
+                      "size_files_mb", "size_gb", "size_kb", "size_mb", "size_tempfiles", "sort", "temp_size_mb",
+                      "update")
+RESERVED = SNAKEMAKE_RESERVED + ("all", "dataset", "model", "measure", "variant", "value", "n", "degenerate",
+                                 "debiased", "ci_low", "ci_high", "diff_vs_random", "p_vs_random",
+                                 "significant_vs_random")
 
-def register_variant(name: str, pattern: str | None = None, own_template: bool = False):
-    """`@register_variant(name, pattern)` on a variant's prepare function."""
-    return VARIANT_KINDS.decorator(name, lambda fn: VariantKind(name, pattern or re.escape(name), own_template, fn))
+
+def register_variant(name: str, pattern: str | None = None, own_template: bool = False, permutes: bool = False):
+    """`@register_variant(name, pattern, permutes=...)` on a variant's prepare function."""
+    pattern = pattern or re.escape(name)
+    taken = [w for w in RESERVED if re.fullmatch(pattern, w)]
+    if taken or not re.fullmatch(r"[a-z][a-z0-9_]*", name):
+        raise ValueError(f"prompt variant {name!r} (pattern {pattern!r}): "
+                         + (f"{taken[0]!r} is a reserved word (lrworld.prompts.variants.RESERVED)" if taken
+                            else "a name is lower-case letters, digits and '_', starting with a letter"))
+    return VARIANT_KINDS.decorator(name, lambda fn: VariantKind(name, pattern, own_template, fn, permutes))
 
 
 VARIANT_KINDS.add("zero_shot", VariantKind("zero_shot", "zero_shot", own_template=True))
@@ -64,6 +86,16 @@ def kind(variant: str) -> str:
         if re.fullmatch(k.pattern, variant):
             return name
     raise ValueError(f"unknown prompt variant {variant!r}; known: {[k.pattern for _, k in VARIANT_KINDS.items()]}")
+
+
+def column_name(measure: str, variant: str) -> str:
+    """A (measure, variant)'s column in the results tables: the measure alone for zero_shot."""
+    return measure if variant == "zero_shot" else f"{measure}@{variant}"
+
+
+def permutes(variant: str) -> bool:
+    """Whether the variant moves the candidates (and so the answer), from its registry entry."""
+    return VARIANT_KINDS.get(kind(variant)).permutes
 
 
 def template_variant(variant: str) -> str:
@@ -101,7 +133,7 @@ def _user(q: dict) -> str:
     return str(q.get("user_id", q["qid"]))
 
 
-@register_variant("shuffle", r"shuffle\d+")
+@register_variant("shuffle", r"shuffle\d+", permutes=True)
 def _shuffle(q: dict, ctx: Context):
     tq, meta = shuffle_question(q, ctx.seed, shuffle_seed(ctx.variant))
     return tq, meta, ""
@@ -110,7 +142,11 @@ def _shuffle(q: dict, ctx: Context):
 def shuffle_question(q: dict, seed: int, s: int) -> tuple[dict, dict]:
     """Permute the candidates under seed s; the answer follows its candidate."""
     rng = rng_for(seed, "shuffle", str(s), q["qid"])
-    perm = [int(i) for i in rng.permutation(len(q["candidates"]))]
+    return permuted(q, [int(i) for i in rng.permutation(len(q["candidates"]))])
+
+
+def permuted(q: dict, perm: list[int]) -> tuple[dict, dict]:
+    """The question with candidate perm[j] in slot j, and the metadata a permuting variant returns."""
     out = dict(q, candidates=[q["candidates"][i] for i in perm], answer_index=perm.index(q["answer_index"]))
     return out, {"permutation": perm, "original_answer_index": q["answer_index"]}
 

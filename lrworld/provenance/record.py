@@ -19,10 +19,10 @@ from typing import Iterable
 
 from lrworld.core import io
 from lrworld.groundtruth import artifacts
-from lrworld.scoring import table as tables
+from lrworld.prompts.variants import column_name
 from lrworld.provenance import RECORD_FORMAT
 from lrworld.provenance.environment import file_entry, git_state, host, redact, utc_iso, versions
-from lrworld.questions.seeding import SEED_DERIVATION
+from lrworld.core.seeding import SEED_DERIVATION
 
 # Identity keys that are decoding parameters rather than the model's name.
 DECODING_KEYS = ("mode", "max_new_tokens", "max_tokens", "temperature", "top_p", "top_logprobs", "dtype",
@@ -168,7 +168,7 @@ def table_record(csv: str, md: str, table_job: str, records: list[str], config_s
     for path in records:
         rec = io.read_json(path)
         score = rec["chain"][0]
-        cells.append({"row": rec["model"], "column": tables.column_name(rec["measure"], rec["variant"]),
+        cells.append({"row": rec["model"], "column": column_name(rec["measure"], rec["variant"]),
                       "value": rec["number"]["value"], "score": score["path"], "score_sha256": score["sha256"],
                       "provenance": path, "provenance_sha256": io.sha256_file(path)})
     return {

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from lrworld.questions import knowledge, measures
-from lrworld.questions.seeding import rng_for
+from lrworld.core.seeding import rng_for
 from lrworld.questions.windows import latest_windows
 
 # The mini LastFM track evaluates LLaRA's test set as published: each row's whole history (up to 10

@@ -26,9 +26,10 @@ from collections import Counter
 import numpy as np
 import pandas as pd
 
+from lrworld.questions.builders import WINDOWS, builder, register_builder
 from lrworld.questions.display import display_key
 from lrworld.questions.measures import FIELD_VALUES, ITEM_TEXT, ITEM_TITLE, Measure
-from lrworld.questions.seeding import answer_slot, place_answer, rng_for
+from lrworld.core.seeding import answer_slot, place_answer, rng_for
 from lrworld.questions.windows import Window
 
 
@@ -79,14 +80,27 @@ def build(measure: Measure, dataset: str, windows: list[Window], items: pd.DataF
     """Questions for `windows` in order, stopping after `limit` questions (the skip counts then cover
     the windows examined; the questions are the same as building all and keeping the first `limit`).
     `exclude`: values of the measure's field that are never shown (field-value measures)."""
-    if measure.builder == ITEM_TITLE:
-        # <history, next-item> as an MCQ (mini LastFM): the items are shown by their name.
-        return build_item_text(measure, dataset, windows, items, seed, None, field="title", limit=limit)
-    if measure.builder == ITEM_TEXT:
-        return build_item_text(measure, dataset, windows, items, seed, item_texts, limit=limit)
-    if measure.builder == FIELD_VALUES:
-        return build_field_values(measure, dataset, windows, items, seed, limit=limit, exclude=exclude)
-    raise ValueError(f"{dataset}/{measure.id}: unknown question builder {measure.builder!r}")
+    try:
+        b = builder(measure.builder, WINDOWS)
+    except (KeyError, ValueError) as exc:
+        raise ValueError(f"{dataset}/{measure.id}: {exc.args[0]}") from None
+    return b.build(measure, dataset, windows, items, seed, item_texts=item_texts, limit=limit, exclude=exclude)
+
+
+@register_builder(ITEM_TITLE, WINDOWS)
+def _item_title(measure, dataset, windows, items, seed, item_texts=None, limit=None, exclude=None):
+    # <history, next-item> as an MCQ (mini LastFM): the items are shown by their name.
+    return build_item_text(measure, dataset, windows, items, seed, None, field="title", limit=limit)
+
+
+@register_builder(ITEM_TEXT, WINDOWS)
+def _item_text(measure, dataset, windows, items, seed, item_texts=None, limit=None, exclude=None):
+    return build_item_text(measure, dataset, windows, items, seed, item_texts, limit=limit)
+
+
+@register_builder(FIELD_VALUES, WINDOWS)
+def _field_values(measure, dataset, windows, items, seed, item_texts=None, limit=None, exclude=None):
+    return build_field_values(measure, dataset, windows, items, seed, limit=limit, exclude=exclude)
 
 
 def build_field_values(measure: Measure, dataset: str, windows: list[Window], items: pd.DataFrame, seed: int,

@@ -21,8 +21,9 @@ N_CANDIDATES = {MCQ: 4, HIT10: 10}
 
 DOMAINS = ("product", "movie", "lastfm")
 
-# Question builders by name: field_values, item_text and item_title (lrworld/questions/knowledge.py);
-# a ground-truth measure's builder is named after it (lrworld/groundtruth/questions.py BUILDERS).
+# Question builders by name (one registry: lrworld/questions/builders.py): field_values, item_text and
+# item_title (lrworld/questions/knowledge.py); a ground-truth measure's builder is named after it
+# (lrworld/groundtruth/questions.py).
 FIELD_VALUES, ITEM_TEXT, ITEM_TITLE = "field_values", "item_text", "item_title"
 
 

@@ -13,11 +13,12 @@ dependency of this project; the loop below is the part of them these baselines n
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Callable
-
-import torch
+from typing import TYPE_CHECKING, Callable
 
 from lrworld.core import progress
+
+if TYPE_CHECKING:  # torch is imported by the loop itself: planning reads `Training` without torch
+    import torch
 
 
 @dataclass
@@ -52,6 +53,8 @@ def train_epochs(model: torch.nn.Module, run_epoch: Callable[[], float], max_epo
                  log: Callable[[str], None] | None = None) -> Training:
     """Train ``model`` in place (see the module docstring); ``run_epoch`` runs in train mode,
     ``validate`` in eval mode without gradients. The model is left in eval mode."""
+    import torch
+
     if max_epochs < 1:
         raise ValueError(f"max_epochs must be >= 1, got {max_epochs}")
     if validate is not None and (patience is None or patience < 1):

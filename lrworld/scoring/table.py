@@ -21,7 +21,9 @@ import re
 import pandas as pd
 
 from lrworld.analysis.output import factor_groups, to_latex
+from lrworld.analysis.scores import paired_table, score_table
 from lrworld.core.markdown import pipe_table
+from lrworld.prompts.variants import column_name
 from lrworld.questions import measures
 
 DAGGER = "\u2020"
@@ -31,10 +33,6 @@ METRIC_LABEL = {"accuracy": "Accuracy", "hit_ratio_at_1": "HitRatio@1"}
 FIGURES = ("degenerate", "debiased", "n", "ci_low", "ci_high", "diff_vs_random", "p_vs_random",
            "significant_vs_random")
 _ORDERS = re.compile(r"^(zero_shot|shuffle\d+)$")
-
-
-def column_name(measure: str, variant: str) -> str:
-    return measure if variant == "zero_shot" else f"{measure}@{variant}"
 
 
 def results_table(scores: list[dict], domain: str, models: list[str]) -> pd.DataFrame:
@@ -84,9 +82,6 @@ def uncertainty(frame: pd.DataFrame, models: list[str], n_boot: int, confidence:
     """Per (model, measure, variant) of `frame` (`lrworld.analysis.load.responses_frame`): n, the
     bootstrap interval, and the paired difference to RANDOM on the same questions (none for RANDOM,
     or without a RANDOM row)."""
-    # imported here: lrworld.analysis.scores imports column_name from this module
-    from lrworld.analysis.scores import paired_table, score_table
-
     keys = ["model", "measure", "variant"]
     out = score_table(frame, n_boot, confidence, seed)[keys + ["n", "ci_low", "ci_high"]]
     paired = paired_table(frame, models, n_boot, confidence, seed) if "random" in models else pd.DataFrame()

@@ -10,7 +10,8 @@ import pandas as pd
 
 from lrworld.core import io
 from lrworld.questions import measures
-from lrworld.scoring.table import FIGURES, METRIC_LABEL, column_name, legend
+from lrworld.prompts.variants import column_name
+from lrworld.scoring.table import FIGURES, METRIC_LABEL, legend
 
 
 def _num(v):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from snakemake.io import expand, report
 
-from lrworld.core.config import ConfigError
+from lrworld.core.schema import ConfigError
 
 A_OUT = "results/analysis/{dataset}"
 

@@ -9,7 +9,8 @@ from pathlib import Path
 
 from snakemake.io import expand, report
 
-from lrworld.core.config import CAPTIONER_KEYS, ConfigError, enabled_models
+from lrworld.config.assembly import CAPTIONER_KEYS, enabled_models
+from lrworld.core.schema import ConfigError
 from lrworld.core.digests import DigestStore
 from lrworld.groundtruth import artifacts
 from lrworld.questions import measures as measure_registry
@@ -203,9 +204,10 @@ class Plan:
                       model=self.models, measure=self.datasets[dataset]["measures"], variant=self.variants)
 
     # -- provenance --------------------------------------------------------------------------------
-    # The rules of a score's chain, whose code its record lists.
-    CHAIN_RULES = ("fetch_raw", "ingest", "assoc_rules", "similar_pairs", "neumf", "prototypes", "gt_questions",
-                   "questions", "prompts", "audit", "answer", "score")
+    # The rules of a score's chain, whose code its record lists; the ground-truth rules from the
+    # artifacts' registry.
+    CHAIN_RULES = ("fetch_raw", "ingest", *artifacts.rules(), "gt_questions", "questions", "prompts", "audit",
+                   "answer", "score")
     RECORD = "results/provenance/{dataset}/{model}/{measure}/%s.json"
 
     def record_outputs(self) -> dict:

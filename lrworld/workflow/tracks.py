@@ -8,7 +8,7 @@ from pathlib import Path
 
 from snakemake.io import expand
 
-from lrworld.core.config import ConfigError
+from lrworld.core.schema import ConfigError
 from lrworld.tracks.llara.pipeline import BASELINE_PREFIX, dataset_inputs, paper_dataset
 from lrworld.tracks.srbench import steps as srbench_steps
 

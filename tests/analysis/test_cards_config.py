@@ -7,8 +7,9 @@ import pandas as pd
 import pytest
 import yaml
 
-from lrworld.core import config as lrw_config
-from lrworld.core import config_files
+from lrworld.config import assembly as lrw_config
+from lrworld.core.schema import ConfigError
+from lrworld.config import files as config_files
 from lrworld.analysis.output import to_html
 from lrworld.analysis.report_cards import card_html
 
@@ -49,5 +50,5 @@ def test_config_accepts_the_variants_and_the_ablation_file():
 def test_config_rejects_bad_analysis_keys(bad):
     cfg = copy.deepcopy(_base())
     cfg.update(bad)
-    with pytest.raises(lrw_config.ConfigError):
+    with pytest.raises(ConfigError):
         lrw_config.validate(cfg)

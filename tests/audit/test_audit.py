@@ -5,7 +5,7 @@ import copy
 import pytest
 
 from lrworld.audit.report import audit_all, audit_dataset, to_markdown
-from tests.support.fixtures_audit import INTER, ITEMS_X, base_questions, with_histories, prompts_for, one
+from tests.support.fixtures_audit import INTER, ITEMS_X, TEMPLATE, base_questions, with_histories, prompts_for, one
 
 
 def run(qs_by_measure, prompts=None):
@@ -171,3 +171,46 @@ def test_equal_slot_sequences_across_datasets():
     shifted = [dict(q, answer_index=(q["answer_index"] + 1) % 4) for q in other]
     audit, v = audit_all({"d": {"attr_genre": ("qd.jsonl", qs)}, "e": {"attr_genre": ("qe.jsonl", shifted)}})
     assert audit["passed"] and v == []
+
+
+@pytest.fixture
+def toy_variants():
+    """Two variants that reverse the candidates, registered for one test: `flip` says it permutes
+    (registry metadata), `flop` does not."""
+    from lrworld.prompts import variants
+
+    def reverse(q, ctx):
+        return (*variants.permuted(q, list(range(len(q["candidates"])))[::-1]), "")
+
+    variants.register_variant("flip", permutes=True)(reverse)
+    variants.register_variant("flop")(reverse)
+    yield variants
+    for name in ("flip", "flop"):
+        variants.VARIANT_KINDS._entries.pop(name)
+
+
+def test_a_permuting_variant_of_any_name_moves_the_answer(toy_variants):
+    from lrworld.audit.checks import prompt_checks
+    from lrworld.prompts.render import ItemTexts, render
+
+    (q,) = one()["attr_genre"]
+    assert q["answer_index"] != len(q["candidates"]) - 1 - q["answer_index"]  # reversing moves it
+    for variant, expected in [("flip", []), ("flop", ["prompt_disagrees_with_question"])]:
+        tq, meta, _ = toy_variants.VARIANT_KINDS.get(variant).prepare(q, None)
+        p = dict(render(TEMPLATE, tq, ItemTexts(ITEMS_X)), variant=variant, variant_meta=meta)
+        assert p["answer_index"] == len(q["candidates"]) - 1 - q["answer_index"]
+        assert [v.check for v in prompt_checks("results/prompts/d/attr_genre/x.jsonl", p, q)] == expected
+
+
+@pytest.mark.parametrize("name, pattern, why", [
+    ("n", None, "'n' is a reserved word"),
+    ("reverse", None, "'reverse' is a reserved word"),  # Snakemake's own: the provenance rule's outputs
+    ("cis", r"ci_\w+", "'ci_low' is a reserved word"),
+    ("Flip", None, "lower-case letters"),
+])
+def test_a_variant_name_that_collides_with_a_reserved_word_is_refused(name, pattern, why):
+    from lrworld.prompts.variants import VARIANT_KINDS, register_variant
+
+    with pytest.raises(ValueError, match=why):
+        register_variant(name, pattern)(lambda q, ctx: (q, {}, ""))
+    assert name not in VARIANT_KINDS

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from lrworld.core.config import ConfigError
+from lrworld.core.schema import ConfigError
 from lrworld.data.amazon import category_path, clean_brand, clean_text, color_of, full_image
 from lrworld.data.contract import DataError
 from lrworld.data.formats import FORMATS

@@ -3,7 +3,7 @@ exact format, generated: the real file is not on these machines)."""
 
 import pytest
 
-from lrworld.core.config import ConfigError
+from lrworld.core.schema import ConfigError
 from lrworld.data.ingest import ingest
 from lrworld.prompts.render import render_all, template_path
 from lrworld.questions.build import build_questions

@@ -6,8 +6,9 @@ import copy
 import pytest
 import yaml
 
-from lrworld.core import config
-from lrworld.core.config import ConfigError, validate
+from lrworld.config import assembly as config
+from lrworld.config.assembly import validate
+from lrworld.core.schema import ConfigError
 from lrworld.data.formats import FORMATS, Format
 from lrworld.data.joins import JOINS
 

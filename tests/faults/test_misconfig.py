@@ -10,9 +10,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from lrworld.core import config as lrw_config
-from lrworld.core import config_files
-from lrworld.core.config_checks import CheckError, check_template
+from lrworld.config import assembly as lrw_config
+from lrworld.core import yamlfile
+from lrworld.core.schema import ConfigError
+from lrworld.config import files as config_files
+from lrworld.config.checks import CheckError, check_template
 from lrworld.prompts import render
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,7 +24,7 @@ BASE = yaml.safe_load((ROOT / "config.yaml").read_text())
 def rejected(change, match):
     cfg = copy.deepcopy(BASE)
     change(cfg)
-    with pytest.raises(lrw_config.ConfigError, match=match) as info:
+    with pytest.raises(ConfigError, match=match) as info:
         lrw_config.validate(cfg)
     assert "\n" not in str(info.value)
     return str(info.value)
@@ -117,8 +119,8 @@ def test_a_gguf_file_typo_is_named_with_the_files_there():
 def test_a_duplicated_yaml_key_names_file_and_line(tmp_path):
     f = tmp_path / "over.yaml"
     f.write_text("seed: 1\nquestions:\n  per_measure: 10\n  per_measure: 20\n")
-    with pytest.raises(lrw_config.ConfigError, match=rf"^{f}:4: key 'per_measure' is given twice \(first on line 3\)"):
-        lrw_config.check_files([f])
+    with pytest.raises(ConfigError, match=rf"^{f}:4: key 'per_measure' is given twice \(first on line 3\)"):
+        yamlfile.check_files([f])
 
 
 def test_the_graph_rejects_a_duplicated_key_in_a_configfile_in_one_line(tmp_path):

@@ -107,10 +107,11 @@ def test_a_missing_local_folder_is_rejected_at_start():
 
     import yaml
 
-    from lrworld.core import config as lrw_config
+    from lrworld.config import assembly as lrw_config
+    from lrworld.core.schema import ConfigError
 
     cfg = yaml.safe_load((Path(__file__).resolve().parents[2] / "config.yaml").read_text())
     cfg = copy.deepcopy(cfg)
     cfg["models"]["local"] = {"backend": "hf", "model": "/data/models/no-such-model"}
-    with pytest.raises(lrw_config.ConfigError, match=r"models\.local\.model: folder /data/models/no-such-model not found"):
+    with pytest.raises(ConfigError, match=r"models\.local\.model: folder /data/models/no-such-model not found"):
         lrw_config.validate(cfg)

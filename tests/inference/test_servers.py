@@ -16,7 +16,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from lrworld.core import config as lrw_config
+from lrworld.config import assembly as lrw_config
+from lrworld.core.schema import ConfigError
 from lrworld.models.registry import with_defaults
 from lrworld.inference.cache import ResponseCache, cache_key
 from lrworld.inference.servers import ServerError, Served, running_server
@@ -161,7 +162,7 @@ def test_a_job_whose_prompts_are_all_cached_starts_no_server(tmp_path):
 def test_impossible_server_entries_are_rejected_at_start(entry, message):
     cfg = yaml_default_config()
     cfg["models"] = {"m": entry}
-    with pytest.raises(lrw_config.ConfigError, match="^config: " + message.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(ConfigError, match="^config: " + message.replace("(", r"\(").replace(")", r"\)")):
         lrw_config.validate(cfg)
 
 

@@ -52,7 +52,7 @@ def test_batch_answers_are_the_online_answers(tmp_path, fake):
     assert sorted(fake.submitted.values()) == [1] * 6
     # the request is the online one: same body, so the same custom_id as _request gives
     b = make_backend("m", cfg(fake, tmp_path / "c.sqlite"))
-    assert set(fake.submitted) == {batch_api.custom_id(b._request(it)) for it in items()}
+    assert set(fake.submitted) == {batch_api.custom_id(b.request_body(it)) for it in items()}
 
 
 def test_schema_defaults_and_a_missing_store():

@@ -6,7 +6,8 @@ import random
 import pytest
 import yaml
 
-from lrworld.core.config import ConfigError, validate
+from lrworld.config.assembly import validate
+from lrworld.core.schema import ConfigError
 from lrworld.models import PromptItem, make_backend
 from lrworld.models.batching import PaddingStats, plan_batches
 

@@ -78,3 +78,12 @@ def test_kshot_examples_from_other_users_with_gold_labels():
             assert not any(e.startswith("d/attr_genre/u1") for e in p["variant_meta"]["example_qids"])
     with pytest.raises(ValueError, match="other users"):
         render_variant_all(QS, TPL, ITEMS, "kshot4", seed=0)
+
+
+def test_the_reserved_words_hold_snakemakes_own():
+    # a variant names an output of the provenance rule; Snakemake refuses these names there
+    from snakemake.iocontainers import InputFiles, OutputFiles
+
+    from lrworld.prompts.variants import SNAKEMAKE_RESERVED
+
+    assert set(SNAKEMAKE_RESERVED) == {n for c in (InputFiles, OutputFiles) for n in dir(c) if not n.startswith("_")}

@@ -4,7 +4,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from lrworld.core.config import SCHEMA_PATH
+from lrworld.core.schema import SCHEMA_PATH
 from lrworld.data.contract import finalize_interactions
 from lrworld.data.ingest import ingest
 from lrworld.questions import measures

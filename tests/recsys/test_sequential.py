@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from lrworld.recsys import MODELS, Caser, GRU4Rec, Popularity, SASRec, fit, make_model, pick, score
+from lrworld.recsys.sequential import MODELS, Caser, GRU4Rec, Popularity, SASRec, fit, make_model, pick, score
 from lrworld.recsys.sequential import cross_entropy, pad_histories
 
 N_ITEMS = 40

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from lrworld.core.config import fill_defaults, validate
+from lrworld.config.assembly import fill_defaults, validate
 from lrworld.workflow.plan import Plan
 from tests.graph import job_counts, snakemake
 from tests.workflow.test_code_closure import oracle

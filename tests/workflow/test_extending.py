@@ -39,6 +39,23 @@ class ToyBackend:
 '''
 
 
+# two variants that move the answer, named as nothing in the code expects: the audit reads that
+# they permute from their registry entry (`permutes=True`), not from their names. (`reverse` is
+# refused at import: Snakemake reserves it, tests/audit/test_audit.py.)
+TOY_VARIANTS = '''
+
+@register_variant("flip", permutes=True)
+def _flip(q: dict, ctx: Context):
+    n = len(q["candidates"])
+    return (*permuted(q, [1, 0] + list(range(2, n))), "")
+
+
+@register_variant("backwards", permutes=True)
+def _backwards(q: dict, ctx: Context):
+    return (*permuted(q, list(range(len(q["candidates"])))[::-1]), "")
+'''
+
+
 def changed_files(a: Path, b: Path) -> set[str]:
     out = set()
     cmp = filecmp.dircmp(a, b, ignore=["__pycache__"])
@@ -69,15 +86,19 @@ def test_a_toy_measure_and_a_toy_backend_run_through_the_graph(tmp_path, shared_
                 repo / "lrworld/templates/movie/toy_genre/zero_shot.txt")
     # the backend: one file
     (repo / "lrworld/models/backends/toy.py").write_text(TOY_BACKEND)
+    # the variants: one function each
+    variants = repo / "lrworld/prompts/variants.py"
+    variants.write_text(variants.read_text() + TOY_VARIANTS)
     assert changed_files(ROOT / "lrworld", repo / "lrworld") == {
-        "questions/measures.py", "templates/movie/toy_genre", "models/backends/toy.py"}
+        "questions/measures.py", "templates/movie/toy_genre", "models/backends/toy.py", "prompts/variants.py"}
 
     work = tmp_path / "work"
     work.mkdir()
     cfg = {"seed": 3, "cache_dir": str(work / "cache"), "questions": {"per_measure": 30},
            "datasets": {"ml": {"domain": "movie", "format": "ml-100k", "measures": ["attr_genre", "toy_genre"],
                                "source": {"path": str(shared_data / "movielens-100k/raw")}}},
-           "models": {"random": {"backend": "random"}, "toy": {"backend": "toy", "slot": 2}}}
+           "models": {"random": {"backend": "random"}, "toy": {"backend": "toy", "slot": 2}},
+           "variants": ["zero_shot", "flip", "backwards"]}
     (work / "config.yaml").write_text(yaml.safe_dump(cfg))
     # a key the toy backend does not declare is rejected at start, naming it
     bad = dict(cfg, models={"toy": {"backend": "toy", "slots": 2}})
@@ -92,6 +113,137 @@ def test_a_toy_measure_and_a_toy_backend_run_through_the_graph(tmp_path, shared_
     # the toy backend always picks slot 2: its score is the share of questions whose answer sits there
     assert table.loc["toy", "toy_genre"] == pytest.approx(sum(p["answer_index"] == 2 for p in prompts) / 30, abs=1e-4)
     assert list(table.index) == ["random", "toy"] and "attr_genre" in table.columns
+    # the permuting variants passed the audit (it gates the answer jobs) and moved the answer as declared
+    for variant, moved in [("flip", lambda a: {0: 1, 1: 0}.get(a, a)), ("backwards", lambda a: 3 - a)]:
+        shown = [json.loads(line) for line in (work / f"results/prompts/ml/toy_genre/{variant}.jsonl").open()]
+        assert [p["answer_index"] for p in shown] == [moved(p["answer_index"]) for p in prompts]
+        assert table.loc["toy", f"toy_genre@{variant}"] == pytest.approx(
+            sum(p["answer_index"] == 2 for p in shown) / 30, abs=1e-4)
     # and its numbers have their provenance and audit like every other
     rec = json.loads((work / "results/provenance/ml/toy/toy_genre/zero_shot.json").read_text())
     assert any(n["role"] == "audit" for n in rec["chain"])
+
+
+# --- a measure with its own ground-truth artifact (docs/extending.md, "A ground-truth measure") ----
+
+TOY_ARTIFACT = '    "toy_pairs": Artifact("results/gt/{dataset}/toy_pairs.parquet", "toy_pairs"),\n'
+
+TOY_ALGORITHM = '''"""Toy ground truth: per popular target item, the item most often in the same users' histories
+(the answer) and nine items no user of the target has (the negatives)."""
+import pandas as pd
+
+from lrworld.core.seeding import rng_for
+
+
+def toy_pairs(interactions: pd.DataFrame, n_targets: int, seed: int, dataset: str) -> pd.DataFrame:
+    inter = interactions.assign(user_id=interactions["user_id"].astype(str), item_id=interactions["item_id"].astype(str))
+    users_of = inter.groupby("item_id")["user_id"].apply(set)
+    items = sorted(users_of.index)
+    rows = []
+    for target in users_of.sort_values(key=lambda s: -s.map(len)).index[:n_targets]:
+        near = inter[inter["user_id"].isin(users_of[target]) & (inter["item_id"] != target)]["item_id"].value_counts()
+        answer = sorted(near[near == near.max()].index)[0]
+        unseen = [i for i in items if not users_of[i] & users_of[target]]
+        pick = rng_for(seed, dataset, "toy_pairs", target).choice(len(unseen), 9, replace=False)
+        rows.append({"target": target, "candidate": answer, "is_answer": True, "count": float(near.max())})
+        rows += [{"target": target, "candidate": unseen[k], "is_answer": False, "count": 0.0} for k in sorted(pick)]
+    return pd.DataFrame(rows)
+'''
+
+TOY_SCRIPT = '''"""Snakemake: interactions -> the toy co-occurrence ground truth."""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821
+
+import pandas as pd
+
+from lrworld.core.io import write_parquet
+from lrworld.groundtruth.toy import toy_pairs
+
+sm = snakemake  # noqa: F821
+write_parquet(sm.output.pairs, toy_pairs(pd.read_parquet(sm.input.interactions), int(sm.params.n_questions),
+                                         int(sm.params.seed), sm.wildcards.dataset))
+'''
+
+TOY_RULE = '''
+
+rule toy_pairs:
+    input:
+        interactions="results/data/{dataset}/interactions.parquet",
+    output:
+        pairs="results/gt/{dataset}/toy_pairs.parquet",
+    params:
+        n_questions=W.gt["n_questions"],
+        seed=W.gt["seed"],
+        code=W.code("groundtruth_toy.py"),
+    log:
+        "logs/gt/{dataset}/toy_pairs.log",
+    conda:
+        "../envs/lrworld.yaml"
+    script:
+        "../scripts/groundtruth_toy.py"
+'''
+
+TOY_BUILDER = '''
+
+@register_builder("toy_cooc", ARTIFACT)
+def build_toy_cooc_questions(interactions, pairs, n_questions, seed, dataset, display=None):
+    return _from_table(interactions, pairs, "count", "toy_cooc", "item", "item", n_questions, seed, dataset,
+                       display=display)
+'''
+
+TOY_GT_MEASURE = '''    Measure("toy_cooc", _PM, _PERS, "toy co-occurrence", HIT10, "toy_cooc", artifact="toy_pairs"),
+'''
+
+
+def test_a_toy_ground_truth_measure_runs_through_the_graph_with_its_provenance(tmp_path, shared_data):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    for name in COPY:
+        src = ROOT / name
+        (shutil.copytree(src, repo / name, ignore=shutil.ignore_patterns("__pycache__")) if src.is_dir()
+         else shutil.copy2(src, repo / name))
+
+    def append(path, text, anchor=None):
+        f = repo / path
+        old = f.read_text()
+        f.write_text(old.replace(anchor, text + anchor, 1) if anchor else old + text)
+
+    append("lrworld/groundtruth/artifacts.py", TOY_ARTIFACT, anchor="}\n\n\ndef rules()")
+    (repo / "lrworld/groundtruth/toy.py").write_text(TOY_ALGORITHM)
+    (repo / "scripts/groundtruth_toy.py").write_text(TOY_SCRIPT)
+    append("rules/groundtruth.smk", TOY_RULE)
+    append("lrworld/groundtruth/questions.py", TOY_BUILDER)
+    append("lrworld/questions/measures.py", TOY_GT_MEASURE, anchor='    Measure("next_artist"')
+    shutil.copytree(repo / "lrworld/templates/movie/mem_item_item", repo / "lrworld/templates/movie/toy_cooc")
+    assert changed_files(ROOT / "lrworld", repo / "lrworld") == {
+        "groundtruth/artifacts.py", "groundtruth/toy.py", "groundtruth/questions.py", "questions/measures.py",
+        "templates/movie/toy_cooc"}
+
+    work = tmp_path / "work"
+    work.mkdir()
+    cfg = {"seed": 3, "cache_dir": str(work / "cache"), "questions": {"per_measure": 20},
+           "groundtruth": {"n_questions": 20},
+           "datasets": {"ml": {"domain": "movie", "format": "ml-100k", "measures": ["toy_cooc"],
+                               "source": {"path": str(shared_data / "movielens-100k/raw")}}},
+           "models": {"random": {"backend": "random"}}}
+    (work / "config.yaml").write_text(yaml.safe_dump(cfg))
+    snakemake(work, snakefile=repo / "Snakefile")
+
+    pairs = pd.read_parquet(work / "results/gt/ml/toy_pairs.parquet")
+    qs = [json.loads(line) for line in (work / "results/questions/ml/toy_cooc.jsonl").open()]
+    report = json.loads((work / "results/questions/ml/toy_cooc.report.json").read_text())
+    # a target whose options read alike is dropped by the shared builder, and counted
+    assert len(qs) + report.get("dropped_same_text", 0) == 20 and len(qs) >= 15
+    assert all(len(q["candidates"]) == 10 for q in qs)
+    answers = dict(zip(pairs.loc[pairs["is_answer"], "target"], pairs.loc[pairs["is_answer"], "candidate"]))
+    assert all(q["candidates"][q["answer_index"]] == answers[q["context"]["target_item"]] for q in qs)
+    table = pd.read_csv(work / "results/tables/ml.csv").set_index("model")
+    assert 0 <= table.loc["random", "toy_cooc"] <= 1
+    # the new artifact is in the score's provenance: its file, the rule that made it, and that rule's code
+    rec = json.loads((work / "results/provenance/ml/random/toy_cooc/zero_shot.json").read_text())
+    gt = [n for n in rec["chain"] if n["role"] == "ground_truth"]
+    assert [(n["rule"], Path(n["path"]).name) for n in gt] == [("toy_pairs", "toy_pairs.parquet")]
+    assert "scripts/groundtruth_toy.py" in rec["code"]["modules"]["toy_pairs"]
+    assert "lrworld/groundtruth/toy.py" in rec["code"]["modules"]["toy_pairs"]

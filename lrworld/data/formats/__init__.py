@@ -3,7 +3,7 @@
 A format entry carries what the graph needs: the files its loader reads (relative to the raw
 folder; every one is a declared input of the ingest rule), the files it reads when present, and
 the JSON-schema fragment of its config keys (merged into the config schema by
-`lrworld.core.config.schema`). A loader returns (interactions, items, users, report).
+`lrworld.config.assembly.schema`). A loader returns (interactions, items, users, report).
 
     @register("my-format", files=lambda cfg: ["ratings.tsv"], options={"encoding": ENCODING_UTF8})
     def load(raw: Path, cfg: dict): ...

@@ -225,13 +225,13 @@ class OpenAIBackend:
             from lrworld.models import batch_api
 
             return batch_api.answer_iter(self, items)
-        return self._online_iter(items)
+        return self.online_iter(items)
 
-    def _online_iter(self, items: Sequence[PromptItem]) -> Iterator[tuple[int, Response]]:
+    def online_iter(self, items: Sequence[PromptItem]) -> Iterator[tuple[int, Response]]:
         items = list(items)
         if not items:
             return
-        api_key = self._api_key()  # fail before starting anything
+        api_key = self.resolved_api_key()  # fail before starting anything
         results: queue.Queue = queue.Queue()
         started = threading.Event()
         state: dict[str, Any] = {}
@@ -274,7 +274,7 @@ class OpenAIBackend:
 
     # -- internals ------------------------------------------------------------------------------
 
-    def _api_key(self) -> str:
+    def resolved_api_key(self) -> str:
         key = os.environ.get(self.api_key_env)
         if key:
             return key
@@ -318,7 +318,7 @@ class OpenAIBackend:
             messages.append({"role": "user", "content": item.prompt})
         return messages
 
-    def _request(self, item: PromptItem) -> dict:
+    def request_body(self, item: PromptItem) -> dict:
         req: dict[str, Any] = {"model": self.model, "messages": self._messages(item)}
         if self.temperature is not None:  # `temperature: null` omits it (models that reject it)
             req["temperature"] = self.temperature
@@ -338,7 +338,7 @@ class OpenAIBackend:
             return await self._attempts(client, item, api_key)
 
     async def _attempts(self, client, item: PromptItem, api_key: str) -> Response:
-        request = self._request(item)
+        request = self.request_body(item)
         where = f"models.{self.name} (model {self.model!r}), question {item.qid}"
         attempt, waited = 0, 0.0
         while True:
@@ -354,7 +354,7 @@ class OpenAIBackend:
                 verdict, why, headers = _classify(exc, self.timeout_s)
                 why = _redact(why, api_key)
             else:
-                return self._to_response(item, completion, time.perf_counter() - t0, attempt)
+                return self.to_response(item, completion, time.perf_counter() - t0, attempt)
             if verdict == _REFUSAL:
                 return Response(qid=item.qid, raw_text="", latency_s=latency,
                                 extra={"refusal": True, "attempts": attempt, "reason": why})
@@ -373,7 +373,7 @@ class OpenAIBackend:
             await self._sleep(delay)
             waited += delay
 
-    def _to_response(self, item: PromptItem, completion, latency: float, attempts: int) -> Response:
+    def to_response(self, item: PromptItem, completion, latency: float, attempts: int) -> Response:
         choice = completion.choices[0]
         usage = getattr(completion, "usage", None)
         resp = Response(

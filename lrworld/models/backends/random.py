@@ -9,7 +9,7 @@ import numpy as np
 
 from lrworld.models.base import PromptItem, Response
 from lrworld.models.registry import register_backend
-from lrworld.questions.seeding import rng_for
+from lrworld.core.seeding import rng_for
 
 
 @register_backend("random", schema={"seed": {"type": "integer", "minimum": 0, "default": 0},

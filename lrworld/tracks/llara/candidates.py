@@ -19,7 +19,7 @@ from typing import Iterable
 
 from lrworld.questions.display import display_key
 from lrworld.questions.negatives import draw_distinct
-from lrworld.questions.seeding import rng_for
+from lrworld.core.seeding import rng_for
 from lrworld.tracks.llara.data import Example, LlaraSet
 from lrworld.tracks.llara.parse import ambiguous_pairs, norm_title
 

@@ -24,7 +24,7 @@ from typing import Iterable
 
 import pandas as pd
 
-from lrworld.core.config import entry_defaults
+from lrworld.config.assembly import entry_defaults
 from lrworld.data.contract import DataError, sort_interactions
 from lrworld.data.formats.ml_100k import read_u_item
 from lrworld.data.movielens import split_title_year

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from lrworld.core.config import entry_defaults
+from lrworld.config.assembly import entry_defaults
 from lrworld.core.io import read_json, read_jsonl, write_json, write_jsonl, write_text
-from lrworld.questions.seeding import rng_for
+from lrworld.core.seeding import rng_for
 from lrworld.tracks.llara import paper
 from lrworld.tracks.llara.candidates import N_CANDIDATES, draw_candidates, summary
 from lrworld.tracks.llara.data import LlaraSet, build_from_interactions, load_released

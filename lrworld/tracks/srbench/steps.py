@@ -24,8 +24,8 @@ from typing import Mapping, Sequence
 import pandas as pd
 
 from lrworld.core import io
-from lrworld.core.config import with_defaults
-from lrworld.questions.seeding import rng_for
+from lrworld.config.assembly import with_defaults
+from lrworld.core.seeding import rng_for
 from lrworld.tracks.srbench import data as D
 from lrworld.tracks.srbench import llm, runner, tables
 

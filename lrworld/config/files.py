@@ -26,7 +26,7 @@ from pathlib import Path
 
 from snakemake.utils import update_config
 
-from lrworld.core.config import load_yaml
+from lrworld.core.yamlfile import load_yaml
 
 
 def choose(config: dict, cli_files, overrides: dict | None = None) -> dict:

@@ -16,8 +16,8 @@ import sqlite3
 from pathlib import Path
 
 from lrworld.core import io
-from lrworld.core.config import fill_defaults, validate
-from lrworld.core.config_files import load
+from lrworld.config.assembly import fill_defaults, validate
+from lrworld.config.files import load
 from lrworld.inference.cache import identity_key, request_key
 from lrworld.workflow.plan import CAPTIONER, Plan
 
