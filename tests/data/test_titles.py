@@ -74,4 +74,4 @@ def test_imdb_join_is_unaffected(shared_data):
                                                         "movielens-100k/imdb-details/movielens100k_details.json"}
     on = ingest("ml", {"format": "ml-100k"}, raw, details)[3]["joins"]["imdb_details"]
     off = ingest("ml", {"format": "ml-100k", "display_titles": False}, raw, details)[3]["joins"]["imdb_details"]
-    assert on == off and on["aligned"] == 1458
+    assert on == off and on["aligned"] == 1450
