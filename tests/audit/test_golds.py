@@ -137,8 +137,9 @@ def test_real_ml100k_gold_that_is_the_target_under_its_other_id(shared_data):
     # mem_item_item/500: "Fly Away Home (1996)" is most similar to "Fly Away Home (1996)" (item 304,
     # cosine 0.353 from the real ratings): the gold is the target film itself under its other id
     inter, items = _ml100k(shared_data)
-    pairs_, _ = similar_pairs(inter, "item", n_targets=40, seed=0, dataset="ml-100k")
-    target = pairs_[pairs_["target"] == "500"]  # among the 40 targets seed 0 visits
+    # every eligible target, so that 500 is one whatever order the seed visits them in
+    pairs_, _ = similar_pairs(inter, "item", n_targets=1682, seed=0, dataset="ml-100k", max_visits=1682)
+    target = pairs_[pairs_["target"] == "500"]
     assert target.loc[target["is_answer"], "candidate"].tolist() == ["304"]
     qs, _ = build_mem_item_item_questions(inter, target, 1, 0, "ml-100k")
     _, v = run({"mem_item_item": qs}, {"item_similar_pairs": target}, inter, items, prompts=False)
