@@ -3,7 +3,7 @@
 # and the check, and writes nothing. The LRWorld answer jobs and each score's provenance record
 # take the dataset's audit as an input, so no model time goes to, and no number is recorded from,
 # questions that failed it. `audit_all` compares the answer slot sequences between datasets (a
-# dataset's own audit never reads another dataset's files).
+# dataset's own audit never reads another dataset's files); the answer jobs wait for it too.
 
 
 # Reading a dataset's question and prompt files: not worth a cluster job.
@@ -20,6 +20,8 @@ rule audit:
         interactions="results/data/{dataset}/interactions.parquet",
         item_table="results/data/{dataset}/items.parquet",
         ingest_report="results/data/{dataset}/ingest_report.json",
+        # the ground-truth artifacts the HitRate@1 golds are re-derived from
+        artifacts=lambda wc: W.audit_artifacts(wc.dataset),
     output:
         json="results/audit/{dataset}.json",
         md=report("results/audit/{dataset}.md", caption="../docs/report/audit.rst", category="Audit",

@@ -39,6 +39,8 @@ rule prompts:
         # variant transforms (kshot, noisy, shuffle<s>) draw from these; zero_shot/cot ignore them
         seed=config["seed"],
         kshot_k=config["analysis"]["kshot"]["k"],
+        # excluded values ("IMAX") are not shown inside item texts either: options, histories
+        exclude_values=config["questions"]["exclude_values"],
         code=W.code("prompts.py"),
     log:
         "logs/prompts/{dataset}/{measure}/{variant}.log",

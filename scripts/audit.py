@@ -10,6 +10,7 @@ import pandas as pd
 
 from lrworld.audit.report import audit_dataset, to_markdown
 from lrworld.core import io, runlog
+from lrworld.groundtruth.artifacts import name_of
 
 smk = snakemake  # noqa: F821
 log = runlog.setup(smk)
@@ -19,7 +20,8 @@ reports = {m: io.read_json(f) for m, f in zip(smk.params.measures, smk.input.rep
 prompts = [(str(f), Path(f).parent.name, io.read_jsonl(f)) for f in smk.input.prompts]
 audit, violations = audit_dataset(smk.wildcards.dataset, smk.params.domain, questions, prompts, reports,
                                   pd.read_parquet(smk.input.interactions), pd.read_parquet(smk.input.item_table),
-                                  io.read_json(smk.input.ingest_report))
+                                  io.read_json(smk.input.ingest_report),
+                                  {name_of(f): pd.read_parquet(f) for f in smk.input.artifacts})
 for v in violations:
     log.error("%s", v.line())
 if violations:

@@ -11,7 +11,7 @@ from lrworld.core import runlog
 from lrworld.core.threads import limit_torch_threads
 from lrworld.groundtruth.prototypes import all_prototypes
 from lrworld.core.io import write_parquet
-from lrworld.questions.display import item_keys
+from lrworld.prompts.render import item_keys
 
 sm = snakemake  # noqa: F821
 log = runlog.setup(sm)

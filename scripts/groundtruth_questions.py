@@ -12,7 +12,7 @@ from lrworld.groundtruth import questions as _registers_its_builders  # noqa: F4
 from lrworld.questions.builders import ARTIFACT, builder
 from lrworld.questions import measures
 from lrworld.core.io import write_json, write_jsonl
-from lrworld.questions.display import item_keys
+from lrworld.prompts.render import item_keys
 
 sm = snakemake  # noqa: F821
 log = runlog.setup(sm)

@@ -10,7 +10,7 @@ import pandas as pd
 from lrworld.core import runlog
 from lrworld.groundtruth.similarity import similar_pairs
 from lrworld.core.io import write_parquet
-from lrworld.questions.display import item_keys
+from lrworld.prompts.render import item_keys
 
 sm = snakemake  # noqa: F821
 log = runlog.setup(sm)

@@ -13,6 +13,7 @@ smk = snakemake  # noqa: F821
 log = runlog.setup(smk)
 prompts = render_variant_all(io.read_jsonl(smk.input.questions), smk.input.template,
                              pd.read_parquet(smk.input.item_table), smk.wildcards.variant,
-                             seed=int(smk.params.seed), kshot_default=int(smk.params.kshot_k))
+                             seed=int(smk.params.seed), kshot_default=int(smk.params.kshot_k),
+                             exclude_values=dict(smk.params.exclude_values))
 log.info("%d prompts rendered from %s", len(prompts), smk.input.template)
 io.write_jsonl(smk.output.prompts, prompts)

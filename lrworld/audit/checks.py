@@ -21,13 +21,15 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from lrworld.audit import golds
 from lrworld.prompts.variants import permutes
-from lrworld.questions.display import display_key
+from lrworld.core.display import display_key
 
-CHECKS = ("answer_equals_negative", "negative_in_history", "positive_in_shown_history",
-          "distractor_true_of_positive", "answer_not_true_of_positive", "duplicate_display_text",
+CHECKS = ("answer_index_out_of_range", "answer_equals_negative", "negative_in_history", "positive_in_shown_history",
+          "distractor_true_of_positive", "answer_not_true_of_positive", "gold_not_target_item",
+          "same_work_as_target", "duplicate_work_options", "duplicate_display_text",
           "candidate_missing_in_prompt", "prompt_disagrees_with_question", "slot_uniformity",
-          "equal_slot_sequences")
+          "equal_slot_sequences", *golds.CHECKS)
 
 # Texts a missing value turns into on its way to a prompt.
 _EMPTY = {"", "nan", "none", "null"}
@@ -75,9 +77,11 @@ def field_keys(items: pd.DataFrame, field: str) -> dict[str, set[str]]:
     return {str(i): {display_key(x) for x in _values(v)} for i, v in zip(items["item_id"], items[field])}
 
 
-def question_checks(path: str, q: dict, known: Known, truths: dict[str, set[str]] | None = None) -> list[Violation]:
+def question_checks(path: str, q: dict, known: Known, truths: dict[str, set[str]] | None = None,
+                    works: dict[str, str] | None = None, evidence: golds.Evidence | None = None) -> list[Violation]:
     """The checks one question record must pass. `truths`: field_keys of the measure's field
-    (value questions)."""
+    (value questions); `works`: item id -> the key of the work it is (render.item_keys: two ids
+    of one film share it); `evidence`: what the HitRate@1 golds are re-derived from (golds.py)."""
     out = []
 
     def bad(check, detail):
@@ -86,7 +90,7 @@ def question_checks(path: str, q: dict, known: Known, truths: dict[str, set[str]
     cands = [str(c) for c in q["candidates"]]
     a = q["answer_index"]
     if not (isinstance(a, int) and 0 <= a < len(cands)):
-        bad("answer_equals_negative", f"answer_index {a!r} is not a slot of {len(cands)} candidates")
+        bad("answer_index_out_of_range", f"answer_index {a!r} is not a slot of {len(cands)} candidates")
         return out
     answer, negs = cands[a], cands[:a] + cands[a + 1:]
     if answer in negs:
@@ -107,12 +111,32 @@ def question_checks(path: str, q: dict, known: Known, truths: dict[str, set[str]
         return out
     if kind == "item" and answer in shown:
         bad("positive_in_shown_history", f"the answer {answer} is in the shown history")
+    if kind == "item" and "target_item" in q and answer != str(q["target_item"]):
+        bad("gold_not_target_item", f"the answer {answer} is not the user's next item {q['target_item']}")
+    work = (works or {}).get
+    if kind == "item" and works:
+        keys = [work(c, c) for c in cands]
+        for j, k in enumerate(keys):
+            other = next((cands[i] for i in range(j) if keys[i] == k), None)
+            if other is not None:
+                bad("duplicate_work_options", f"candidates {other} and {cands[j]} are one work ({k!r})")
+        against = [str(ctx["target_item"])] if "target_item" in ctx else list(ctx.get("antecedents") or [])
+        for t in against:
+            for c in cands:
+                if c != t and work(c, c) == work(t, t):
+                    bad("same_work_as_target", f"candidate {c} is the same work as {t} ({work(t, t)!r})")
+    if evidence is not None and q.get("qtype") == "hit10":
+        out += golds.gold_checks(path, q, evidence, Violation)
     if "user_id" in q or ("target_user" in ctx and kind == "item"):
         user = str(q.get("user_id", ctx.get("target_user")))
         history = known.items_of.get(user, set())
+        history_works = {work(h, h): h for h in history} if works else {}
         for n in negs:
             if n in history:
                 bad("negative_in_history", f"the negative item {n} is in user {user}'s history")
+            elif work(n, n) in history_works:
+                bad("negative_in_history", f"the negative item {n} is the same work as item "
+                                           f"{history_works[work(n, n)]} of user {user}'s history")
     elif "target_user" in ctx:
         if str(ctx["target_user"]) in cands:
             bad("negative_in_history", f"the target user {ctx['target_user']} is a candidate")

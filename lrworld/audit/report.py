@@ -7,8 +7,9 @@ from collections import Counter
 
 import pandas as pd
 
-from lrworld.audit import checks, slots
+from lrworld.audit import checks, golds, slots
 from lrworld.questions import measures
+from lrworld.prompts.render import item_keys
 
 # Counts from the question reports that say what the benchmark is made of.
 REPORT_KEYS = ("requested", "users", "users_without_window", "ties", "skipped", "negatives_rejected",
@@ -24,19 +25,23 @@ def _slot_sequences(dataset: str, questions: dict[str, tuple[str, list[dict]]]) 
 
 def audit_dataset(dataset: str, domain: str, questions: dict[str, tuple[str, list[dict]]],
                   prompts: list[tuple[str, str, list[dict]]], reports: dict[str, dict], interactions: pd.DataFrame,
-                  items: pd.DataFrame, ingest_report: dict) -> tuple[dict, list[checks.Violation]]:
+                  items: pd.DataFrame, ingest_report: dict, artifacts: dict[str, pd.DataFrame] | None = None,
+                  ) -> tuple[dict, list[checks.Violation]]:
     """`questions`: measure -> (path, records); `prompts`: (path, measure, records) per prompt file;
-    `reports`: measure -> question report. Returns (audit, violations)."""
+    `reports`: measure -> question report; `artifacts`: ground-truth artifact name -> table (the
+    HitRate@1 golds are re-derived from them). Returns (audit, violations)."""
     violations: list[checks.Violation] = []
     checked = Counter()
     known = checks.Known(interactions, [q for _, qs in questions.values() for q in qs])
+    works = item_keys(items) if {"title", "year"} <= set(items.columns) else None
+    evidence = golds.Evidence(interactions, artifacts, {m: qs for m, (_, qs) in questions.items()})
     by_qid = {}
     per_measure = {}
     for m, (path, qs) in sorted(questions.items()):
         field = measures.get(domain, m).field
         truths = checks.field_keys(items, field) if field in items.columns else None
         for q in qs:
-            violations += checks.question_checks(path, q, known, truths)
+            violations += checks.question_checks(path, q, known, truths, works, evidence)
             by_qid[q["qid"]] = q
         checked["questions"] += len(qs)
         k = len(qs[0]["candidates"]) if qs else measures.get(domain, m).n_candidates

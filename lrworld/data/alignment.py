@@ -18,14 +18,16 @@ import pandas as pd
 _ARTICLE = re.compile(r"^(.*), (the|a|an)$", re.I)
 
 
-def norm_title(t: str) -> str:
+def norm_title(t: str, keep_articles: bool = False) -> str:
+    """`keep_articles`: a leading article stays ("The Company" is not "Company"; a trailing one is
+    still moved to the front, "Company, The" = "The Company")."""
     t = html.unescape(str(t)).strip()
     m = _ARTICLE.match(t)
     if m:
         t = f"{m.group(2)} {m.group(1)}"
     t = unicodedata.normalize("NFKD", t).encode("ascii", "ignore").decode().lower().replace("&", " and ")
     t = re.sub(r"[^a-z0-9]+", " ", t).strip()
-    return re.sub(r"^(the|a|an) ", "", t)
+    return t if keep_articles else re.sub(r"^(the|a|an) ", "", t)
 
 
 def to_year(v) -> int | None:
@@ -37,12 +39,12 @@ def to_year(v) -> int | None:
 
 
 def align_title_year(items: pd.DataFrame, titles: list, years: list, year_tolerance: int,
-                     is_tv: list | None = None) -> tuple[dict[str, int], dict]:
+                     is_tv: list | None = None, keep_articles: bool = False) -> tuple[dict[str, int], dict]:
     """{item_id: index into the metadata lists} and counts of what could not be aligned."""
     is_tv = is_tv or [False] * len(titles)
     by_title: dict[str, list[int]] = {}
     for i, t in enumerate(titles):
-        n = norm_title(t) if isinstance(t, str) else ""
+        n = norm_title(t, keep_articles) if isinstance(t, str) else ""
         if n:
             by_title.setdefault(n, []).append(i)
     meta_year = [to_year(y) for y in years]
@@ -52,7 +54,7 @@ def align_title_year(items: pd.DataFrame, titles: list, years: list, year_tolera
         if year is None:
             no_year += 1
             continue
-        cands = [i for i in by_title.get(norm_title(title), [])
+        cands = [i for i in by_title.get(norm_title(title, keep_articles), [])
                  if meta_year[i] is not None and abs(meta_year[i] - year) <= year_tolerance]
         if not cands:
             continue

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from lrworld.data import contract, titles
+from lrworld.data import contract, titles, works
 from lrworld.data.schema import dataset_defaults
 from lrworld.data.contract import DataError
 from lrworld.data.formats import FORMATS
@@ -78,6 +78,9 @@ def ingest(name: str, cfg: dict, raw_dir: str | Path, metadata_paths: dict):
     if cfg.get("display_titles", True):
         # after every join: Netflix metadata is aligned by the file's own title form
         items, report["display_titles"] = titles.apply_display_titles(items)
+    if cfg.get("merge_same_work", True):
+        # after the joins (keyed by the file's ids, so every id got its row) and the display titles
+        items, inter, report["same_work_merged"] = works.merge_same_work(items, inter)
     inter = contract.finalize_interactions(inter, f"datasets.{name}")
     unknown = ~inter["item_id"].isin(items["item_id"])
     if unknown.any():
@@ -86,7 +89,10 @@ def ingest(name: str, cfg: dict, raw_dir: str | Path, metadata_paths: dict):
     users = contract.finalize_users(users.rename(columns=str))
     report.update({
         "interactions": int(len(inter)),
-        "duplicates_dropped": int(report["raw_interactions"] - len(inter)),
+        # exact repeats (user, item, timestamp); one user's events on two ids of one work are counted
+        # under same_work_merged
+        "duplicates_dropped": int(report["raw_interactions"] - len(inter)
+                                  - report.get("same_work_merged", {}).get("interactions_dropped_same_user", 0)),
         "users": int(inter["user_id"].nunique()),
         "items": int(len(items)),
         "items_with_interactions": int(inter["item_id"].nunique()),

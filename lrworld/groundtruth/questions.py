@@ -19,7 +19,7 @@ from collections import Counter
 import numpy as np
 import pandas as pd
 
-from lrworld.questions.display import display_key
+from lrworld.core.display import display_key
 from lrworld.questions.negatives import draw_distinct
 from lrworld.questions.builders import ARTIFACT, register_builder
 from lrworld.core.seeding import answer_slot, place_answer, rng_for

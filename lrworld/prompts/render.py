@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from lrworld.core.display import display_key
 from lrworld.core.io import sha256_text
 
 TEMPLATE_ROOT = Path(__file__).resolve().parents[1] / "templates"
@@ -53,10 +54,14 @@ class ItemTexts:
     """Looks up the display text of an item id once per dataset: `title (year)`, and with
     `detailed` the genres or product category too (the paper's Table 10 shows items that way)."""
 
-    def __init__(self, items: pd.DataFrame):
+    def __init__(self, items: pd.DataFrame, exclude_values: dict[str, list[str]] | None = None):
+        """`exclude_values`: `questions.exclude_values` of the config; a value excluded for the
+        field the categories come from (genres, category_leaf) is never shown (issue 24: "IMAX"
+        reached HitRate@1 prompts inside "Man of Tai Chi (2013) [Action, IMAX]")."""
         rows = items.to_dict("records")
         self._text = {str(r["item_id"]): item_text(r) for r in rows}
-        self._cats = {str(r["item_id"]): _categories(r) for r in rows}
+        excluded = {display_key(v) for f in ("genres", "category_leaf") for v in (exclude_values or {}).get(f, [])}
+        self._cats = {str(r["item_id"]): [c for c in _categories(r) if display_key(c) not in excluded] for r in rows}
 
     def __call__(self, item_id: str) -> str:
         return self._text[str(item_id)]
@@ -118,9 +123,10 @@ def render(template: str, question: dict, texts: ItemTexts) -> dict:
     }
 
 
-def render_all(questions: list[dict], template_file: str | Path, items: pd.DataFrame, variant: str) -> list[dict]:
+def render_all(questions: list[dict], template_file: str | Path, items: pd.DataFrame, variant: str,
+               exclude_values: dict[str, list[str]] | None = None) -> list[dict]:
     template = Path(template_file).read_text(encoding="utf-8")
-    texts = ItemTexts(items)
+    texts = ItemTexts(items, exclude_values)
     tsha = sha256_text(template)
     out = []
     for q in questions:
@@ -128,3 +134,10 @@ def render_all(questions: list[dict], template_file: str | Path, items: pd.DataF
         rec.update({"variant": variant, "measure": q["measure"], "dataset": q["dataset"], "template_sha256": tsha})
         out.append(rec)
     return out
+
+
+def item_keys(items) -> dict[str, str]:
+    """item id -> display key of the text a prompt shows for it (`title (year)`). Two items with
+    one key (ML-100K lists 18 films twice) are never two options of one question."""
+    rows = items[["item_id", "title", "year"]].to_dict("records")
+    return {str(r["item_id"]): display_key(item_text(r)) for r in rows}

@@ -210,16 +210,18 @@ def examples_block(example_prompts: list[tuple[str, str]]) -> str:
 
 
 def render_variant_all(questions: list[dict], template_file: str | Path, items: pd.DataFrame, variant: str,
-                       seed: int = 0, kshot_default: int | None = None) -> list[dict]:
-    """The prompts of one (measure, variant). zero_shot and cot are exactly `render_all`."""
+                       seed: int = 0, kshot_default: int | None = None,
+                       exclude_values: dict[str, list[str]] | None = None) -> list[dict]:
+    """The prompts of one (measure, variant). zero_shot and cot are exactly `render_all`.
+    `exclude_values`: `questions.exclude_values`, never shown inside an item's text either."""
     from lrworld.prompts.render import ItemTexts, render, render_all
 
     vk = VARIANT_KINDS.get(kind(variant))
     if vk.prepare is None:
-        return render_all(questions, template_file, items, variant)
+        return render_all(questions, template_file, items, variant, exclude_values)
     template = Path(template_file).read_text(encoding="utf-8")
-    ctx = Context(variant, seed, questions, sorted(map(str, items["item_id"])), template, ItemTexts(items),
-                  kshot_default)
+    ctx = Context(variant, seed, questions, sorted(map(str, items["item_id"])), template,
+                  ItemTexts(items, exclude_values), kshot_default)
     tsha = sha256_text(template)
     out = []
     for q in questions:

@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from lrworld.questions.builders import WINDOWS, builder, register_builder
-from lrworld.questions.display import display_key
+from lrworld.core.display import display_key
 from lrworld.questions.measures import FIELD_VALUES, ITEM_TEXT, ITEM_TITLE, Measure
 from lrworld.core.seeding import answer_slot, place_answer, rng_for
 from lrworld.questions.windows import Window

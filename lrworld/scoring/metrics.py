@@ -7,7 +7,7 @@ and the missed rate is reported beside it.
 Degenerate answers (issue 14): a model that picks one slot for most questions (SmolLM2 answers "A"
 to 30 of 30 four-option questions) scores the share of answers that happen to sit in that slot.
 Each score carries the share of its most frequent chosen slot (of all questions) and a
-`degenerate` flag above DEGENERATE_SHARE.
+`degenerate` flag at DEGENERATE_SHARE or above (40 of 50 answers in one slot is degenerate, issue 24).
 
 Debiased figure: PriDe-style prior correction (Zheng et al. 2023, "Large Language Models Are Not
 Robust Multiple Choice Selectors", ICLR 2024). The observed label distribution of a question is
@@ -37,7 +37,7 @@ def slot_use(records: list[dict], n_slots: int) -> dict:
     counts = [chosen.get(i, 0) for i in range(n_slots)]
     top = int(np.argmax(counts)) if any(counts) else None
     share = counts[top] / len(records) if top is not None else 0.0
-    return {"slot_counts": counts, "top_slot": top, "top_slot_share": share, "degenerate": share > DEGENERATE_SHARE}
+    return {"slot_counts": counts, "top_slot": top, "top_slot_share": share, "degenerate": share >= DEGENERATE_SHARE}
 
 
 def pride_debiased(records: list[dict]) -> tuple[float, list[float]] | None:

@@ -5,7 +5,7 @@ Beside each value (issue 20): its n and 95% interval (percentile bootstrap over 
 questions) and the paired bootstrap difference to RANDOM on the same questions (`*` where its
 interval excludes 0). Both come from `lrworld.analysis.scores` with the same seeds, so they equal
 `results/analysis/<ds>/tables/scores.csv` and the model-vs-random rows of `paired.csv`. Also
-(issue 14): `<column>_degenerate` (the model chose one slot for more than 80% of the questions;
+(issue 14): `<column>_degenerate` (the model chose one slot for 80% of the questions or more;
 marked †) and `<column>_debiased` (the position-debiased figure: the score's PriDe prior
 correction in choice mode, else the mean over the cell's answer orders, zero_shot and every
 shuffle<s> variant, when shuffle variants exist).
@@ -181,7 +181,7 @@ def legend(confidence: float, n_boot: int, paired: bool, degenerate: bool, csv_n
         out.append(f"{sig} differs from random: the {confidence:.0%} interval of the paired bootstrap difference on "
                    f"the same questions excludes 0" + where("`<column>_diff_vs_random`, `_p_vs_random`") + ".")
     if degenerate:
-        out.append(f"{dag} degenerate: the model chose one answer slot for more than 80% of the questions, so the "
+        out.append(f"{dag} degenerate: the model chose one answer slot for 80% of the questions or more, so the "
                    "cell is the share of answers that sit in that slot" + where("`<column>_degenerate`") + ".")
     return out
 

@@ -139,6 +139,11 @@ class Plan:
         """The artifact a ground-truth measure's questions are read from."""
         return artifacts.paths([self.gt_artifacts[measure]], dataset)
 
+    def audit_artifacts(self, dataset: str) -> list[str]:
+        """The artifacts the audit re-derives the dataset's golds from (one file each, once)."""
+        names = dict.fromkeys(self.gt_artifacts[m] for m in self.datasets[dataset]["measures"] if m in self.gt_artifacts)
+        return artifacts.paths(names, dataset)
+
     def gt_chain(self, dataset: str, measure: str) -> list[str]:
         """Every artifact a measure's ground truth rests on (its provenance chain)."""
         if measure not in self.gt_artifacts:
@@ -177,8 +182,9 @@ class Plan:
 
     def gate(self, track: str, scope: str) -> list[str]:
         """What must pass before an answer job may spend model time: the dataset's audit for
-        LRWorld's questions (not a request file, so it does not size the job)."""
-        return [f"results/audit/{scope}.json"] if track == "lrworld" else []
+        LRWorld's questions and the audit across datasets (equal slot sequences between datasets
+        stop the build, issue 24); not request files, so they do not size the job."""
+        return [f"results/audit/{scope}.json", "results/audit/_all.json"] if track == "lrworld" else []
 
     def requests(self, track: str, scope: str) -> list[str]:
         """The request files one answer job reads (every prompt of the track's scope)."""

@@ -6,6 +6,8 @@ import json
 import pytest
 
 from lrworld.core import io
+from lrworld.config.assembly import fill_defaults
+from lrworld.workflow.plan import Plan
 from tests.graph import ROOT, snakemake
 from tests.support.fixtures_audit import INTER, ITEMS_X, one, prompts_for
 
@@ -27,6 +29,10 @@ class W:
     def question_files(dataset, suffix=".jsonl"):
         return expand("results/questions/{{dataset}}/{{measure}}" + suffix, dataset=dataset,
                       measure=DATASETS[dataset]["measures"])
+
+    @staticmethod
+    def audit_artifacts(dataset):
+        return []
 
     @staticmethod
     def prompt_files(dataset):
@@ -69,3 +75,17 @@ def test_audit_rule_passes_then_fails_with_one_line(tmp_path):
     assert lines == ["audit: results/questions/d/attr_genre.jsonl: d/attr_genre/uu: distractor_true_of_positive: "
                      "the distractor 'War' is a value of item 6"]
     assert not (bad / "results/audit/d.json").exists() and not (bad / "results/audit/d.md").exists()
+
+
+def test_the_answer_jobs_wait_for_audit_all_and_the_audit_reads_the_artifacts():
+    # issue 24: with equal slot sequences across datasets the table still built (rc 0), because no
+    # answer job read results/audit/_all.json
+    raw = {"path": "raw"}
+    cfg = fill_defaults({"datasets": {"a": {"domain": "movie", "format": "ml-100k", "source": raw,
+                                            "measures": ["assoc_rule", "mem_item_item", "neu_user2items",
+                                                         "neu_item2users", "attr_genre"]}},
+                         "models": {"random": {"backend": "random"}}})
+    plan = Plan(cfg, ROOT)
+    assert plan.gate("lrworld", "a") == ["results/audit/a.json", "results/audit/_all.json"]
+    assert plan.audit_artifacts("a") == ["results/gt/a/rules.parquet", "results/gt/a/item_similar_pairs.parquet",
+                                         "results/gt/a/prototypes.parquet"]

@@ -129,3 +129,24 @@ def test_netflix_movie_measures(tmp_path, measure):
     inter, items, _, _ = ingest("nf", CFG, tmp_path, {"netflix_metadata": fx["metadata"]})
     qs, report = build_questions("nf", "movie", measure, inter, items, 5, None, 1)
     assert qs and len(qs) + sum(report["skipped"].values()) == 40
+
+
+def test_catalogue_join_takes_films_with_exact_title_and_year(tmp_path):
+    # issue 24, at the paper config's floor: "The Company" (2003) matched "Company" (2002), and
+    # movies matched TV rows of the Kaggle catalogue
+    from lrworld.data.joins import JOINS
+
+    csv = tmp_path / "netflix_titles.csv"
+    pd.DataFrame({"type": ["Movie", "TV Show", "Movie", "Movie"], "title": ["Company", "Chef", "Chef", "Matrix, The"],
+                  "release_year": [2002, 2014, 2015, 1999], "director": ["Ram Gopal Varma", "", "Jon Favreau",
+                                                                           "Lana Wachowski"],
+                  "cast": "", "listed_in": "", "description": ""}).to_csv(csv, index=False)
+    items = pd.DataFrame({"item_id": ["1", "2", "3"], "title": ["The Company", "Chef", "The Matrix"],
+                          "year": [2003, 2014, 1999], "director": [[], [], []], "cast": [[], [], []],
+                          "genres": [[], [], []], "plot": None, "poster_url": None})
+    out, rep = JOINS.get("netflix_metadata").apply(items, None, {"netflix_metadata": [csv]}, {})
+    by_id = out.set_index("item_id")
+    assert list(by_id.loc["3", "director"]) == ["Lana Wachowski"] and rep["aligned"] == 1
+    assert not by_id.loc["1", "director"] and not by_id.loc["2", "director"]  # (None: finalize_items makes it [])
+    assert rep["dropped_not_same_work"] == {"title_differs": 1, "tv_row": 1}
+    assert rep["dropped_examples"]["title_differs"] == ["item 1 'The Company' (2003) vs 'Company' (2002)"]

@@ -34,7 +34,21 @@ def test_format_enum_is_the_registry():
     assert {"amazon-2014", "amazon-2018", "netflix", "netflix-prize", "ml-latest"} <= set(FORMATS.names())
 
 
-def test_a_registered_toy_format_is_accepted_with_its_own_keys(monkeypatch):
+@pytest.fixture
+def fresh_validators():
+    """The validators are built once per process from the registries as they are then: a format
+    registered later (as here) needs them built again, and the next test needs them as they were."""
+    from lrworld.data import schema as data_schema
+
+    caches = (config._config_filler, config._entry_validator, data_schema._dataset_validator)
+    for c in caches:
+        c.cache_clear()
+    yield
+    for c in caches:
+        c.cache_clear()
+
+
+def test_a_registered_toy_format_is_accepted_with_its_own_keys(monkeypatch, fresh_validators):
     toy = Format("toy", lambda raw, cfg: None, lambda cfg: ["x.tsv"], lambda cfg: [],
                  {"delimiter": {"enum": ["tab", "comma"], "default": "tab"}}, "a toy")
     monkeypatch.setitem(FORMATS._entries, "toy", toy)

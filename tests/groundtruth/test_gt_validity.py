@@ -6,7 +6,7 @@ import pandas as pd
 from lrworld.data.contract import finalize_interactions
 from lrworld.groundtruth import questions as Q
 from lrworld.groundtruth.similarity import similar_pairs
-from lrworld.questions.display import item_keys
+from lrworld.prompts.render import item_keys
 
 
 def _table(n_targets=40, kind="item"):

@@ -24,9 +24,17 @@ def _recs(parsed, gold):
 def test_most_frequent_slot_and_the_degenerate_flag():
     s = score(_recs([0] * 9 + [2], [0, 1, 2, 3, 0, 1, 2, 3, 0, 1]), "accuracy", 4)
     assert (s["slot_counts"], s["top_slot"], s["top_slot_share"], s["degenerate"]) == ([9, 0, 1, 0], 0, 0.9, True)
-    # exactly 80% is not more than 80%; a missed answer is no slot but counts in the share's denominator
-    s = score(_recs([1] * 8 + [None, 3], [0] * 10), "accuracy", 4)
-    assert (s["top_slot"], s["top_slot_share"], s["degenerate"]) == (1, 0.8, False)
+    # a missed answer is no slot but counts in the share's denominator: 7 of 10 is not degenerate
+    s = score(_recs([1] * 7 + [None, 3, 0], [0] * 10), "accuracy", 4)
+    assert (s["top_slot"], s["top_slot_share"], s["degenerate"]) == (1, 0.7, False)
+
+
+def test_exactly_80_percent_in_one_slot_is_degenerate():
+    # issue 24: 40 of 50 answers in one slot (exactly 80%) was not marked
+    s = score(_recs([2] * 40 + [0, 1, 3] * 3 + [None], [0] * 50), "hit_ratio_at_1", 10)
+    assert (s["top_slot"], s["top_slot_share"], s["degenerate"]) == (2, 0.8, True)
+    s = score(_recs([2] * 39 + [0, 1, 3] * 3 + [None, None], [0] * 50), "hit_ratio_at_1", 10)
+    assert (s["top_slot_share"], s["degenerate"]) == (0.78, False)
 
 
 def test_pride_prior_correction_hand_computed():

@@ -117,7 +117,7 @@ def test_markdown_shows_interval_n_metric_and_marks():
     assert lines[6].startswith("| smol | 0.50 [") and "| 1.00 [1.00, 1.00]\u2020\\* |" in lines[6]
     assert lines[6].endswith("| 0.00 [0.00, 0.00] n=8\\* |")  # 0 of 8 vs 5 of 10: significant too
     assert "`*` differs from random: the 95% interval of the paired bootstrap difference" in md
-    assert "\u2020 degenerate: the model chose one answer slot for more than 80% of the questions" in md
+    assert "\u2020 degenerate: the model chose one answer slot for 80% of the questions or more" in md
     assert "Position-debiased" not in md
 
 

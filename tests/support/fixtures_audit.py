@@ -10,10 +10,13 @@ from lrworld.prompts.render import ItemTexts, render
 TEMPLATE = "History:\n${history}\nTarget: ${target}\nOptions:\n${candidates}\nAnswer:"
 ITEMS = pd.DataFrame({"item_id": [str(i) for i in range(1, 13)], "title": [f"Film {i}" for i in range(1, 13)],
                       "year": [2000] * 12, "genres": [["Drama"]] * 5 + [["Drama", "War"]] + [["Comedy"]] * 6})
-# user u watched 1..6 (6 last); user v watched 7..12; item 12 was also watched by w
-INTER = pd.DataFrame({"user_id": ["u"] * 6 + ["v"] * 6 + ["w"], "item_id": [str(i) for i in range(1, 13)] + ["12"],
-                      "rating": 4.0, "timestamp": list(range(6)) * 2 + [0]})
-TEN = [str(i) for i in range(2, 12)]
+# user u watched 1..6 (6 last); user v watched 7..12; item 12 was also watched by w; z watched 1 and 2
+INTER = pd.DataFrame({"user_id": ["u"] * 6 + ["v"] * 6 + ["w", "z", "z"],
+                      "item_id": [str(i) for i in range(1, 13)] + ["12", "1", "2"],
+                      "rating": 4.0, "timestamp": list(range(6)) * 2 + [0, 0, 1]})
+# the candidates of target item 1: only item 2 shares its users (cosine 1.0, the gold, slot 3);
+# 3 and 4 share u (cosine 0.707), the others none
+TEN = ["7", "8", "9", "2", "3", "10", "11", "12", "4", "13"]
 
 
 def base_questions():
@@ -37,7 +40,7 @@ def base_questions():
                            "answer_index": 0},
         "mem_user_user": {"qid": "d/mem_user_user/u", "measure": "mem_user_user", "qtype": "hit10",
                           "context": {"target_user": "u", "history": ["1"], "candidate_histories": {}},
-                          "candidate_kind": "user", "candidates": ["v", "w"] + [f"x{k}" for k in range(8)],
+                          "candidate_kind": "user", "candidates": ["z", "v", "w"] + [f"x{k}" for k in range(7)],
                           "answer_index": 0},
         "assoc_rule": {"qid": "d/assoc_rule/1+2->3", "measure": "assoc_rule", "qtype": "hit10",
                        "context": {"antecedents": ["1", "2"]}, "candidate_kind": "item",

@@ -3,7 +3,10 @@ movie_id): director, cast, plot (logline) and poster URL.
 
 The file was scraped by title search and about 8% of its rows describe another film; a row is
 kept only when its IMDb year is within `year_tolerance` of the MovieLens year (a film's release
-year and its IMDb year differ by one for late-December releases).
+year and its IMDb year differ by one for late-December releases), and when no row of another work
+names the same IMDb title (issue 24: "The Mask (1994)" carries Pulp Fiction's tt0110912 row, year
+and logline; the file gives no IMDb title to tell which of the two rows is right, so both go).
+Rows of one work under two ids (ML-100K's duplicates) may share an IMDb id.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import pandas as pd
 
 from lrworld.data.contract import DataError
 from lrworld.data.joins import YEAR_TOLERANCE, fill, register
+from lrworld.data.joins.guard import Guard, imdb_number, title_similarity
 
 
 @register("imdb_details", keys=("imdb_details",), formats=("ml-100k",),
@@ -30,6 +34,33 @@ def join(items: pd.DataFrame, inter, files: dict, opts: dict):
     if not isinstance(rows, list):
         raise DataError(f"{path}: expected a JSON list of movie objects")
     ml_year = dict(zip(items["item_id"].astype(str), items["year"]))
+    ml_title = dict(zip(items["item_id"].astype(str), items["title"]))
+    guard = Guard(tolerance)
+
+    def year_ok(row) -> bool:
+        try:
+            year = int(float(row.get("year")))
+        except (TypeError, ValueError):
+            return False
+        ref = ml_year[str(row["movie_id"])]
+        return not pd.isna(ref) and abs(year - int(ref)) <= tolerance
+
+    # the IMDb titles the rows that pass the year check name (a row failing it names nothing)
+    claimed: dict[int, list[str]] = {}
+    for row in rows:
+        if (isinstance(row, dict) and str(row.get("movie_id")) in ml_year and imdb_number(row.get("movie_url"))
+                and year_ok(row)):
+            claimed.setdefault(imdb_number(row.get("movie_url")), []).append(str(row["movie_id"]))
+
+    def one_work(a: str, b: str) -> bool:
+        return ml_year[a] == ml_year[b] and title_similarity(ml_title[a], ml_title[b]) >= guard.min_similarity
+
+    shared = {}
+    for tt, mids in claimed.items():
+        for m in mids:
+            others = [o for o in mids if o != m and not one_work(m, o)]
+            if others:
+                shared[m] = (tt, others[0])
     kept, dropped_year, dropped_no_year, dropped_unknown_id = {}, 0, 0, 0
     for i, row in enumerate(rows):
         if not isinstance(row, dict) or "movie_id" not in row:
@@ -49,6 +80,11 @@ def join(items: pd.DataFrame, inter, files: dict, opts: dict):
         if pd.isna(ref) or abs(year - int(ref)) > tolerance:
             dropped_year += 1
             continue
+        if mid in shared:
+            tt, other = shared[mid]
+            guard.drop("imdb_id_shared_with_another_film", f"item {mid} {ml_title[mid]!r} and item {other} "
+                                                           f"{ml_title[other]!r} both name tt{tt:07d}")
+            continue
         posters = row.get("poster_url") or []
         kept[mid] = {"director": list(row.get("director") or []), "cast": list(row.get("cast") or []),
                      "plot": row.get("description") or None,
@@ -60,4 +96,4 @@ def join(items: pd.DataFrame, inter, files: dict, opts: dict):
                     for i, cur in zip(out["item_id"].astype(str), out[col])]
     return out, {"source": str(path), "rows": len(rows), "aligned": len(kept), "dropped_year_mismatch": dropped_year,
                  "dropped_year_not_numeric": dropped_no_year, "dropped_unknown_item": dropped_unknown_id,
-                 "year_tolerance": tolerance}
+                 **guard.report()}

@@ -5,6 +5,12 @@ description, type) or any CSV with a title and a year column under the names bel
 The Kaggle catalogue holds about 6,000 movies of 2021; it aligns to a few percent of the Prize's
 17,770 (mostly pre-2006) movies, so the default `min_alignment` stops such a run: lower it on
 purpose (config/paper.yaml does, with the rate it expects).
+
+Same-work guard (issue 24: at the paper config's floor "The Company" (2003) matched "Company"
+(2002), and 12 movies matched TV rows): only film rows are candidates (a `type` naming TV is
+never one), titles must be equal after normalisation *with* their leading article, and the year
+exact (`metadata.year_tolerance` is not read by this join). What the loose match (any row, articles dropped, a year
+off by one) would have aligned and the guard does not is counted per reason, with examples.
 """
 
 from __future__ import annotations
@@ -13,9 +19,10 @@ import re
 
 import pandas as pd
 
-from lrworld.data.alignment import align_title_year
+from lrworld.data.alignment import align_title_year, norm_title
 from lrworld.data.contract import DataError
-from lrworld.data.joins import YEAR_TOLERANCE, fill, register
+from lrworld.data.joins import fill, register
+from lrworld.data.joins.guard import Guard
 from lrworld.data.tables import read_delimited
 
 ALIASES = {
@@ -38,8 +45,8 @@ def split_list(v) -> list[str]:
 
 
 @register("netflix_metadata", keys=("netflix_metadata",), formats=("netflix", "netflix-prize", "ml-latest"),
-          fields=FIELDS, options={"year_tolerance": YEAR_TOLERANCE},
-          check="that the catalogue covers these movies' titles and years (year_tolerance); Kaggle's 2021 "
+          fields=FIELDS,
+          check="that the catalogue covers these movies' titles and exact years (films only); Kaggle's 2021 "
                 "catalogue covers few Netflix Prize movies")
 def join(items: pd.DataFrame, inter, files: dict, opts: dict):
     (path,) = files["netflix_metadata"]
@@ -51,8 +58,20 @@ def join(items: pd.DataFrame, inter, files: dict, opts: dict):
                         f"({ALIASES['year']}); found {list(meta.columns)}")
     # Kaggle's file mixes TV shows in; the Prize's titles are matched to movies first.
     tv = meta[cols["type"]].fillna("").str.lower().str.contains("tv").tolist() if "type" in cols else None
-    match, counts = align_title_year(items, meta[cols["title"]].tolist(), meta[cols["year"]].tolist(),
-                                     opts["year_tolerance"], tv)
+    titles, years = meta[cols["title"]].tolist(), meta[cols["year"]].tolist()
+    films = [None if tv and tv[i] else t for i, t in enumerate(titles)]  # a TV row is never a candidate
+    match, counts = align_title_year(items, films, years, 0, keep_articles=True)
+    loose, _ = align_title_year(items, titles, years, 1, tv)
+    guard = Guard(0)
+    by_id = {str(i): (t, y) for i, t, y in zip(items["item_id"], items["title"], items["year"])}
+    for item_id, row in loose.items():
+        if item_id in match:
+            continue
+        t, y = by_id[item_id]
+        what = f"item {item_id} {t!r} ({y}) vs {titles[row]!r} ({years[row]})"
+        reason = ("tv_row" if tv and tv[row] else
+                  "title_differs" if norm_title(t, True) != norm_title(titles[row], True) else "year_differs")
+        guard.drop(reason, what)
     rows = meta.to_dict("records")
 
     def value(item_id: str, field: str):
@@ -68,7 +87,8 @@ def join(items: pd.DataFrame, inter, files: dict, opts: dict):
     for field in FIELDS:
         out[field] = [fill(cur, value(i, field)) for i, cur in zip(ids, out[field])]
     report = {"source": str(path), "metadata_rows": int(len(meta)), "aligned": len(match), **counts,
-              "year_tolerance": opts["year_tolerance"], "columns_used": cols}
+              "columns_used": cols, **guard.report()}
+    report.pop("min_title_similarity")
     if inter is not None and len(inter):
         report["ratings_alignment_rate"] = round(float(inter["item_id"].astype(str).isin(set(match)).mean()), 4)
     return out, report

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from lrworld.questions.display import display_key
+from lrworld.core.display import display_key
 from lrworld.questions.negatives import draw_distinct
 from lrworld.core.seeding import rng_for
 from lrworld.tracks.llara.data import Example, LlaraSet

@@ -71,7 +71,7 @@ def test_render_and_prompt_items(lastfm_cands):
 
 def test_no_two_candidates_read_the_same(ml_set):
     """ML-100K lists some films twice (two ids, one title): such a pair is never shown in one set."""
-    from lrworld.questions.display import display_key
+    from lrworld.core.display import display_key
 
     recs = draw_candidates(ml_set, seed=0)
     for r in recs:

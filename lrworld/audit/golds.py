@@ -1,0 +1,150 @@
+"""Every HitRate@1 gold re-derived from the evidence behind it (issue 24: moving `mem_item_item/203`'s
+answer from the candidate with cosine 0.619 to one with 0.000 passed the audit).
+
+| measure | re-derived from | the gold must be |
+|---|---|---|
+| assoc_rule | rules.parquet | the consequent of a mined rule A -> {c} with lift > 1, with the support and confidence the question carries; no negative a consequent of any rule with antecedent A |
+| mem_item_item, mem_user_user | the interactions (cosine of one-hot sets, recomputed here) and item/user_similar_pairs.parquet | the strict cosine argmax among the candidates, the artifact's answer over the artifact's candidates |
+| neu_item2users, neu_user2items | prototypes.parquet | the cosine argmax among the candidates, the artifact's answer over the artifact's candidates |
+
+The question's own evidence (the scores it carries per candidate) is checked too: its answer must
+be the argmax of those scores. Each failure kind is its own named check (`CHECKS`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+CHECKS = ("gold_not_argmax", "gold_differs_from_artifact", "evidence_differs_from_artifact",
+          "rule_not_in_artifact", "negative_is_rule_consequent")
+
+# measure -> (score column of its evidence and artifact, kind of its targets)
+TABLES = {"mem_item_item": ("similarity", "item"), "mem_user_user": ("similarity", "user"),
+          "neu_item2users": ("cosine", "item"), "neu_user2items": ("cosine", "user")}
+MEMORY = ("mem_item_item", "mem_user_user")
+TOL = 1e-9
+
+
+def _argmax_failure(scores: list[float], a: int, cands: list[str], source: str) -> str | None:
+    """Why candidate `a` is not the strict argmax of `scores`, or None."""
+    rival = max((j for j in range(len(scores)) if j != a), key=lambda j: scores[j], default=None)
+    if rival is None or scores[a] > scores[rival] + TOL:
+        return None
+    return f"the answer {cands[a]} has {source} {scores[a]:.3f}, candidate {cands[rival]} has {scores[rival]:.3f}"
+
+
+class Evidence:
+    """The ground-truth artifacts and the interactions the golds are re-derived from, indexed for
+    the targets the questions name."""
+
+    def __init__(self, interactions: pd.DataFrame, artifacts: dict[str, pd.DataFrame] | None,
+                 questions: dict[str, list[dict]]):
+        artifacts = artifacts or {}
+        self.tables: dict[str, dict[str, pd.DataFrame]] = {}
+        for m, (col, kind) in TABLES.items():
+            if m not in questions:
+                continue
+            t = self._table(m, artifacts)
+            if t is not None:
+                targets = {str((q.get("context") or {}).get(f"target_{kind}")) for q in questions[m]}
+                t = t[t["target"].astype(str).isin(targets)]
+                self.tables[m] = {k: g for k, g in t.groupby(t["target"].astype(str), sort=False)}
+        # one-hot sets of the entities the memory questions name: item -> users, user -> items
+        self.sets: dict[str, dict[str, set]] = {}
+        for m in MEMORY:
+            kind = TABLES[m][1]
+            ids = set()
+            for q in questions.get(m, []):
+                ids.add(str((q.get("context") or {}).get(f"target_{kind}")))
+                ids.update(map(str, q["candidates"]))
+            col, other = ("item_id", "user_id") if kind == "item" else ("user_id", "item_id")
+            sub = interactions[interactions[col].astype(str).isin(ids)]
+            self.sets[m] = {str(k): set(g.astype(str)) for k, g in sub.groupby(col, sort=False)[other]}
+        self.rules = None
+        if "assoc_rule" in questions and artifacts.get("rules") is not None:
+            r = artifacts["rules"]
+            self.rules = {}
+            self.consequents: dict[tuple, set] = {}
+            for a, c, s, cf, lift in zip(r["antecedents"], r["consequents"], r["support"], r["confidence"], r["lift"]):
+                a, c = tuple(sorted(map(str, a))), tuple(sorted(map(str, c)))
+                self.consequents.setdefault(a, set()).update(c)
+                if len(c) == 1:
+                    self.rules[(a, c[0])] = (float(s), float(cf), float(lift))
+
+    @staticmethod
+    def _table(measure: str, artifacts: dict[str, pd.DataFrame]) -> pd.DataFrame | None:
+        if measure.startswith("mem_"):
+            name = f"{TABLES[measure][1]}_similar_pairs"
+            t = artifacts.get(name)
+            if t is not None and "kind" in t:
+                t = t[t["kind"] == TABLES[measure][1]]
+            return t
+        t = artifacts.get("prototypes")
+        return t[t["measure"] == measure] if t is not None else None
+
+    def cosine(self, measure: str, a: str, b: str) -> float:
+        sa, sb = self.sets[measure].get(a, set()), self.sets[measure].get(b, set())
+        return len(sa & sb) / math.sqrt(len(sa) * len(sb)) if sa and sb else 0.0
+
+
+def gold_checks(path: str, q: dict, ev: Evidence, violation) -> list:
+    """The re-derivation checks of one HitRate@1 question (answer_index already in range).
+    `violation(path, qid, check, detail)` makes a Violation."""
+    m = q.get("measure") or q["qid"].split("/")[-2]
+    out = []
+
+    def bad(check, detail):
+        out.append(violation(path, q["qid"], check, detail))
+
+    cands, a = [str(c) for c in q["candidates"]], q["answer_index"]
+    answer, ctx, evidence = cands[a], q.get("context") or {}, q.get("evidence") or {}
+    if m in TABLES:
+        col, kind = TABLES[m]
+        target = str(ctx.get(f"target_{kind}"))
+        scores = evidence.get(col)
+        if isinstance(scores, list) and len(scores) == len(cands):
+            why = _argmax_failure([float(s) for s in scores], a, cands, f"{col} (the question's evidence)")
+            if why:
+                bad("gold_not_argmax", why)
+        if m in MEMORY:
+            rec = [ev.cosine(m, target, c) for c in cands]
+            why = _argmax_failure(rec, a, cands, "cosine (recomputed from the interactions)")
+            if why:
+                bad("gold_not_argmax", why)
+        g = ev.tables.get(m, {}).get(target) if m in ev.tables else None
+        if m in ev.tables:
+            if g is None:
+                bad("gold_differs_from_artifact", f"target {target} is not in the ground-truth artifact")
+                return out
+            art = dict(zip(g["candidate"].astype(str), g[col].astype(float)))
+            gold = [str(x) for x in g.loc[g["is_answer"].astype(bool), "candidate"]]
+            if set(art) != set(cands):
+                bad("gold_differs_from_artifact", f"candidates {sorted(set(cands) - set(art))} are not the artifact's "
+                                                  f"for target {target}")
+            elif gold != [answer]:
+                bad("gold_differs_from_artifact", f"the answer {answer} is not the artifact's ({', '.join(gold)}) "
+                                                  f"for target {target}")
+            else:
+                why = _argmax_failure([art[c] for c in cands], a, cands, f"{col} (the artifact)")
+                if why:
+                    bad("gold_not_argmax", why)
+                if isinstance(scores, list) and any(abs(float(s) - art[c]) > 1e-6 for s, c in zip(scores, cands)):
+                    bad("evidence_differs_from_artifact", f"the question's {col} values differ from the artifact's")
+    elif m == "assoc_rule" and ev.rules is not None:
+        ants = tuple(sorted(map(str, ctx.get("antecedents") or [])))
+        rule = ev.rules.get((ants, answer))
+        if rule is None or rule[2] <= 1.0:
+            why = "is not a mined rule" if rule is None else f"has lift {rule[2]:.3f} <= 1"
+            bad("rule_not_in_artifact", f"{'+'.join(ants)} -> {answer} {why}")
+        else:
+            for k, v in zip(("support", "confidence"), rule[:2]):
+                if k in evidence and abs(float(evidence[k]) - v) > 1e-9:
+                    bad("evidence_differs_from_artifact", f"{k} {float(evidence[k]):.4f} in the question, {v:.4f} "
+                                                          f"in the rules")
+        for n in cands[:a] + cands[a + 1:]:
+            if n in ev.consequents.get(ants, set()):
+                bad("negative_is_rule_consequent", f"the negative {n} is a consequent of a rule with antecedent "
+                                                   f"{'+'.join(ants)}")
+    return out
