@@ -14,7 +14,8 @@ from lrworld.core.digests import DigestStore
 from lrworld.groundtruth import artifacts
 from lrworld.questions import measures as measure_registry
 from lrworld.data import inputs as data_inputs
-from lrworld.prompts.render import template_path
+from lrworld.core.package_files import packaged
+from lrworld.prompts.render import template_id
 from lrworld.prompts.variants import kind as variant_kind, template_variant
 from lrworld.workflow import code, resources
 from lrworld.workflow.analysis import AnalysisPlan
@@ -146,7 +147,13 @@ class Plan:
 
     # -- questions and prompts ---------------------------------------------------------------------
     def caption_instruction(self) -> str:
-        return self.config["captioner"].get("prompt_file") or str(self.root / "lrworld/templates/captions/figure3.txt")
+        """The captioner's instruction: a user's prompt_file, or the packaged one by its package-relative name."""
+        return self.config["captioner"].get("prompt_file") or "lrworld/templates/captions/figure3.txt"
+
+    def source_digest(self, name: str) -> str:
+        """Content of a packaged or user file a rule names in params (not inputs: a moved checkout
+        or another venv must not re-plan), so new bytes still re-run the rule."""
+        return self.digests.sha256(packaged(name))
 
     def caption_inputs(self, dataset: str, measure: str) -> dict:
         """The multimodal measure shows items by their image captions."""
@@ -158,8 +165,9 @@ class Plan:
                       measure=self.datasets[dataset]["measures"], suffix=suffix)
 
     def template(self, dataset: str, measure: str, variant: str) -> str:
-        # kshot/noisy/shuffle<s> render with the zero_shot template (lrworld/prompts/variants.py)
-        return str(template_path(self.datasets[dataset]["domain"], measure, template_variant(variant)))
+        """The template's package-relative name (lrworld/prompts/render.py:packaged finds its file).
+        kshot/noisy/shuffle<s> render with the zero_shot template (lrworld/prompts/variants.py)."""
+        return template_id(self.datasets[dataset]["domain"], measure, template_variant(variant))
 
     def prompt_files(self, dataset: str, variants=None) -> list[str]:
         return expand("results/prompts/{dataset}/{measure}/{variant}.jsonl", dataset=dataset,
