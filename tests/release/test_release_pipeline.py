@@ -27,7 +27,7 @@ def config(folder: Path, source: dict) -> Path:
 
 
 def smk(folder: Path, *args, check=True):
-    return snakemake(folder, "--configfile", str(folder / "run.yaml"), *args, check=check)
+    return snakemake(folder, *args, "--configfile", str(folder / "run.yaml"), check=check)
 
 
 @pytest.fixture(scope="module")
