@@ -2,7 +2,8 @@
 inspect or purge the response cache, and see how far the answer jobs are.
 
     lrworld explain results/tables/ml100k.csv random attr_genre [--records] [--json]
-    lrworld verify [TABLE ...] [--json]
+    lrworld verify [TABLE ... | RELEASE] [--json]
+    lrworld pack DATASET OUT [-d DIR]
     lrworld cache list [--json]
     lrworld cache purge MODEL [--identity ID]
     lrworld status [--configfile FILE ...] [--json]
@@ -19,6 +20,7 @@ from pathlib import Path
 from lrworld.core.schema import ConfigError
 from lrworld.inference.cache import CacheError, ResponseCache
 from lrworld.provenance import trace
+from lrworld.release import layout, pack
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -35,6 +37,10 @@ def _parser() -> argparse.ArgumentParser:
     ve.add_argument("tables", nargs="*", help="tables to check (default: every table with provenance)")
     ve.add_argument("--json", action="store_true", help="print JSON")
     ve.add_argument("-d", "--directory", help="the workflow directory (default: the current one)")
+    pk = sub.add_parser("pack", help="write a dataset's questions, prompts and audit as a release folder")
+    pk.add_argument("dataset", help="a built dataset's name")
+    pk.add_argument("out", help="the release folder to write (new or empty)")
+    pk.add_argument("-d", "--directory", help="the workflow directory (default: the current one)")
     ca = sub.add_parser("cache", help="list the response cache's models and identities, or purge them")
     ca_sub = ca.add_subparsers(dest="action", required=True)
     ls = ca_sub.add_parser("list", help="per model: entries, size, and entries per identity")
@@ -117,10 +123,19 @@ def main(argv: list[str] | None = None) -> int:
             res = trace.explain(args.table, args.row, args.column, args.directory, records=args.records)
             print(json.dumps(res, indent=2, sort_keys=True) if args.json else trace.format_explain(res))
             return 0
+        if args.command == "pack":
+            man = pack.pack(args.directory or ".", args.dataset, args.out)
+            print(f"lrworld pack: {args.out}: {len(man['files'])} files, {len(man['measures'])} measures x "
+                  f"{len(man['variants'])} variants; audit passed")
+            return 0
+        if len(args.tables) == 1 and (Path(args.tables[0]) / layout.MANIFEST).exists():
+            res = pack.verify(args.tables[0])
+            print(json.dumps(res, indent=2, sort_keys=True) if args.json else pack.format_verify(res))
+            return 0 if res["ok"] else 1
         res = trace.verify(args.directory, args.tables or None)
         print(json.dumps(res, indent=2, sort_keys=True) if args.json else trace.format_verify(res))
         return 0 if res["ok"] else 1
-    except (trace.TraceError, CacheError, ConfigError) as exc:
+    except (trace.TraceError, CacheError, ConfigError, pack.ReleaseError) as exc:
         print(f"lrworld {args.command}: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # `lrworld explain ... | head`

@@ -160,11 +160,13 @@ rule analysis_cards:
     input:
         scores="results/analysis/{dataset}/scores.csv",
         prompts=lambda wc: f"results/prompts/{wc.dataset}/{wc.measure}/{WA.card_variant}.jsonl",
-        template=lambda wc: W.template(wc.dataset, wc.measure, WA.card_variant),
     output:
         card=report("results/analysis/{dataset}/cards/{measure}.html", caption="../docs/report/card.rst", category="Measure cards",
                     subcategory="{dataset}", labels={"dataset": "{dataset}", "measure": "{measure}"}),
     params:
+        # by package-relative name and content, as in `prompts` (a moved checkout must not re-plan)
+        template=lambda wc: W.template(wc.dataset, wc.measure, WA.card_variant),
+        template_sha256=lambda wc: W.source_digest(W.template(wc.dataset, wc.measure, WA.card_variant)),
         domain=lambda wc: DATASETS[wc.dataset]["domain"],
         models=list(MODELS),
         code=W.code("analysis_cards.py"),

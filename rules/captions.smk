@@ -11,11 +11,13 @@ localrules:
 rule caption_requests:
     input:
         item_table="results/data/{dataset}/items.parquet",
-        instruction=W.caption_instruction(),
     output:
         requests="results/captions/{dataset}/requests.jsonl",
         images_report="results/captions/{dataset}/images.report.json",
     params:
+        # by name and content (a moved checkout must not re-plan; new bytes re-run it)
+        instruction=W.caption_instruction(),
+        instruction_sha256=W.source_digest(W.caption_instruction()),
         captioner=W.captioner_params(),
         cache_dir=config["cache_dir"],
         image_dir=lambda wc: DATASETS[wc.dataset].get("image_dir"),

@@ -32,10 +32,13 @@ rule prompts:
     input:
         questions="results/questions/{dataset}/{measure}.jsonl",
         item_table="results/data/{dataset}/items.parquet",
-        template=lambda wc: W.template(wc.dataset, wc.measure, wc.variant),
     output:
         prompts="results/prompts/{dataset}/{measure}/{variant}.jsonl",
     params:
+        # the packaged template by name and content, not as an input file: a moved checkout or
+        # another venv has it under another absolute path and must not re-plan
+        template=lambda wc: W.template(wc.dataset, wc.measure, wc.variant),
+        template_sha256=lambda wc: W.source_digest(W.template(wc.dataset, wc.measure, wc.variant)),
         # variant transforms (kshot, noisy, shuffle<s>) draw from these; zero_shot/cot ignore them
         seed=config["seed"],
         kshot_k=config["analysis"]["kshot"]["k"],

@@ -7,6 +7,7 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakema
 import pandas as pd
 
 from lrworld.core import io, runlog
+from lrworld.core.package_files import packaged
 from lrworld.questions import measures
 from lrworld.analysis.report_cards import card_html
 
@@ -16,7 +17,7 @@ w = smk.wildcards
 m = measures.get(smk.params.domain, w.measure)
 example = io.read_jsonl(smk.input.prompts)[0]
 scores = pd.read_csv(smk.input.scores)
-io.write_text(smk.output.card, card_html(w.dataset, w.measure, Path(smk.input.template).read_text(encoding="utf-8"),
+io.write_text(smk.output.card, card_html(w.dataset, w.measure, packaged(smk.params.template).read_text(encoding="utf-8"),
                                          example, scores, list(smk.params.models),
                                          f"{m.scale} / {m.factor} ({m.qtype}, {m.primary_metric})"))
 log.info("card written")

@@ -11,13 +11,14 @@ from lrworld.captions import requests
 from lrworld.captions.fetch import FetchPolicy
 from lrworld.captions.images import CaptionError
 from lrworld.core import io, runlog
+from lrworld.core.package_files import packaged
 
 smk = snakemake  # noqa: F821
 log = runlog.setup(smk)
 p, ds = smk.params, smk.wildcards.dataset
 policy = FetchPolicy(max_bytes=int(p.captioner["max_image_bytes"]), timeout_s=float(p.captioner["image_timeout_s"]))
 try:
-    reqs, report = requests.build(ds, pd.read_parquet(smk.input.item_table), requests.instruction(smk.input.instruction),
+    reqs, report = requests.build(ds, pd.read_parquet(smk.input.item_table), requests.instruction(packaged(smk.params.instruction)),
                                   Path(p.cache_dir) / "captions" / "images", policy, image_dir=p.image_dir)
 except CaptionError as exc:
     runlog.fail(log, f"datasets.{ds}: {exc}")

@@ -27,6 +27,11 @@ def template_path(domain: str, measure: str, variant: str) -> Path:
     return TEMPLATE_ROOT / domain / measure / f"{variant}.txt"
 
 
+def template_id(domain: str, measure: str, variant: str) -> str:
+    """The template's name relative to the package (lrworld/core/package_files.py)."""
+    return f"lrworld/templates/{domain}/{measure}/{variant}.txt"
+
+
 def labels_for(n: int) -> tuple[str, ...]:
     return MCQ_LABELS if n == 4 else HIT10_LABELS[:n]
 

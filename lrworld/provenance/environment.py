@@ -61,6 +61,16 @@ def host() -> str:
     return socket.gethostname()
 
 
+def interpreter() -> str:
+    """The job's python: relative to the working directory when inside it (a project .venv), else
+    its name only (another machine's venv path would tie the record to that machine)."""
+    exe = Path(sys.executable)
+    try:
+        return exe.relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return exe.name
+
+
 class JobClock:
     """Start it when a Snakemake script begins; `write` records the job's start/end and host."""
 
@@ -77,7 +87,7 @@ class JobClock:
             "end": utc_iso(end),
             "seconds": round(end - self.start, 3),
             "pid": os.getpid(),
-            "python": sys.executable,
+            "python": interpreter(),
         }
         for var in ("SLURM_JOB_ID", "SLURM_CLUSTER_NAME"):
             if os.environ.get(var):

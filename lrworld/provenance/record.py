@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Iterable
 
 from lrworld.core import io
+from lrworld.core.package_files import is_packaged, packaged
 from lrworld.groundtruth import artifacts
 from lrworld.prompts.variants import column_name
 from lrworld.provenance import RECORD_FORMAT
@@ -35,7 +36,9 @@ def config_block(subset: dict) -> dict:
 
 
 def _node(role: str, path: str, rule: str | None, inputs: Iterable[str] = (), **extra) -> dict:
-    node = {"role": role, **file_entry(path), "rule": rule, "inputs": [str(i) for i in inputs]}
+    # a packaged template is named relative to the package and hashed from this install's file
+    node = {"role": role, **file_entry(packaged(path)), "path": str(path), "rule": rule,
+            "inputs": [str(i) for i in inputs]}
     node.update({k: v for k, v in extra.items() if v is not None})
     return node
 
@@ -62,7 +65,8 @@ def score_chain(inp: dict, raw: list[str], metadata_files: list[str]) -> list[di
         _node("answered", inp["summary"], "answer", [inp["prompts"]],
               note="model identity, asked/cached counts of the model's answer job for the dataset"),
         _node("prompts", inp["prompts"], "prompts", [inp["questions"], inp["items"], inp["template"]]),
-        _node("template", inp["template"], None, note="prompt template (source file)"),
+        _node("template", inp["template"], None, note="prompt template (source file)",
+              base="package" if is_packaged(inp["template"]) else None),
         _node("questions", inp["questions"], questions_rule, [inp["interactions"], inp["items"], *ground_truth],
               note="ground truth: candidates and answer_index per question"),
         _node("questions_report", inp["questions_report"], questions_rule, [inp["interactions"], inp["items"]]),
@@ -126,7 +130,8 @@ def code_block(rule_code: dict[str, list[str]], root: str) -> dict:
     """{rule: {file (relative to the checkout): sha256}} of every rule of the chain."""
     modules = {rule: {f: io.sha256_file(Path(root) / f) for f in files} for rule, files in sorted(rule_code.items())}
     return {"lrworld_version": versions()["lrworld"] or _package_version(), "git": git_state(root),
-            "checkout": str(root), "modules": modules}
+            # relative to the working directory: the record holds no path of the machine that built it
+            "checkout": os.path.relpath(root), "modules": modules}
 
 
 def _package_version() -> str:

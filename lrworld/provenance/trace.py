@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 from lrworld.core import io
+from lrworld.core.package_files import is_packaged, packaged
 from lrworld.provenance.record import short
 
 
@@ -29,6 +30,10 @@ def locate(table: str, directory: str | None = None) -> tuple[Path, str]:
 
 
 def resolve(root: Path, path: str) -> Path:
+    """A recorded path: relative to the working directory, or to the package (a template: the
+    file this install ships, checked by content)."""
+    if is_packaged(path):
+        return packaged(path)
     p = Path(path)
     return p if p.is_absolute() else root / p
 
@@ -202,7 +207,7 @@ def verify(directory: str | None = None, tables: list[str] | None = None) -> dic
             for node in srec["chain"]:
                 check(root, node, label)
             # code paths are relative to the checkout the record was built from
-            checkout = Path(srec["code"].get("checkout", root))
+            checkout = resolve(root, srec["code"].get("checkout", "."))
             for rule, modules in srec["code"]["modules"].items():
                 for path, sha in modules.items():
                     check(checkout, {"role": f"code ({rule})", "rule": None, "path": path, "sha256": sha}, label, "code")

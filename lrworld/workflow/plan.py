@@ -15,7 +15,9 @@ from lrworld.core.digests import DigestStore
 from lrworld.groundtruth import artifacts
 from lrworld.questions import measures as measure_registry
 from lrworld.data import inputs as data_inputs
-from lrworld.prompts.render import template_path
+from lrworld.core.package_files import packaged
+from lrworld.prompts.render import template_id
+from lrworld.release import layout as release_layout, source as release_source
 from lrworld.prompts.variants import kind as variant_kind, template_variant
 from lrworld.workflow import code, resources
 from lrworld.workflow.analysis import AnalysisPlan
@@ -47,6 +49,9 @@ class Plan:
         self._chain_ends: dict[str, dict] = {}
         self.gt = self._groundtruth()
         self.gt_measures = [m for m in self.measures if m in self.gt_artifacts]
+        # datasets scored from a release (source: {benchmark: ...}): {name: (folder, manifest)}
+        self.benchmarks = {name: release_source.check(name, ds, self.variants)
+                           for name, ds in self.datasets.items() if release_source.is_benchmark(ds)}
         self.analysis = AnalysisPlan(self)
         self.llara = LlaraPlan(self)
         self.srbench = SrbenchPlan(self)
@@ -120,7 +125,18 @@ class Plan:
         return data_inputs.metadata_fetch_files(self.datasets[dataset]), []
 
     def raw_inputs(self, dataset: str) -> list[str]:
+        if dataset in self.benchmarks:  # a release's chain ends in its manifest (every file's sha256)
+            return [str(self.benchmarks[dataset][0] / release_layout.MANIFEST)]
         return data_inputs.raw_inputs(dataset, self.datasets[dataset])
+
+    def release_files(self, kind: str, wc) -> tuple[list[str], list[str]]:
+        """(release files, manifest sha256s) that a release rule (kind: data, questions, prompts)
+        copies to its outputs, in the order of its outputs."""
+        folder, man = self.benchmarks[wc.dataset]
+        patterns = {"data": release_layout.DATA, "questions": release_layout.QUESTIONS,
+                    "prompts": release_layout.PROMPTS}[kind].values()
+        outputs = [p.format(**dict(wc.items())) for p in patterns]
+        return release_source.files(wc.dataset, folder, man, outputs)
 
     def local_digests(self, dataset: str) -> dict[str, str]:
         """Content of the files ingest reads from outside results/ (a rule's params: new bytes re-run it)."""
@@ -132,6 +148,8 @@ class Plan:
         return {k: v for k, v in self.datasets[dataset].items() if k != "measures"}
 
     def metadata_inputs(self, dataset: str) -> dict[str, list[str]]:
+        if dataset in self.benchmarks:
+            return {}
         return data_inputs.metadata_inputs(dataset, self.datasets[dataset])
 
     # -- ground truth ------------------------------------------------------------------------------
@@ -145,14 +163,21 @@ class Plan:
         return artifacts.paths(names, dataset)
 
     def gt_chain(self, dataset: str, measure: str) -> list[str]:
-        """Every artifact a measure's ground truth rests on (its provenance chain)."""
-        if measure not in self.gt_artifacts:
+        """Every artifact a measure's ground truth rests on (its provenance chain); a release's
+        questions rest on the release."""
+        if measure not in self.gt_artifacts or dataset in self.benchmarks:
             return []
         return artifacts.paths(artifacts.chain(self.gt_artifacts[measure]), dataset)
 
     # -- questions and prompts ---------------------------------------------------------------------
     def caption_instruction(self) -> str:
-        return self.config["captioner"].get("prompt_file") or str(self.root / "lrworld/templates/captions/figure3.txt")
+        """The captioner's instruction: a user's prompt_file, or the packaged one by its package-relative name."""
+        return self.config["captioner"].get("prompt_file") or "lrworld/templates/captions/figure3.txt"
+
+    def source_digest(self, name: str) -> str:
+        """Content of a packaged or user file a rule names in params (not inputs: a moved checkout
+        or another venv must not re-plan), so new bytes still re-run the rule."""
+        return self.digests.sha256(packaged(name))
 
     def caption_inputs(self, dataset: str, measure: str) -> dict:
         """The multimodal measure shows items by their image captions."""
@@ -164,8 +189,9 @@ class Plan:
                       measure=self.datasets[dataset]["measures"], suffix=suffix)
 
     def template(self, dataset: str, measure: str, variant: str) -> str:
-        # kshot/noisy/shuffle<s> render with the zero_shot template (lrworld/prompts/variants.py)
-        return str(template_path(self.datasets[dataset]["domain"], measure, template_variant(variant)))
+        """The template's package-relative name (lrworld/prompts/render.py:packaged finds its file).
+        kshot/noisy/shuffle<s> render with the zero_shot template (lrworld/prompts/variants.py)."""
+        return template_id(self.datasets[dataset]["domain"], measure, template_variant(variant))
 
     def prompt_files(self, dataset: str, variants=None) -> list[str]:
         return expand("results/prompts/{dataset}/{measure}/{variant}.jsonl", dataset=dataset,

@@ -50,3 +50,26 @@ def test_job_clock_records_host_and_times(tmp_path):
     rec = env.JobClock().write(Smk, tmp_path / "job.json")
     assert rec["rule"] == "score" and rec["host"] and rec["start"] <= rec["end"]
     assert json.loads((tmp_path / "job.json").read_text())["wildcards"] == {"model": "random"}
+
+
+def test_a_job_record_names_its_python_relative_to_the_working_directory_or_by_name(tmp_path, monkeypatch):
+    import sys
+
+    from lrworld.provenance.environment import interpreter
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "executable", str(tmp_path / ".venv/bin/python"))
+    assert interpreter() == ".venv/bin/python"
+    monkeypatch.setattr(sys, "executable", "/opt/elsewhere/venv/bin/python3.11")
+    assert interpreter() == "python3.11"
+
+
+def test_a_recorded_template_resolves_to_this_installs_file_and_others_to_the_working_directory(tmp_path):
+    from lrworld.core.package_files import packaged
+    from lrworld.prompts.render import template_id, template_path
+    from lrworld.provenance.trace import resolve
+
+    name = template_id("movie", "attr_genre", "cot")
+    assert name == "lrworld/templates/movie/attr_genre/cot.txt"
+    assert resolve(tmp_path, name) == packaged(name) == template_path("movie", "attr_genre", "cot")
+    assert resolve(tmp_path, "results/scores/x.json") == tmp_path / "results/scores/x.json"

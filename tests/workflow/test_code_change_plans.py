@@ -57,8 +57,7 @@ def copy_repo(dest: Path) -> Path:
 @pytest.fixture(scope="module")
 def built(tmp_path_factory, shared_data):
     base = tmp_path_factory.mktemp("closure")
-    # one copy: the templates are inputs by absolute path, so a dry run from another copy would see
-    # a changed set of inputs
+    # one copy of the checkout (another copy would plan nothing new: tests/provenance/test_relocatable.py)
     repos = [copy_repo(base / "repo")]
     work = base / "work"
     work.mkdir()
