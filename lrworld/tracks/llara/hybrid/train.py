@@ -142,7 +142,7 @@ def train(examples: Sequence[dict], template: str, tok, base_model, items: torch
                               items, token_ids)
             out = model(inputs_embeds=emb, attention_mask=mask, labels=lab, use_cache=False)
             (out.loss / hp["accumulate_grad_batches"]).backward()
-            total += float(out.loss) / hp["accumulate_grad_batches"]
+            total += float(out.loss.detach()) / hp["accumulate_grad_batches"]
         opt.step()
         step += 1
         losses.append({"step": step, "loss": round(total, 6), "hybrid": hybrid, "lr": lr})
