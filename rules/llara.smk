@@ -66,6 +66,8 @@ rule llara_baseline:
     output:
         responses="results/llara/{ll_dataset}/baseline_{baseline}/seed{ll_seed}.jsonl",
         info="results/llara/{ll_dataset}/baseline_{baseline}/seed{ll_seed}.info.json",
+        # the trained model: hybrid prompts (llara_train) read its item embeddings
+        checkpoint="results/llara/{ll_dataset}/baseline_{baseline}/seed{ll_seed}.pt",
     params:
         inputs_sha256=lambda wc: W.digests.of(WL.inputs(wc.ll_dataset)),
         cfg=lambda wc: WL.datasets[wc.ll_dataset],
@@ -84,6 +86,33 @@ rule llara_baseline:
         "../envs/lrworld.yaml"
     script:
         "../scripts/llara_baseline.py"
+
+
+# LLaRA's own model: projector + LoRA with the curriculum (lrworld/tracks/llara/hybrid/train.py) on a
+# base `hf` model and one traditional model's seed; hybrid_share 0 is the text-only LoRA.
+rule llara_train:
+    input:
+        data=lambda wc: WL.inputs(wc.ll_dataset),
+        rec_model="results/llara/{ll_dataset}/baseline_{baseline}/seed{ll_seed}.pt",
+    output:
+        adapter=directory("results/llara/{ll_dataset}/train/{llm}_{baseline}_seed{ll_seed}/adapter"),
+        projector="results/llara/{ll_dataset}/train/{llm}_{baseline}_seed{ll_seed}/projector.pt",
+        record="results/llara/{ll_dataset}/train/{llm}_{baseline}_seed{ll_seed}/record.json",
+    params:
+        cfg=lambda wc: WL.datasets[wc.ll_dataset],
+        model_cfg=lambda wc: W.model_params(wc.llm),
+        hparams=WL.cfg["train"],
+        candidate_seed=WL.cfg["seed"],
+        n_candidates=WL.cfg["n_candidates"],
+        work="results/llara/{ll_dataset}/train/{llm}_{baseline}_seed{ll_seed}/work",
+        code=W.code("llara_train.py"),
+    threads: 1
+    log:
+        "logs/llara/{ll_dataset}/train/{llm}_{baseline}_seed{ll_seed}.log",
+    conda:
+        "../envs/lrworld.yaml"
+    script:
+        "../scripts/llara_train.py"
 
 
 rule llara_score:

@@ -14,7 +14,8 @@ limit_torch_threads(sm.threads)
 p = sm.params
 info = run_baseline(sm.wildcards.ll_dataset, p.cfg, sm.input.candidates, sm.wildcards.baseline, sm.output.responses,
                     max_epochs=int(p.max_epochs), seed=int(sm.wildcards.ll_seed), holdout_seed=int(p.holdout_seed),
-                    val_fraction=float(p.val_fraction), patience=int(p.patience), hparams=p.hparams, log=log.info)
+                    val_fraction=float(p.val_fraction), patience=int(p.patience), hparams=p.hparams, log=log.info,
+                    checkpoint=sm.output.checkpoint)
 write_json(sm.output.info, info)
 log.info("best epoch %s of %s run (cap %s), %.1f s", info["best_epoch"], info["epochs_run"], info["max_epochs"],
          info["seconds"])

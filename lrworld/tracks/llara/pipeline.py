@@ -81,7 +81,7 @@ def run_responses(prompts: str | os.PathLike, model: str, identity: dict, cache_
 
 def run_baseline(name: str, cfg: dict, candidates: str | os.PathLike, baseline: str, out: str | os.PathLike,
                  max_epochs: int, seed: int, holdout_seed: int, val_fraction: float, patience: int,
-                 hparams: dict | None = None, log=print) -> dict:
+                 hparams: dict | None = None, log=print, checkpoint: str | os.PathLike | None = None) -> dict:
     """Train one traditional recommender with one ``seed`` on the dataset's training examples and
     let it pick the highest-scoring candidate of every frozen set. Writes one Response-like
     record per question. Early stopping: validation cross-entropy on a ``val_fraction`` hold-out
@@ -107,6 +107,9 @@ def run_baseline(name: str, cfg: dict, candidates: str | os.PathLike, baseline: 
              "seed": seed, "candidate_scores": [round(float(s), 6) for s in cs]}
             for r, k, cs in zip(recs, picks, cand_scores)]
     write_jsonl(out, rows)
+    if checkpoint is not None:  # LLaRA's hybrid prompts read this model's item embeddings
+        from lrworld.tracks.llara.hybrid.recmodel import save_rec_model
+        save_rec_model(checkpoint, model, baseline, ds.n_items, hparams or {})
     return {"baseline": baseline, "seed": seed, "holdout_seed": holdout_seed, **training.as_dict(),
             "n_train_examples": len(train), "n_val_examples": len(val), "val_fraction": val_fraction,
             "seconds": round(train_s, 1), "hparams": hparams or {}, "train_notes": ds.notes}

@@ -1,0 +1,28 @@
+"""The traditional model whose item embeddings a hybrid prompt carries: saved by `llara_baseline`
+(the same training that produces the baseline rows) and read back by `llara_train`."""
+
+from __future__ import annotations
+
+import os
+
+import torch
+
+from lrworld.core.io import atomic_path
+
+
+def save_rec_model(path: str | os.PathLike, model, name: str, n_items: int, hparams: dict) -> None:
+    with atomic_path(path) as tmp:
+        torch.save({"name": name, "n_items": int(n_items), "hparams": dict(hparams),
+                    "state_dict": model.state_dict() if hasattr(model, "state_dict") else {}}, tmp)
+
+
+def load_rec_model(path: str | os.PathLike):
+    from lrworld.recsys.sequential import make_model
+
+    st = torch.load(path, map_location="cpu", weights_only=True)
+    if st["name"] == "popularity":
+        raise ValueError(f"{path}: popularity has no item embeddings; use gru4rec, caser or sasrec")
+    model = make_model(st["name"], st["n_items"], **st["hparams"])
+    model.load_state_dict(st["state_dict"])
+    model.eval()
+    return model

@@ -1,0 +1,143 @@
+"""`llara_train` and hybrid answering on a LLaRA dataset: training examples with drawn candidate
+sets, the base model, the saved adapter + projector, and greedy generation from hybrid embeddings."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Callable
+
+import torch
+
+from lrworld.core.io import read_jsonl, sha256_file, sha256_text, dumps_canonical, write_json
+from lrworld.questions.seeding import rng_for
+from lrworld.tracks.llara.hybrid.projector import MlpProjector
+from lrworld.tracks.llara.hybrid.tokens import add_placeholder_tokens, hybrid_prompt, item_table, wrap_embeds
+
+# The paper's settings (LLaRA's train_*.sh / main.py); the CPU default overrides only the size of the run.
+PAPER_HPARAMS = {"lr": 7e-4, "lr_warmup_start_lr": 7e-6, "lr_decay_min_lr": 7e-6, "weight_decay": 1e-5,
+                 "batch_size": 8, "accumulate_grad_batches": 16, "lora_r": 8, "lora_alpha": 32, "lora_dropout": 0.1,
+                 "max_epochs": 5, "hybrid_share": 1.0}
+
+
+def training_examples(ds, n_candidates: int, seed: int) -> list[dict]:
+    """LLaRA's training rows: every training example with ``n_candidates`` candidates (the target +
+    negatives the user has not seen, each with a title), drawn from ``rng_for(seed, dataset, ...)``."""
+    pool = sorted(i for i, t in ds.item_names.items() if t)
+    out = []
+    for k, ex in enumerate(ds.train):
+        seen = set(ex.seen) | set(ex.history) | {ex.next}
+        rng = rng_for(seed, ds.name, "llara_train_candidates", str(k))
+        negs: list[int] = []
+        while len(negs) < n_candidates - 1:
+            i = pool[int(rng.integers(len(pool)))]
+            if i not in seen and i not in negs:
+                negs.append(i)
+        cands = negs[:]
+        cands.insert(int(rng.integers(n_candidates)), ex.next)
+        out.append({"history": list(ex.history), "history_titles": [ds.item_names[i] for i in ex.history],
+                    "candidates": cands, "candidate_titles": [ds.item_names[i] for i in cands],
+                    "next_title": ds.item_names[ex.next]})
+    return out
+
+
+def load_base(name: str, cfg: dict):
+    """(tokenizer, model, weights digest) of an `hf` model entry (local folder, GGUF or package)."""
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from lrworld.models.backends.hf import file_digests, model_files, resolve_location
+
+    loc, gguf = resolve_location(name, cfg)
+    kw = {"gguf_file": gguf} if gguf else {}
+    tok = AutoTokenizer.from_pretrained(loc, **kw)
+    if tok.pad_token is None:
+        tok.pad_token = tok.eos_token
+    model = AutoModelForCausalLM.from_pretrained(loc, dtype=getattr(torch, cfg.get("dtype", "float32")), **kw)
+    folder = Path(loc)
+    files = [folder / gguf] if gguf else model_files(folder)
+    digest = sha256_text(dumps_canonical(file_digests(folder, files)))
+    return tok, model, digest
+
+
+def save_trained(model, projector, out_adapter: str | os.PathLike, out_projector: str | os.PathLike) -> dict:
+    model.save_pretrained(out_adapter)
+    torch.save({"projector": projector.state_dict(), "rec_size": projector.rec_size,
+                "llm_size": projector.llm_size}, out_projector)
+    return {"adapter_sha256": sha256_file(Path(out_adapter) / "adapter_model.safetensors"),
+            "projector_sha256": sha256_file(out_projector)}
+
+
+def load_trained(base_model, tok, adapter: str | os.PathLike, projector_path: str | os.PathLike):
+    """The base model with a saved adapter and projector (placeholder tokens added first, as in training)."""
+    from peft import PeftModel
+
+    token_ids = add_placeholder_tokens(tok, base_model)
+    model = PeftModel.from_pretrained(base_model, str(adapter))
+    st = torch.load(projector_path, map_location="cpu", weights_only=True)
+    projector = MlpProjector(st["rec_size"], st["llm_size"])
+    projector.load_state_dict(st["projector"])
+    model.eval()
+    projector.eval()
+    return model, projector, token_ids
+
+
+@torch.no_grad()
+def generate(model, projector, tok, token_ids, items, records: list[dict], template: str, hybrid: bool,
+             max_new_tokens: int = 32, batch_size: int = 8, log: Callable[[str], None] = print) -> list[str]:
+    """Greedy answers (first line, as LLaRA's test_step) for candidate records, left-padded batches."""
+    out = []
+    pad = tok.pad_token_id
+    for b0 in range(0, len(records), batch_size):
+        recs = records[b0:b0 + batch_size]
+        rows = [tok(hybrid_prompt(template, r["history_titles"], r["candidate_titles"], hybrid),
+                    add_special_tokens=False)["input_ids"] for r in recs]
+        width = max(map(len, rows))
+        ids = torch.tensor([[pad] * (width - len(r)) + r for r in rows])
+        mask = torch.tensor([[0] * (width - len(r)) + [1] * len(r) for r in rows])
+        emb = wrap_embeds(model, projector, ids, [r["history"] for r in recs], [r["candidates"] for r in recs],
+                          items, token_ids)
+        gen = model.generate(inputs_embeds=emb, attention_mask=mask, max_new_tokens=max_new_tokens, do_sample=False,
+                             pad_token_id=pad)
+        texts = tok.batch_decode(gen, skip_special_tokens=True)
+        out += [t.strip().split("\n")[0] for t in texts]
+        log(f"answered {len(out)}/{len(records)}")
+    return out
+
+
+def run_train(name: str, cfg: dict, rec_checkpoint: str | os.PathLike, base_name: str, base_cfg: dict, hp: dict,
+              seed: int, candidate_seed: int, n_candidates: int, work_dir, out_adapter, out_projector, out_record,
+              log: Callable[[str], None] = print) -> dict:
+    """The `llara_train` job: examples, base model, rec-model table, curriculum training, outputs."""
+    from lrworld.tracks.llara.hybrid.recmodel import load_rec_model
+    from lrworld.tracks.llara.hybrid.train import train
+    from lrworld.tracks.llara.pipeline import dataset_inputs, load_dataset
+    from lrworld.tracks.llara.prompts import load_template
+
+    ds = load_dataset(name, cfg)
+    examples = training_examples(ds, n_candidates, candidate_seed)
+    if not examples:
+        raise ValueError(f"llara.datasets.{name}: no training examples for llara_train")
+    tok, base, weights = load_base(base_name, base_cfg)
+    items = item_table(load_rec_model(rec_checkpoint))
+    template = load_template(cfg.get("template", name))
+    model, projector, record = train(examples, template, tok, base, items, hp, seed, name, work_dir, log=log)
+    digests = save_trained(model, projector, out_adapter, out_projector)
+    record.update({"dataset": name, "base_model": base_name, "base_weights_sha256": weights,
+                   "rec_model_sha256": sha256_file(rec_checkpoint), "template_sha256": sha256_text(template),
+                   "data_sha256": {Path(p).name: sha256_file(p) for p in dataset_inputs(name, cfg)}, **digests})
+    write_json(out_record, record)
+    return record
+
+
+def run_hybrid_responses(candidates, rec_checkpoint, base_name: str, base_cfg: dict, adapter, projector_path,
+                         template: str, hybrid: bool, row: str, out, max_new_tokens: int = 32,
+                         log: Callable[[str], None] = print) -> int:
+    from lrworld.core.io import write_jsonl
+    from lrworld.tracks.llara.hybrid.recmodel import load_rec_model
+
+    recs = read_jsonl(candidates)
+    tok, base, _ = load_base(base_name, base_cfg)
+    model, projector, token_ids = load_trained(base, tok, adapter, projector_path)
+    items = item_table(load_rec_model(rec_checkpoint))
+    texts = generate(model, projector, tok, token_ids, items, recs, template, hybrid, max_new_tokens, log=log)
+    return write_jsonl(out, [{"qid": r["qid"], "raw_text": t, "model": row} for r, t in zip(recs, texts)])
