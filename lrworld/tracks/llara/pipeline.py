@@ -108,7 +108,7 @@ def run_baseline(name: str, cfg: dict, candidates: str | os.PathLike, baseline: 
             for r, k, cs in zip(recs, picks, cand_scores)]
     write_jsonl(out, rows)
     if checkpoint is not None:  # LLaRA's hybrid prompts read this model's item embeddings
-        from lrworld.tracks.llara.hybrid.recmodel import save_rec_model
+        from lrworld.recsys.checkpoint import save_rec_model
         save_rec_model(checkpoint, model, baseline, ds.n_items, hparams or {})
     return {"baseline": baseline, "seed": seed, "holdout_seed": holdout_seed, **training.as_dict(),
             "n_train_examples": len(train), "n_val_examples": len(val), "val_fraction": val_fraction,

@@ -10,7 +10,7 @@ from typing import Callable
 import torch
 
 from lrworld.core.io import read_jsonl, sha256_file, sha256_text, dumps_canonical, write_json
-from lrworld.questions.seeding import rng_for
+from lrworld.core.seeding import rng_for
 from lrworld.tracks.llara.hybrid.projector import MlpProjector
 from lrworld.tracks.llara.hybrid.tokens import add_placeholder_tokens, hybrid_prompt, item_table, wrap_embeds
 
@@ -108,7 +108,7 @@ def run_train(name: str, cfg: dict, rec_checkpoint: str | os.PathLike, base_name
               seed: int, candidate_seed: int, n_candidates: int, work_dir, out_adapter, out_projector, out_record,
               log: Callable[[str], None] = print) -> dict:
     """The `llara_train` job: examples, base model, rec-model table, curriculum training, outputs."""
-    from lrworld.tracks.llara.hybrid.recmodel import load_rec_model
+    from lrworld.recsys.checkpoint import load_rec_model
     from lrworld.tracks.llara.hybrid.train import train
     from lrworld.tracks.llara.pipeline import dataset_inputs, load_dataset
     from lrworld.tracks.llara.prompts import load_template
@@ -133,7 +133,7 @@ def run_hybrid_responses(candidates, rec_checkpoint, base_name: str, base_cfg: d
                          template: str, hybrid: bool, row: str, out, max_new_tokens: int = 32,
                          log: Callable[[str], None] = print) -> int:
     from lrworld.core.io import write_jsonl
-    from lrworld.tracks.llara.hybrid.recmodel import load_rec_model
+    from lrworld.recsys.checkpoint import load_rec_model
 
     recs = read_jsonl(candidates)
     tok, base, _ = load_base(base_name, base_cfg)

@@ -26,7 +26,7 @@ from typing import Callable, Sequence
 import torch
 
 from lrworld.core.io import sha256_file
-from lrworld.questions.seeding import rng_for
+from lrworld.core.seeding import rng_for
 from lrworld.tracks.llara.hybrid.projector import MlpProjector
 from lrworld.tracks.llara.hybrid.tokens import add_placeholder_tokens, hybrid_prompt, wrap_embeds
 

@@ -3,8 +3,8 @@
 import pytest
 import torch
 
+from lrworld.recsys.checkpoint import load_rec_model, save_rec_model
 from lrworld.recsys.sequential import Popularity, make_model
-from lrworld.tracks.llara.hybrid.recmodel import load_rec_model, save_rec_model
 from lrworld.tracks.llara.hybrid.tokens import item_table
 
 
