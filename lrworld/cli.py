@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 
 from pathlib import Path
@@ -73,14 +74,21 @@ def _cache_dir(args) -> Path:
     return path if path.is_absolute() else root / path
 
 
+MODEL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*")
+
+
 def _cache(args) -> int:
     folder = _cache_dir(args)
     if args.action == "purge":
+        # a model's name, never a path: `../../victim` or `/tmp/x` would name a file elsewhere
+        if not MODEL_NAME.fullmatch(args.model) or ".." in args.model:
+            raise CacheError(f"cache purge: {args.model!r} is not a model name (letters, digits, _ . + -; "
+                             f"no path); `lrworld cache list` shows the cached models")
         path = folder / f"{args.model}.sqlite"
         if not path.exists():
             known = sorted(p.stem for p in folder.glob("*.sqlite"))
             raise CacheError(f"{path}: no cache for model {args.model!r}; cached models: {', '.join(known) or 'none'}")
-        cache = ResponseCache(path)
+        cache = ResponseCache(path, create=False)
         try:
             n = cache.purge(args.identity)
         finally:
@@ -89,7 +97,11 @@ def _cache(args) -> int:
         return 0
     models = []
     for path in sorted(folder.glob("*.sqlite")):
-        cache = ResponseCache(path)
+        try:
+            cache = ResponseCache(path, create=False)
+        except CacheError as exc:  # another program's database beside the caches: not ours to touch
+            print(f"lrworld cache: skipped {exc}", file=sys.stderr)
+            continue
         try:
             models.append({"model": path.stem, **cache.summary()})
         finally:

@@ -10,6 +10,8 @@ rule answer:
         requests=lambda wc: W.requests(wc.track, wc.scope),
         # the audit first: no model time goes to questions that fail it
         gate=lambda wc: W.gate(wc.track, wc.scope),
+        # the digest of the weights: new bytes in a local model folder re-ask the answers
+        identity=lambda wc: W.model_identity(wc.model),
     output:
         answered="results/answers/{track}/{scope}/{model}.json",
     params:
@@ -33,3 +35,25 @@ rule answer:
         "../envs/lrworld.yaml"
     script:
         "../scripts/answer.py"
+
+
+localrules:
+    model_identity,
+
+
+rule model_identity:
+    # The weights part of a model's identity (lrworld/models/backends/hf.py:planned_weights),
+    # carried as params: a local folder's files are re-hashed only when their size, mtime, ctime
+    # or inode changed, so new bytes (even `cp -p` with the old mtime) re-run this rule, and
+    # through its output the answers and every score that reads them.
+    output:
+        identity="results/models/{model}.identity.json",
+    params:
+        weights=lambda wc: W.model_weights(wc.model),
+        code=W.code("model_identity.py"),
+    log:
+        "logs/model_identity/{model}.log",
+    conda:
+        "../envs/lrworld.yaml"
+    script:
+        "../scripts/model_identity.py"

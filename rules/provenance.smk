@@ -16,6 +16,7 @@ rule provenance:
         scores=W.record_scores(),
         # the score jobs read it as ancient; the records cite it, so they follow each new answer job
         summary="results/answers/lrworld/{dataset}/{model}.json",
+        identity=lambda wc: W.model_identity(wc.model),
     output:
         **W.record_outputs(),
     params:

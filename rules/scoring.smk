@@ -9,6 +9,8 @@ rule score:
         # cell; its own prompts, the model's config and the code still do.
         answered=ancient("results/answers/lrworld/{dataset}/{model}.json"),
         code_stamp="results/code/score.json",
+        # not ancient: new weights re-score every cell (the answers were asked again)
+        identity=lambda wc: W.model_identity(wc.model),
     output:
         responses="results/responses/{dataset}/{model}/{measure}/{variant}.jsonl",
         score="results/scores/{dataset}/{model}/{measure}/{variant}.json",

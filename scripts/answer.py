@@ -6,7 +6,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakemake is injected)
 
 from lrworld.core import io, runlog
-from lrworld.inference import servers
+from lrworld.inference import servers, weights
 from lrworld.inference.cache import ResponseCache
 from lrworld.inference.stage import fill_cache, summary_line
 
@@ -22,8 +22,11 @@ if model_cfg.get("batch"):
 try:
     with servers.Served(model, model_cfg, gpus=smk.resources.gpu,
                         log_path=Path(smk.log[0]).with_suffix(".server.log")) as served:
-        info = fill_cache(requests, served.backend, cache, desc=f"answer {model}")
-except servers.ServerError as exc:
+        planned = io.read_json(smk.input.identity)
+        info = fill_cache(requests, served.backend, cache, desc=f"answer {model}",
+                          check_identity=lambda ident: weights.check(planned, ident, smk.input.identity,
+                                                                     f"the model {model} now"))
+except (servers.ServerError, weights.IdentityMismatch) as exc:
     log.error("%s", exc)
     sys.exit(str(exc))
 log.info("%s", summary_line(model, f"{smk.wildcards.track}/{smk.wildcards.scope}", info))

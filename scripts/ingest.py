@@ -8,6 +8,7 @@ from lrworld.core import io, runlog
 from lrworld.data.contract import DataError
 from lrworld.data.ingest import ingest
 from lrworld.data.inputs import metadata_paths
+from lrworld.data.sources import check_manifest
 
 smk = snakemake  # noqa: F821
 log = runlog.setup(smk)
@@ -15,6 +16,10 @@ cfg = smk.params.cfg
 raw_dir = Path(cfg["source"]["path"]) if "path" in cfg["source"] else Path(smk.input.raw[0]).parent
 named = {k: smk.input[k] for k in smk.input.keys()}
 try:
+    for manifest in [*(f for f in smk.input.raw if Path(f).name == "manifest.json"),
+                     *([named["metadata_manifest"]] if isinstance(named.get("metadata_manifest"), str)
+                       else named.get("metadata_manifest", []))]:
+        check_manifest(manifest)  # a raw copy edited after its download is not read
     inter, items, users, report = ingest(smk.wildcards.dataset, cfg, raw_dir, metadata_paths(cfg, named))
 except DataError as exc:
     log.error("%s", exc)  # one line naming the file, row or key

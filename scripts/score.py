@@ -6,6 +6,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakemake is injected)
 
 from lrworld.core import io, runlog
+from lrworld.inference import weights
 from lrworld.inference.cache import ResponseCache
 from lrworld.inference.stage import collect_responses
 from lrworld.questions import measures
@@ -18,6 +19,11 @@ clock = JobClock()
 log = runlog.setup(smk)
 w = smk.wildcards
 identity = io.read_json(smk.input.answered)["identity"]
+try:  # the answers read must be those of the weights the graph planned with
+    weights.check(io.read_json(smk.input.identity), identity, smk.input.identity, smk.input.answered)
+except weights.IdentityMismatch as exc:
+    log.error("%s", exc)
+    sys.exit(str(exc))
 cache = ResponseCache(Path(smk.params.cache_dir) / f"{w.model}.sqlite")
 records = collect_responses(io.read_jsonl(smk.input.prompts), identity, cache)
 log.info("%d responses, %d unparsed", len(records), sum(r["parsed"] is None for r in records))

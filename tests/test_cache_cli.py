@@ -45,8 +45,11 @@ def test_purge_errors_are_one_line(tmp_path, capsys):
     fill(tmp_path / "m.sqlite", B, 1)
     assert main(["cache", "purge", "nope", "--cache-dir", str(tmp_path)]) == 2
     assert capsys.readouterr().err.strip().endswith("no cache for model 'nope'; cached models: m")
-    assert main(["cache", "purge", "m", "--identity", "", "--cache-dir", str(tmp_path)]) == 2
-    assert "matches 2 identities" in capsys.readouterr().err
+    from lrworld.inference.cache import identity_key
+
+    unused = next(c for c in "0123456789abcdef" if not identity_key(A).startswith(c) and not identity_key(B).startswith(c))
+    assert main(["cache", "purge", "m", "--identity", unused, "--cache-dir", str(tmp_path)]) == 2
+    assert "matches 0 identities" in capsys.readouterr().err
 
 
 def test_a_cache_written_before_identities_lists_and_purges(tmp_path, capsys):
@@ -60,3 +63,35 @@ def test_a_cache_written_before_identities_lists_and_purges(tmp_path, capsys):
     assert main(["cache", "list", "--cache-dir", str(tmp_path)]) == 0
     assert "recorded before identities were kept" in capsys.readouterr().out
     assert main(["cache", "purge", "old", "--cache-dir", str(tmp_path)]) == 0
+
+
+def test_purge_takes_only_a_model_name_and_only_lrworld_caches(tmp_path, capsys):
+    """Issue 27.6: a path (relative, traversing, absolute) is refused; a foreign SQLite file named
+    like a model is left byte-identical (no table emptied, none created); `--identity ''` is not
+    'every identity'."""
+    import sqlite3
+
+    folder = tmp_path / "cache"
+    fill(folder / "m.sqlite", A, 3)
+    victim = tmp_path / "victim.sqlite"  # someone else's database that happens to have a `responses` table
+    db = sqlite3.connect(victim)
+    db.execute("CREATE TABLE responses (id INTEGER, body TEXT)")
+    db.execute("INSERT INTO responses VALUES (1, 'keep me')")
+    db.commit()
+    db.close()
+    empty = folder / "other.sqlite"  # a database with no tables, in the cache folder itself
+    sqlite3.connect(empty).close()
+    before = {p: p.read_bytes() for p in (victim, empty)}
+    for name in ("../victim", "../../../victim", str(tmp_path / "victim"), "a/b", "..", ""):
+        assert main(["cache", "purge", name, "--cache-dir", str(folder)]) == 2
+        assert "is not a model name" in capsys.readouterr().err
+    assert main(["cache", "purge", "other", "--cache-dir", str(folder)]) == 2
+    assert "not an lrworld response cache (tables: none); left untouched" in capsys.readouterr().err
+    for ident in ("", " ", "%"):
+        assert main(["cache", "purge", "m", "--identity", ident, "--cache-dir", str(folder)]) == 2
+        assert "is not an identity id or prefix" in capsys.readouterr().err
+    assert main(["cache", "list", "--json", "--cache-dir", str(folder)]) == 0
+    out = capsys.readouterr()
+    assert [m["model"] for m in json.loads(out.out)["models"]] == ["m"] and "skipped" in out.err
+    assert {p: p.read_bytes() for p in before} == before
+    assert len(ResponseCache(folder / "m.sqlite")) == 3

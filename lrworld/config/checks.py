@@ -18,7 +18,7 @@ from lrworld.prompts.variants import template_variant
 PLACEHOLDERS = ("history", "candidates", "labels", "target", "history_inline", "candidates_inline")
 CANDIDATE_PLACEHOLDERS = ("candidates", "candidates_inline")
 # Query parameters that carry credentials (`?api-key=...` on Azure-style endpoints).
-SECRET_WORDS = ("key", "token", "secret", "password", "passwd", "sig", "auth")
+SECRET_WORDS = ("key", "token", "secret", "password", "passwd", "sig", "auth", "code", "credential")
 
 
 class CheckError(ValueError):
@@ -34,6 +34,14 @@ def check(config: dict) -> None:
     for name, m in config["models"].items():
         _base_url(f"models.{name}.base_url", m.get("base_url"))
     _base_url("captioner.base_url", (config.get("captioner") or {}).get("base_url"))
+    for name, d in (config.get("datasets") or {}).items():
+        url = (d.get("source") or {}).get("url") if isinstance(d.get("source"), dict) else None
+        entries = [url] if isinstance(url, str) else [e.get("url") for e in url or [] if isinstance(e, dict)]
+        for i, u in enumerate(entries):
+            # a source URL is a param of the fetch rule (.snakemake/metadata) and of the manifest:
+            # no credentials, and nothing but http(s) (file:///proc/self/environ would be copied)
+            _base_url(f"datasets.{name}.source.url" + (f"[{i}]" if not isinstance(url, str) else ""), u,
+                      fix="download it yourself and give `path:`, or use a public URL")
     variants = config.get("variants", ["zero_shot"])
     if "cot" in variants:
         for name, m in enabled.items():
@@ -74,7 +82,7 @@ def check_template(path: Path) -> None:
                          f"show no options to choose from")
 
 
-def _base_url(key: str, url) -> None:
+def _base_url(key: str, url, fix: str = "put the key in the environment (api_key_env)") -> None:
     if not url:
         return
     try:
@@ -83,14 +91,13 @@ def _base_url(key: str, url) -> None:
     except ValueError as exc:
         raise CheckError(f"{key}: not a valid URL ({exc})") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise CheckError(f"{key}: {parts.scheme}:// URL; give http(s)://host[:port]/v1")
+        raise CheckError(f"{key}: {parts.scheme}:// URL; only http(s)://host[:port]/... is fetched")
     if parts.username or parts.password:
         raise CheckError(f"{key}: credentials in the URL (user:...@host) end up in logs and provenance; "
-                         f"remove them and put the key in the environment (api_key_env)")
+                         f"remove them and {fix}")
     for name, _ in parse_qsl(parts.query, keep_blank_values=True):
         if any(w in name.lower() for w in SECRET_WORDS):
-            raise CheckError(f"{key}: query parameter {name!r} looks like a credential; remove it and put the "
-                             f"key in the environment (api_key_env)")
+            raise CheckError(f"{key}: query parameter {name!r} looks like a credential; remove it and {fix}")
 
 
 def _cache_dir(config: dict) -> None:

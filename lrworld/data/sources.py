@@ -8,6 +8,7 @@ logged and recorded in the manifest, to be pasted into config.
 
 from __future__ import annotations
 
+import json
 import logging
 import subprocess
 import sys
@@ -95,3 +96,19 @@ def fetch(source: dict, files: list[str], optional: list[str], dest: Path, log: 
     present = [resolve(dest, f) for f in files + optional]
     return {"source": {k: v for k, v in source.items()}, "downloads": records,
             "files": {str(p.relative_to(dest)): sha256_file(p) for p in present if p.exists()}}
+
+
+def check_manifest(manifest: str | Path) -> None:
+    """Every file a fetch manifest lists still has the sha256 it was fetched with: a raw copy
+    edited after the download (even with an older mtime, which Snakemake would not notice) stops
+    ingest in one line naming the file, before anything reads it."""
+    manifest = Path(manifest)
+    listed = json.loads(manifest.read_text(encoding="utf-8")).get("files", {})
+    for name, sha in sorted(listed.items()):
+        path = manifest.parent / name
+        if not path.is_file():
+            raise DataError(f"{path}: listed in {manifest} but missing; delete {manifest} to fetch again")
+        now = sha256_file(path)
+        if now != sha:
+            raise DataError(f"{path}: sha256 {now[:12]} is not the {sha[:12]} it was fetched with ({manifest}); "
+                            f"the raw copy was changed after the download: delete {manifest} to fetch again")

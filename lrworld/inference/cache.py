@@ -12,6 +12,7 @@ can list and purge entries by identity.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from pathlib import Path
 
@@ -69,7 +70,9 @@ def _describe(exc: sqlite3.Error) -> str:
 
 
 class ResponseCache:
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, create: bool = True):
+        """create=False (`lrworld cache`): only an existing response cache is opened; a file
+        without lrworld's `responses (key, record)` table is refused untouched, no table is added."""
         self.path = Path(path)
         folder = self.path.parent
         existing = next(p for p in [folder, *folder.parents] if p.exists())
@@ -78,6 +81,8 @@ class ResponseCache:
         folder.mkdir(parents=True, exist_ok=True)
         try:
             self._db = sqlite3.connect(self.path, timeout=60, isolation_level=None)
+            if not create:
+                self._require_cache()
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, record TEXT NOT NULL)")
@@ -89,6 +94,14 @@ class ResponseCache:
         except sqlite3.DatabaseError as exc:
             raise CacheError(f"{self.path}: not a usable response cache ({_describe(exc)}); move it away "
                              f"or delete it, and its answers will be asked again") from None
+
+    def _require_cache(self) -> None:
+        tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        cols = {r[1] for r in self._db.execute("PRAGMA table_info(responses)")} if "responses" in tables else set()
+        if not {"key", "record"} <= cols or not tables <= {"responses", "identities"}:
+            self._db.close()
+            raise CacheError(f"{self.path}: not an lrworld response cache (tables: {', '.join(sorted(tables)) or 'none'}); "
+                             f"left untouched")
 
     def get_many(self, keys: list[str]) -> dict[str, dict]:
         out: dict[str, dict] = {}
@@ -137,6 +150,9 @@ class ResponseCache:
             self._execute("DELETE FROM responses")
             self._execute("DELETE FROM identities")
         else:
+            if not re.fullmatch(r"[0-9a-f]+", identity_prefix):
+                raise CacheError(f"{self.path}: --identity {identity_prefix!r} is not an identity id or prefix "
+                                 f"(hex digits, from `lrworld cache list`)")
             ids = [r[0] for r in self._execute("SELECT id FROM identities WHERE id LIKE ?", (identity_prefix + "%",))]
             if len(ids) != 1:
                 raise CacheError(f"{self.path}: identity {identity_prefix!r} matches {len(ids)} identities; "

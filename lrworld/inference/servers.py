@@ -135,14 +135,18 @@ def running_server(model: str, server: dict, *, gpus: int = 0, log_path: str | o
     port = server["port"] or free_port(host)
     values = {"port": str(port), "host": host, "gpus": str(gpus), "python": sys.executable}
     argv = [substitute(a, values) for a in server["command"]]
-    env = {**os.environ, **{k: substitute(v, values) for k, v in server["env"].items()}}
+    # the child gets no OpenAI key unless the server's `env:` names one: a local server needs none
+    env = {**{k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"},
+           **{k: substitute(v, values) for k, v in server["env"].items()}}
     netloc = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     with contextlib.ExitStack() as stack:
         if log_path is None:
             log_path = stack.enter_context(tempfile.TemporaryDirectory(prefix="lrworld-server-")) + "/server.log"
         log_path = Path(log_path)
         log_path.parent.mkdir(parents=True, exist_ok=True)
-        out = stack.enter_context(open(log_path, "wb"))
+        # 0600: a server may print its command line (and any key on it) into its log
+        out = stack.enter_context(os.fdopen(os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb"))
+        os.chmod(log_path, 0o600)
         t0 = time.monotonic()
         try:
             proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,

@@ -28,7 +28,7 @@ def to_item(req: dict) -> PromptItem:
 
 
 def fill_cache(requests: list[dict], backend_factory: Callable[[], object], cache: ResponseCache,
-               chunk_size: int = 16, desc: str = "answer") -> dict:
+               chunk_size: int = 16, desc: str = "answer", check_identity: Callable[[dict], None] | None = None) -> dict:
     """Ask the backend every request not yet in the cache; each answer is stored as it arrives.
 
     Identical requests (e.g. a prompt shared by two measures) are asked once. Progress goes to a
@@ -39,6 +39,8 @@ def fill_cache(requests: list[dict], backend_factory: Callable[[], object], cach
     start = time.perf_counter()
     backend = backend_factory()
     identity = backend.identity()
+    if check_identity is not None:  # before any prompt is asked with weights the plan did not see
+        check_identity(identity)
     unique: dict[str, dict] = {}
     for r in requests:
         unique.setdefault(request_key(identity, r), r)

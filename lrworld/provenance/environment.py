@@ -112,6 +112,30 @@ def public_url(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
+# A command-line flag that carries a secret (`--api-key K`, `--api-key=K`, `--hf-token K`).
+_SECRET_FLAG = re.compile(r"(?i)^--?[a-z0-9_-]*(api[_-]?key|token|secret|password|passwd|auth)[a-z0-9_-]*$")
+
+
+def redact_argv(argv: list) -> list:
+    """A command's arguments with the value of every secret flag replaced (a server's `command`)."""
+    out, hide_next = [], False
+    for a in argv:
+        if hide_next and isinstance(a, str):
+            out.append(REDACTED)
+            hide_next = False
+            continue
+        hide_next = False
+        if isinstance(a, str) and a.startswith("-"):
+            flag, eq, _ = a.partition("=")
+            if _SECRET_FLAG.match(flag):
+                if eq:
+                    out.append(f"{flag}={REDACTED}")
+                    continue
+                hide_next = True
+        out.append(a)
+    return out
+
+
 def redact(obj: Any) -> Any:
     """A copy of a config value with credential-like keys' values replaced and URLs cleaned."""
     if isinstance(obj, dict):
@@ -125,7 +149,7 @@ def redact(obj: Any) -> Any:
                 out[k] = redact(v)
         return out
     if isinstance(obj, (list, tuple)):
-        return [redact(v) for v in obj]
+        return redact_argv([redact(v) for v in obj])
     if isinstance(obj, str) and re.match(r"^[a-z][a-z0-9+.-]*://", obj) and ("@" in obj or "?" in obj):
         return public_url(obj)
     return obj

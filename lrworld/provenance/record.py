@@ -64,6 +64,7 @@ def score_chain(inp: dict, raw: list[str], metadata_files: list[str]) -> list[di
         _node("responses", inp["responses"], "score", [inp["prompts"], inp["summary"]]),
         _node("answered", inp["summary"], "answer", [inp["prompts"]],
               note="model identity, asked/cached counts of the model's answer job for the dataset"),
+        *(_identity_nodes(inp["identity"]) if inp.get("identity") else []),
         _node("prompts", inp["prompts"], "prompts", [inp["questions"], inp["items"], inp["template"]]),
         _node("template", inp["template"], None, note="prompt template (source file)",
               base="package" if is_packaged(inp["template"]) else None),
@@ -91,6 +92,19 @@ def score_chain(inp: dict, raw: list[str], metadata_files: list[str]) -> list[di
             raw_nodes.append(_node("raw", path, None, note="raw dataset file (local source)"))
     nodes += [_node("metadata", f, None, note="metadata join (source file)") for f in metadata_files]
     return nodes + raw_nodes
+
+
+def _identity_nodes(path: str) -> list[dict]:
+    """The model's planned identity file, and each weight/tokenizer file it lists with the sha256
+    the answers were asked with (not hashed again here: `lrworld verify` re-hashes them)."""
+    ident = io.read_json(path)
+    nodes = [_node("model_identity", path, "model_identity",
+                   note="the digest of the model's weights and tokenizer the answers depend on")]
+    folder = ident.get("folder")
+    for rel, sha in sorted((ident.get("files_sha256") or {}).items()):
+        nodes.append({"role": "model_file", "path": str(Path(folder) / rel), "sha256": sha, "rule": None,
+                      "inputs": [], "note": "model weight / tokenizer file (local folder)"})
+    return nodes
 
 
 def resolved_revision(model: str | None, revision: str | None) -> str | None:

@@ -44,6 +44,7 @@ class Plan:
         self.measures = sorted({m for ds in self.datasets.values() for m in ds["measures"]})
         self.cache_dir = config["cache_dir"]
         self.digests = DigestStore()
+        self._weights: dict[str, dict] = {}
         self.gt_artifacts = measure_registry.ground_truth()
         self._needs: dict[str, dict] = {}
         self._chain_ends: dict[str, dict] = {}
@@ -92,6 +93,23 @@ class Plan:
     def model_params(self, model: str) -> dict:
         """A model's entry as the rules' params carry it: without the keys that only size its job."""
         return resources.without_sizing(self.model_cfg(model))
+
+    def model_weights(self, model: str) -> dict:
+        """The weights part of a model's identity (an hf model's file digests or hub commit; {} for
+        API and random backends), once per model: the `model_identity` rule's params."""
+        if model not in self._weights:
+            cfg = self.model_cfg(model)
+            if cfg.get("backend") == "hf":
+                from lrworld.models.backends.hf import planned_weights
+
+                self._weights[model] = planned_weights(model, cfg)
+            else:
+                self._weights[model] = {}
+        return self._weights[model]
+
+    @staticmethod
+    def model_identity(model: str) -> str:
+        return f"results/models/{model}.identity.json"
 
     def captioner_params(self) -> dict:
         """config["captioner"] with its instruction and download limits, without its sizing keys."""
@@ -259,6 +277,7 @@ class Plan:
         is upstream of a score, so a change anywhere re-runs the record through it."""
         cell = f"{dataset}/{model}/{measure}"
         shared = {"summary": f"results/answers/lrworld/{dataset}/{model}.json",
+                  "identity": self.model_identity(model),
                   "questions": f"results/questions/{dataset}/{measure}.jsonl",
                   "questions_report": f"results/questions/{dataset}/{measure}.report.json",
                   "audit": f"results/audit/{dataset}.json",

@@ -146,3 +146,31 @@ def test_missing_checksum_is_refused_unless_trusted(server, tmp_path):
     man = sources.fetch({"url": f"{server}/a.csv", "trust_first_download": True}, ["a.csv"], [], tmp_path, LOG,
                         "datasets.x.source")
     assert man["downloads"] == [{"url": f"{server}/a.csv", "sha256": sha(b"id\n1\n"), "trusted_first_download": True}]
+
+
+def test_a_raw_copy_changed_after_its_download_is_refused_naming_the_file(tmp_path):
+    """Issue 27.3 (part): ingest checks the fetch manifest's sha256 before reading; an edit that
+    kept an older mtime is caught, a deleted file too."""
+    import hashlib
+    import json
+    import os
+
+    import pytest
+
+    from lrworld.data.contract import DataError
+    from lrworld.data.sources import check_manifest
+
+    raw = tmp_path / "results/raw/ml"
+    raw.mkdir(parents=True)
+    (raw / "u.data").write_bytes(b"1\t2\t5\t881250949\n")
+    manifest = raw / "manifest.json"
+    manifest.write_text(json.dumps({"files": {"u.data": hashlib.sha256(b"1\t2\t5\t881250949\n").hexdigest()}}))
+    check_manifest(manifest)
+    st = (raw / "u.data").stat()
+    (raw / "u.data").write_bytes(b"1\t2\t1\t881250949\n")
+    os.utime(raw / "u.data", ns=(st.st_atime_ns, st.st_mtime_ns - 10**9))
+    with pytest.raises(DataError, match=r"u\.data: sha256 \w{12} is not the \w{12} it was fetched with"):
+        check_manifest(manifest)
+    (raw / "u.data").unlink()
+    with pytest.raises(DataError, match=r"u\.data: listed in .*manifest\.json but missing"):
+        check_manifest(manifest)

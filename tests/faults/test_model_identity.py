@@ -3,6 +3,7 @@ weight and tokenizer files (swapped in place, even with the old size and mtime, 
 asked again); a hub id by the commit it resolves to, from the local cache, offline-safe."""
 
 import os
+import sys
 import shutil
 
 import pytest
@@ -115,3 +116,56 @@ def test_a_missing_local_folder_is_rejected_at_start():
     cfg["models"]["local"] = {"backend": "hf", "model": "/data/models/no-such-model"}
     with pytest.raises(ConfigError, match=r"models\.local\.model: folder /data/models/no-such-model not found"):
         lrw_config.validate(cfg)
+
+
+def test_weights_swapped_in_place_re_ask_and_re_score_through_the_graph(tmp_path, shared_data):
+    """Issue 27.1: `cp -p` of other weights into the model folder (same path, same size, old mtime)
+    is caught by `lrworld verify`, and the rerun asks every answer again and re-scores, so the
+    responses, the score record and the identity file name the same (new) weights."""
+    import json
+    import subprocess
+
+    from lrworld import cli
+    from tests.support.fixtures_graph import smk_cmd, write_config
+
+    model = tiny_llama(tmp_path / "model", seed=0)
+    other = tiny_llama(tmp_path / "other", seed=1)
+    work = tmp_path / "wf"
+    work.mkdir()
+    write_config(work, shared_data, {"tiny": {"backend": "hf", "model": str(model), "mode": "choice", "device": "cpu"}},
+                 per_measure=6)
+    targets = ("results/tables/ml.csv", "results/provenance/ml/table.json")
+    run = subprocess.run(smk_cmd(work, *targets), capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr[-3000:]
+    planned = json.loads((work / "results/models/tiny.identity.json").read_text())
+    first = json.loads((work / "results/answers/lrworld/ml/tiny.json").read_text())
+    assert first["asked"] == 6 and first["identity"]["weights_sha256"] == planned["weights_sha256"]
+    assert cli.main(["verify", "-d", str(work)]) == 0
+
+    weights = model / "model.safetensors"
+    st = weights.stat()
+    shutil.copyfile(other / "model.safetensors", weights)
+    os.utime(weights, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert cli.main(["verify", "-d", str(work)]) == 1  # the record's weights no longer match the folder
+    res = subprocess.run([sys.executable, "-m", "lrworld", "verify", "-d", str(work)], capture_output=True, text=True)
+    assert "model.safetensors (model_file" in res.stdout
+
+    run = subprocess.run(smk_cmd(work, *targets), capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr[-3000:]
+    again = json.loads((work / "results/answers/lrworld/ml/tiny.json").read_text())
+    planned2 = json.loads((work / "results/models/tiny.identity.json").read_text())
+    assert again["asked"] == 6 and again["cached"] == 0
+    assert again["identity"]["weights_sha256"] == planned2["weights_sha256"] != first["identity"]["weights_sha256"]
+    assert planned2["files_sha256"]["model.safetensors"] != planned["files_sha256"]["model.safetensors"]
+    rec = json.loads((work / "results/provenance/ml/tiny/attr_genre/zero_shot.json").read_text())
+    assert rec["model_identity"]["identity"]["weights_sha256"] == planned2["weights_sha256"]
+    cache = ResponseCache(work / "cache" / "tiny.sqlite")
+    keys = {r["cache_key"] for r in map(json.loads, (work / "results/responses/ml/tiny/attr_genre/zero_shot.jsonl")
+                                       .read_text().splitlines())}
+    from lrworld.inference.cache import request_key  # the responses are the new identity's answers
+    prompts_ = [json.loads(line) for line in (work / "results/prompts/ml/attr_genre/zero_shot.jsonl").read_text().splitlines()]
+    assert keys == {request_key(again["identity"], p) for p in prompts_}
+    cache.close()
+    assert cli.main(["verify", "-d", str(work)]) == 0
+    dry = subprocess.run(smk_cmd(work, *targets, "-n"), capture_output=True, text=True)
+    assert "Nothing to be done" in dry.stdout + dry.stderr

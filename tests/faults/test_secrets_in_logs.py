@@ -41,11 +41,12 @@ def run(tmp_path, shared_data, base_url):
     cfg = {"seed": 1, "cache_dir": str(tmp_path / "cache"), "questions": {"history_length": 5, "per_measure": 8},
            "datasets": {"ml": {"domain": "movie", "format": "ml-100k",
                                "source": {"path": str(shared_data / "movielens-100k/raw")}, "measures": ["attr_genre"]}},
-           "models": {"api": {"backend": "openai", "model": "smol", "base_url": base_url, "max_tokens": 8}}}
+           "models": {"api": {"backend": "openai", "model": "smol", "base_url": base_url, "max_tokens": 8,
+                                "api_key_env": "LRW_TEST_API_KEY"}}}
     (tmp_path / "config.yaml").write_text(yaml.safe_dump(cfg))
     return subprocess.run([sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(tmp_path),
                            "--cores", "1", "results/answers/lrworld/ml/api.json"],
-                          capture_output=True, text=True, env=dict(os.environ, OPENAI_API_KEY=KEY))
+                          capture_output=True, text=True, env=dict(os.environ, OPENAI_API_KEY=KEY, LRW_TEST_API_KEY=KEY))
 
 
 def leaks(folder: Path, secret: str) -> list[str]:

@@ -247,10 +247,11 @@ def test_content_filter_is_a_missed_answer_not_an_error(fault_server, fake_sleep
 
 
 def test_no_secret_in_logs_errors_or_responses(fault_server, fake_sleep, monkeypatch, caplog, capsys):
-    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    # a loopback server gets a real key only from a variable named for it (issue 27.7)
+    monkeypatch.setenv("LRW_TEST_API_KEY", SECRET)
     caplog.set_level(logging.DEBUG)  # everything: ours, openai's, httpx2's
     srv = fault_server({"a": ["429:1", "500", "drop"], "b": ["non_json"], "denied": ["401"]})
-    b = backend(srv, fake_sleep, concurrency=1)
+    b = backend(srv, fake_sleep, concurrency=1, api_key_env="LRW_TEST_API_KEY")
     out = b.answer([item("a"), item("b")])
     with pytest.raises(BackendError) as err:
         b.answer([item("denied")])
@@ -342,3 +343,12 @@ def test_llama_generate_mode_is_deterministic(llama_url):
     for r1, r2 in zip(first, second):
         assert r1.raw_text and r1.raw_text == r2.raw_text
         assert r1.choice_index is None and 0 < r1.tokens_out <= 8 and r1.tokens_in > 50
+
+
+def test_a_loopback_server_is_not_sent_the_openai_key(fault_server, fake_sleep, monkeypatch):
+    """Issue 27.7: a local server (managed, or base_url on loopback) gets a placeholder, not the
+    real OPENAI_API_KEY, unless api_key_env names a variable of its own."""
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    srv = fault_server({"a": []})
+    backend(srv, fake_sleep).answer([item("a")])
+    assert srv.auth_headers == {"Bearer EMPTY"}

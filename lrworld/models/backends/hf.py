@@ -127,6 +127,40 @@ def file_digests(folder: Path, files: list[Path]) -> dict[str, str]:
     return out
 
 
+def planned_weights(name: str, cfg: dict) -> dict:
+    """The weights part of an hf model's identity, without loading it or any network call: the
+    digests of a local folder's (or GGUF file's) files through the stat sidecar, or the commit a
+    hub id resolves to in the local hub cache (None when it is not cached yet). The graph carries
+    it as the `model_identity` rule's params, so new bytes in the folder re-run the answers."""
+    try:
+        location, gguf = resolve_location(name, cfg)
+    except (FileNotFoundError, ValueError):
+        return {}
+    loc = Path(location)
+    if gguf and (loc / gguf).is_file():
+        return {"weights_sha256": file_digests(loc, [loc / gguf])[gguf]}
+    if loc.is_dir():
+        digests = file_digests(loc, model_files(loc))
+        return {"weights_sha256": io.sha256_text(io.dumps_canonical(digests)), "files_sha256": digests,
+                "folder": _recorded_folder(loc)}
+    from huggingface_hub import constants
+
+    rev = cfg.get("revision") or "main"
+    if re.fullmatch(r"[0-9a-f]{40}", rev):
+        return {"resolved_revision": rev}
+    ref = Path(constants.HF_HUB_CACHE) / f"models--{location.replace('/', '--')}" / "refs" / rev
+    return {"resolved_revision": ref.read_text().strip() if ref.is_file() else None}
+
+
+def _recorded_folder(loc: Path) -> str:
+    """The folder as records keep it: relative to the working directory when inside it (a moved
+    build verifies against its own copy), else as configured."""
+    try:
+        return loc.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(loc)
+
+
 def _offline() -> bool:
     from huggingface_hub import constants
 

@@ -275,6 +275,10 @@ class OpenAIBackend:
     # -- internals ------------------------------------------------------------------------------
 
     def resolved_api_key(self) -> str:
+        if self.base_url and _loopback(self.base_url) and self.api_key_env == "OPENAI_API_KEY":
+            # a local server (managed, or base_url on this host) is not sent the real OpenAI key;
+            # name another variable in api_key_env for one that checks a key of its own
+            return "EMPTY"
         key = os.environ.get(self.api_key_env)
         if key:
             return key
@@ -504,3 +508,16 @@ def _is_content_filter(exc) -> bool:
         if isinstance(inner, dict) and inner.get("code") in ("ResponsibleAIPolicyViolation", "content_filter"):
             return True
     return False
+
+
+def _loopback(url: str) -> bool:
+    import ipaddress
+    from urllib.parse import urlsplit
+
+    host = (urlsplit(url).hostname or "").strip("[]")
+    if host == "localhost" or host.endswith(".invalid"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
