@@ -262,10 +262,12 @@ def dataset_defaults(name: str, ds: dict) -> dict:
 
 def validate(config: dict) -> None:
     """Raise ConfigError naming the first bad key; config is left unchanged."""
-    validator = _Validator(schema())
+    s = schema()
+    validator = _Validator(s)
     errors = sorted(validator.iter_errors(config), key=lambda e: (len(list(e.absolute_path)), list(map(str, e.absolute_path))))
     if errors:
         _raise(_message(errors[0]))
+    _check_kshot_variants(config, s["properties"]["analysis"]["properties"]["kshot"]["properties"]["k"])
     _check_models(config)
     from lrworld.data import options
 
@@ -284,6 +286,18 @@ def validate(config: dict) -> None:
         config_checks.check(config)
     except config_checks.CheckError as exc:
         _raise(str(exc))
+
+
+def _check_kshot_variants(config: dict, k_schema: dict) -> None:
+    """`kshot<k>` takes k from its name: the same bounds as analysis.kshot.k (kshot0 would build
+    "Here are 0 solved examples" prompts)."""
+    from lrworld.prompts.variants import kind, kshot_k
+
+    lo, hi = k_schema["minimum"], k_schema["maximum"]
+    for i, v in enumerate(config.get("variants", [])):
+        if kind(v) == "kshot" and v != "kshot" and not lo <= kshot_k(v, None) <= hi:
+            _raise(f"variants.{i}: {v!r}: k = {kshot_k(v, None)} solved examples; k must be {lo}..{hi}, "
+                   f"as analysis.kshot.k")
 
 
 def with_defaults(config: dict) -> dict:
