@@ -129,3 +129,13 @@ def test_netflix_movie_measures(tmp_path, measure):
     inter, items, _, _ = ingest("nf", CFG, tmp_path, {"netflix_metadata": fx["metadata"]})
     qs, report = build_questions("nf", "movie", measure, inter, items, 5, None, 1)
     assert qs and len(qs) + sum(report["skipped"].values()) == 40
+
+
+def test_a_utf8_bom_on_movie_titles_keeps_movie_1(tmp_path):
+    # issue 27, item 5: the BOM made line 1 look like a header, and movie 1 was dropped
+    from lrworld.data.netflix import read_titles
+
+    f = tmp_path / "movie_titles.csv"
+    f.write_bytes("\ufeff1,2003,Dinosaur Planet\n2,2004,Isle of Man TT 2004 Review\n".encode("utf-8"))
+    titles, info = read_titles(f, encoding="utf-8")
+    assert list(titles["item_id"]) == ["1", "2"] and not info["titles_header_skipped"]
