@@ -117,10 +117,12 @@ def entry_defaults(where: tuple[str, ...], entry: dict) -> dict:
 
 def validate(config: dict) -> None:
     """Raise ConfigError naming the first bad key; config is left unchanged."""
-    validator = StrictValidator(schema())
+    s = schema()
+    validator = StrictValidator(s)
     errors = sorted(validator.iter_errors(config), key=lambda e: (len(list(e.absolute_path)), list(map(str, e.absolute_path))))
     if errors:
         fail(one_line(errors[0]))
+    _check_kshot_variants(config, s["properties"]["analysis"]["properties"]["kshot"]["properties"]["k"])
     _check_models(config)
     for name, ds in config["datasets"].items():
         problem = options.problem(name, ds)
@@ -135,6 +137,18 @@ def validate(config: dict) -> None:
         config_checks.check(config)
     except config_checks.CheckError as exc:
         fail(str(exc))
+
+
+def _check_kshot_variants(config: dict, k_schema: dict) -> None:
+    """`kshot<k>` takes k from its name: the same bounds as analysis.kshot.k (kshot0 would build
+    "Here are 0 solved examples" prompts)."""
+    from lrworld.prompts.variants import kind, kshot_k
+
+    lo, hi = k_schema["minimum"], k_schema["maximum"]
+    for i, v in enumerate(config.get("variants", [])):
+        if kind(v) == "kshot" and v != "kshot" and not lo <= kshot_k(v, None) <= hi:
+            fail(f"variants.{i}: {v!r}: k = {kshot_k(v, None)} solved examples; k must be {lo}..{hi}, "
+                 f"as analysis.kshot.k")
 
 
 def with_defaults(config: dict) -> dict:

@@ -25,8 +25,10 @@ _TAG = re.compile(r"<[^>]*>")
 _WS = re.compile(r"\s+")
 NO_BRAND = {"", "unknown", "n/a", "na", "none", "generic", "unbranded", "."}
 COLOR_KEYS = {"color", "colour", "color name"}
-# Amazon image URLs carry a rendition suffix (`._SS40_`, `._SY88`); without it the URL is the full image.
-_RENDITION = re.compile(r"\._[A-Z]{2}\d+_?(?=\.[a-zA-Z]+$)")
+# Amazon image URLs carry a rendition suffix (`._SS40_`, `._SY88`, `._AC_US40_`,
+# `._SX38_SY50_CR,0,0,38,50_`): everything from the first `._` of the file name to its extension.
+# Without it the URL is the full image.
+_RENDITION = re.compile(r"\._[^/]*?(?=\.[a-zA-Z]+$)")
 
 CATEGORIES = {"type": "array", "minItems": 1, "uniqueItems": True,
               "items": {"type": "string", "pattern": "^[A-Za-z0-9_.-]+$"},

@@ -43,6 +43,9 @@ def require(path: str | Path) -> Path:
 def open_text(path: str | Path, encoding: str = "utf-8", errors: str = "strict"):
     """A text stream over a plain or gzip file (newlines untranslated: CRLF is stripped by callers)."""
     path = require(path)
+    # a UTF-8 BOM would stay glued to the first field (Netflix's movie 1 then reads as a header row)
+    if encoding.lower().replace("_", "-") in ("utf-8", "utf8"):
+        encoding = "utf-8-sig"
     if is_gzip(path):
         return io.TextIOWrapper(gzip.open(path, "rb"), encoding=encoding, errors=errors, newline="")
     return open(path, encoding=encoding, errors=errors, newline="")

@@ -14,9 +14,14 @@ import pandas as pd
 HERE = Path(__file__).parent
 
 
+# Inside <script> the HTML parser still looks for "</script" and "<!--" (a "<!--<script>" in a title
+# makes the element swallow the page's code); JSON's \u escapes keep every such byte out of the markup.
+_INERT = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026",
+                        "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
 def _json_script(data) -> str:
-    # "</" would end the <script> element early (an answer or a title can hold "</script>")
-    text = json.dumps(data, sort_keys=True, ensure_ascii=False, allow_nan=False).replace("</", "<\\/")
+    text = json.dumps(data, sort_keys=True, ensure_ascii=False, allow_nan=False).translate(_INERT)
     return f'<script type="application/json" id="data">{text}</script>'
 
 

@@ -154,3 +154,10 @@ def test_abo_alignment_reads_every_shard_and_the_images_table(tmp_path):
     with pytest.raises(DataError, match=r"join abo aligned 10 of 30 items \(33.33%\), below min_alignment 0.5"):
         ingest("amz", CFG, tmp_path / "amz",
                {"abo_listings": [str(p) for p in sorted(abo_fx["listings"].iterdir())], "abo_images": abo_fx["images"]})
+
+
+@pytest.mark.parametrize("suffix", ["._SX38_SY50_CR,0,0,38,50_", "._SS40_", "._AC_US40_", "._SY88", "._SL500_AC_SS350_"])
+def test_every_rendition_suffix_gives_the_full_image(suffix):
+    # issue 27, item 5: 9 of 53 images in a real Appliances head kept their 38x50 thumbnail
+    base = "https://images-na.ssl-images-amazon.com/images/I/41Ab+cD-eFL"
+    assert full_image(f"{base}{suffix}.jpg") == f"{base}.jpg"

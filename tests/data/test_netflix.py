@@ -150,3 +150,13 @@ def test_catalogue_join_takes_films_with_exact_title_and_year(tmp_path):
     assert not by_id.loc["1", "director"] and not by_id.loc["2", "director"]  # (None: finalize_items makes it [])
     assert rep["dropped_not_same_work"] == {"title_differs": 1, "tv_row": 1}
     assert rep["dropped_examples"]["title_differs"] == ["item 1 'The Company' (2003) vs 'Company' (2002)"]
+
+
+def test_a_utf8_bom_on_movie_titles_keeps_movie_1(tmp_path):
+    # issue 27, item 5: the BOM made line 1 look like a header, and movie 1 was dropped
+    from lrworld.data.netflix import read_titles
+
+    f = tmp_path / "movie_titles.csv"
+    f.write_bytes("\ufeff1,2003,Dinosaur Planet\n2,2004,Isle of Man TT 2004 Review\n".encode("utf-8"))
+    titles, info = read_titles(f, encoding="utf-8")
+    assert list(titles["item_id"]) == ["1", "2"] and not info["titles_header_skipped"]

@@ -132,3 +132,13 @@ def test_the_graph_rejects_a_duplicated_key_in_a_configfile_in_one_line(tmp_path
     out = proc.stdout + proc.stderr  # Snakemake prints its errors on stdout
     assert f"{tmp_path / 'over.yaml'}:2: key 'seed' is given twice (first on line 1); remove one" in out
     assert "Traceback" not in out
+
+
+@pytest.mark.parametrize("variant, k", [("kshot0", 0), ("kshot00", 0), ("kshot21", 21)])
+def test_a_kshot_variant_outside_the_bounds_of_analysis_kshot_k_is_rejected(variant, k):
+    # issue 27, item 4: kshot0 built "Here are 0 solved examples" prompts while analysis.kshot.k: 0 is rejected
+    msg = rejected(lambda c: c.update(variants=["zero_shot", variant]),
+                   rf"^config: variants\.1: '{variant}': k = {k} solved examples; k must be 1\.\.20, as analysis\.kshot\.k$")
+    bound = rejected(lambda c: c.setdefault("analysis", {}).update(kshot={"k": k}), r"analysis\.kshot\.k")
+    assert msg != bound
+    lrw_config.validate({**copy.deepcopy(BASE), "variants": ["kshot1", "kshot20", "kshot"]})

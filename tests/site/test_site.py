@@ -18,16 +18,20 @@ from tests.analysis.cdp import Browser, find_chromium
 from tests.graph import snakemake
 
 HOSTILE = "</script><img src=x onerror=\"document.title='pwned'\">"
+# "<!--<script>" inside a <script> element puts the HTML parser in its escaped state: the element then
+# runs on past its own "</script>" and swallows the page's code (issue 27, item 9)
+COMMENT = "<!--<script>"
 
 # 6 questions: random picks 0, 1, None, 0, 2, 0 against gold 0, 0, 0, 0, 2, 1
 GOLD = [0, 0, 0, 0, 2, 1]
 PICKS = {"random": [0, 1, None, 0, 2, 0], "other": [1, 1, 1, 1, 1, 1]}
 
 
-def write_graph(root):
-    """The files one page reads, for dataset ml (attr_genre, zero_shot), as the graph lays them out."""
-    prompts = [{"qid": f"ml/attr_genre/u{i}", "prompt": f"History:\n1. Movie {i}\n" + (HOSTILE if i == 2 else ""),
-                "candidates": ["Drama", "Comedy", HOSTILE, "War"], "labels": list("ABCD"), "answer_index": g,
+def write_graph(root, title_text=""):
+    """The files one page reads, for dataset ml (attr_genre, zero_shot), as the graph lays them out;
+    `title_text` goes into a title of the history and into a genre."""
+    prompts = [{"qid": f"ml/attr_genre/u{i}", "prompt": f"History:\n1. Movie {i}{title_text}\n" + (HOSTILE if i == 2 else ""),
+                "candidates": ["Drama" + title_text, "Comedy", HOSTILE, "War"], "labels": list("ABCD"), "answer_index": g,
                 "prompt_sha256": str(i)} for i, g in enumerate(GOLD)]
     io.write_jsonl(root / "results/prompts/ml/attr_genre/zero_shot.jsonl", prompts)
     scores = []
@@ -57,10 +61,10 @@ def write_graph(root):
     return [f"results/scores/ml/{m}/attr_genre/zero_shot.json" for m in PICKS]
 
 
-@pytest.fixture
-def site(tmp_path, monkeypatch):
+@pytest.fixture(params=["", COMMENT, COMMENT + " & </script> -->"], ids=["plain", "comment", "comment-close"])
+def site(tmp_path, monkeypatch, request):
     monkeypatch.chdir(tmp_path)  # the graph's paths are relative to the workdir, as in a job
-    score_files = write_graph(tmp_path)
+    score_files = write_graph(tmp_path, request.param)
     data = page_data("ml", "movie", "results/tables/ml.csv", score_files, "results/audit/ml.json")
     io.write_text(tmp_path / "results/site/ml.html", dataset_page(data, table_legend(data, 200, 0.95, 0)))
     io.write_text(tmp_path / "results/site/index.html",
@@ -83,6 +87,8 @@ def test_page_is_self_contained_and_keeps_hostile_text_inert(site):
     page = (folder / "ml.html").read_text()
     assert "<script src" not in page and "<link" not in page and "http" not in page  # offline: nothing fetched
     assert page.count("</script>") == 2  # the data's and the code's: the hostile text cannot close one
+    data = page.split('<script type="application/json" id="data">', 1)[1].split("</script>", 1)[0]
+    assert not set("<>&") & set(data)  # nor open a comment or a script inside one
     assert 'href="ml.html"' in (folder / "index.html").read_text()
 
 
@@ -115,7 +121,7 @@ def _count_rows(browser):
     return browser.eval("[...document.querySelectorAll('#qlist .question')].filter(q => !q.hidden).length")
 
 
-def test_click_a_cell_in_headless_chromium_and_filter(site, tmp_path):
+def test_click_a_cell_in_headless_chromium_and_filter(site, tmp_path, request):
     exe = find_chromium()
     if exe is None:
         pytest.skip("chromium not installed (apt-get install -y chromium)")
@@ -145,6 +151,8 @@ def test_click_a_cell_in_headless_chromium_and_filter(site, tmp_path):
         assert browser.eval(f"{q}.querySelector('li.gold').innerText").endswith("\u2714 gold \u2190 chosen")
         assert browser.eval(f"{q}.querySelector('pre.raw').innerText") == "C" + HOSTILE
         assert browser.eval(f"{q}.querySelectorAll('table.logprobs tr').length") == 4
+        genre = browser.eval(f"{q}.querySelector('li').innerText")
+        assert "Drama" + request.node.callspec.params["site"] in genre, genre  # the title text shown as text
         assert browser.eval("document.title") == "lrworld results: ml"  # the onerror never ran
         assert browser.eval("document.querySelectorAll('#qlist img').length") == 0
         assert browser.eval("document.querySelectorAll('#chain tr').length") == 3  # header + 2 nodes
