@@ -167,6 +167,15 @@ def test_profile_has_no_site_names():
         assert "slurm_partition" not in res and "slurm_account" not in res
 
 
+def test_group_jobs_are_as_wide_as_the_widest_rule():
+    """A group job asks for `cores` CPUs (its members run in layers of that width), not the sum of
+    its 20 members; `cores` also caps every rule's threads, so it must not be below any of them."""
+    prof = yaml.safe_load((PROFILE / "config.yaml").read_text())
+    threads = [int(t) for f in (ROOT / "rules").glob("*.smk") for t in re.findall(r"^\s+threads:\s*(\d+)", f.read_text(), re.M)]
+    assert prof["cores"] == max(threads) == 2
+    assert prof["group-components"] == {"render": 20, "scoring": 20}
+
+
 def test_slurm_run_requests_gpus_only_for_gpu_rules_and_matches_local(cluster, tmp_path, shared_data):
     # the reference: the same config through the workstation profile
     local = tmp_path / "local"
