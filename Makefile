@@ -17,8 +17,9 @@ run:
 	$(BIN)/snakemake --profile profiles/local
 	@cat results/tables/*.md
 
+# --durations=20: every CI log shows the 20 costliest tests.
 test:
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --durations=20
 
 # The quick loop: everything but the tests marked slow (real models, whole pipelines).
 test-fast:

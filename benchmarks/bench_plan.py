@@ -4,6 +4,7 @@ variants (issue 19.5), for today's layout and this checkout's, side by side in o
     python benchmarks/bench_plan.py                    # baseline: main before issue 19.5
     python benchmarks/bench_plan.py --baseline <ref>   # any commit of this repository
     python benchmarks/bench_plan.py --cprofile 25      # and where this checkout's plan spends its time
+    python benchmarks/bench_plan.py --repeat 3 --write-docs   # the figures into docs/slurm.md
 
 The datasets are generated fixtures (Amazon 2018 and two Netflix Prize folders in their published
 formats, tests/support), so the plan needs no data; nothing is run but dry runs. The baseline is
@@ -34,6 +35,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import docs_block  # noqa: E402
 from lrworld.questions import measures  # noqa: E402
 from tests.support.fixtures_amazon import write_amazon_2018  # noqa: E402
 from tests.support.fixtures_netflix import write_netflix  # noqa: E402
@@ -43,6 +45,7 @@ BASELINE = "ad0c02d"
 LAYOUT = ["Snakefile", "rules", "scripts", "lrworld", "envs", "docs"]
 VARIANTS = ["zero_shot", "cot", "noisy", "kshot"]
 N_MODELS = 20
+DOCS = ROOT / "docs" / "slurm.md"
 
 
 def write_config(out: Path) -> dict:
@@ -108,6 +111,27 @@ def best(runs: list[tuple[int, float, float]]) -> tuple[int, float, float]:
     return min(runs, key=lambda r: r[1])
 
 
+def report(rows: dict, baseline: str, repeat: int) -> str:
+    """Ratios first (this checkout against Snakemake's own floor and against the baseline), then
+    the table. The figures are rounded only here, in text."""
+    (j0, w0, c0), (j1, w1, c1) = rows[f"baseline {baseline}"], rows["this checkout"]
+    _, wt, ct = rows[f"trivial jobs ({j1})"]
+    lines = [f"- this checkout / trivial graph of the same job count: **{w1 / wt:.2f}x** wall, {c1 / ct:.2f}x CPU "
+             f"(goal: under 1.5x)",
+             f"- this checkout vs baseline {baseline}: {j0 / j1:.2f}x fewer jobs, {w0 / w1:.2f}x less wall time, "
+             f"{c0 / c1:.2f}x less CPU",
+             f"- this checkout: {j1:,} jobs planned in {w1:.1f} s (goal on a quiet 2-core machine: under 5 s)",
+             "",
+             f"`snakemake -n` of 3 datasets x 31 measures x {N_MODELS} models x {len(VARIANTS)} variants "
+             f"(best of {repeat}):",
+             "",
+             "| layout | jobs | wall s | CPU s | CPU ms/job |",
+             "|---|---:|---:|---:|---:|"]
+    for name, (jobs, wall, cpu) in rows.items():
+        lines.append(f"| {name} | {jobs:,} | {wall:.2f} | {cpu:.2f} | {1000 * cpu / max(jobs, 1):.2f} |")
+    return "\n".join(lines)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--baseline", default=BASELINE, help=f"commit of today's layout (default {BASELINE})")
@@ -115,8 +139,11 @@ def main(argv=None) -> int:
     ap.add_argument("--cprofile", type=int, default=0, metavar="N",
                     help="also profile this checkout's dry run and print its N costliest functions")
     ap.add_argument("--keep", type=Path, help="plan in this folder and keep it (default: a temporary one)")
+    ap.add_argument("--write-docs", action="store_true",
+                    help=f"write the figures into the bench_plan block of {DOCS.relative_to(ROOT)}")
     ap.add_argument("snakemake_args", nargs="*", help="passed to snakemake after --, e.g. -- --profile profiles/slurm")
     args = ap.parse_args(argv)
+    load_before = docs_block.load()
 
     base = args.keep or Path(tempfile.mkdtemp(prefix="bench_plan-"))
     base.mkdir(parents=True, exist_ok=True)
@@ -129,15 +156,10 @@ def main(argv=None) -> int:
         n_new = rows["this checkout"][0]
         floor = trivial_snakefile(base / "trivial", n_new)
         rows[f"trivial jobs ({n_new})"] = best([dry_run(floor, base / "work", None, []) for _ in range(args.repeat)])
-
-        print(f"snakemake -n of 3 datasets x 31 measures x {N_MODELS} models x {len(VARIANTS)} variants "
-              f"(best of {args.repeat}):")
-        print(f"{'layout':<28} {'jobs':>6} {'wall s':>8} {'CPU s':>7} {'CPU ms/job':>11}")
-        for name, (jobs, wall, cpu) in rows.items():
-            print(f"{name:<28} {jobs:>6} {wall:>8.1f} {cpu:>7.1f} {1000 * cpu / max(jobs, 1):>11.2f}")
-        (j0, w0, c0), (j1, w1, c1) = rows[f"baseline {args.baseline}"], rows["this checkout"]
-        print(f"this checkout vs baseline: {j0 / j1:.2f}x fewer jobs, {w0 / w1:.2f}x less wall time, "
-              f"{c0 / c1:.2f}x less CPU")
+        text = report(rows, args.baseline, args.repeat)
+        print(text)
+        if args.write_docs:
+            docs_block.write(DOCS, "bench_plan", text, docs_block.command(argv), load_before)
 
         if args.cprofile:
             out = base / "plan.prof"

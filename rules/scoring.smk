@@ -1,27 +1,27 @@
-# Responses and scores per (dataset, model, measure, variant), and the paper-style table per dataset.
+# Responses and scores per (dataset, model, measure, variant), one job per (dataset, model, measure), and the paper-style table per dataset.
 
 
 rule score:
-    # One cell: its responses read from the cache (no model is loaded), and their score.
+    # The cells of a (dataset, model, measure), one per variant: their responses read from the
+    # cache (no model is loaded), and their scores. One job, not one per variant.
     input:
-        prompts="results/prompts/{dataset}/{measure}/{variant}.jsonl",
-        # ancient: a new answer job (another measure's prompts changed) must not re-run this
-        # cell; its own prompts, the model's config and the code still do.
+        **W.score_inputs(),
+        # ancient: a new answer job (another measure's prompts changed) must not re-run these
+        # cells; their own prompts, the model's config and the code still do.
         answered=ancient("results/answers/lrworld/{dataset}/{model}.json"),
         code_stamp="results/code/score.json",
         # not ancient: new weights re-score every cell (the answers were asked again)
         identity=lambda wc: W.model_identity(wc.model),
     output:
-        responses="results/responses/{dataset}/{model}/{measure}/{variant}.jsonl",
-        score="results/scores/{dataset}/{model}/{measure}/{variant}.json",
-        job="results/provenance/{dataset}/{model}/{measure}/{variant}.score-job.json",
+        **W.score_outputs(),
     params:
         cache_dir=config["cache_dir"],
         model_cfg=lambda wc: W.model_params(wc.model),
         domain=lambda wc: DATASETS[wc.dataset]["domain"],
+        variants=VARIANTS,
         code=W.code("score.py"),
     log:
-        "logs/score/{dataset}/{model}/{measure}/{variant}.log",
+        "logs/score/{dataset}/{model}/{measure}.log",
     conda:
         "../envs/lrworld.yaml"
     script:

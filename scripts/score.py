@@ -1,5 +1,5 @@
-"""Snakemake entry: one (dataset, model, measure, variant) cell: its per-sample responses read
-from the cache (no model is loaded), and their score."""
+"""Snakemake entry: the cells of one (dataset, model, measure), one per variant: their per-sample
+responses read from the cache (no model is loaded), and their scores."""
 import sys
 from pathlib import Path
 
@@ -25,14 +25,17 @@ except weights.IdentityMismatch as exc:
     log.error("%s", exc)
     sys.exit(str(exc))
 cache = ResponseCache(Path(smk.params.cache_dir) / f"{w.model}.sqlite")
-records = collect_responses(io.read_jsonl(smk.input.prompts), identity, cache)
-log.info("%d responses, %d unparsed", len(records), sum(r["parsed"] is None for r in records))
-io.write_jsonl(smk.output.responses, records)
 m = measures.get(smk.params.domain, w.measure)
-result = score(records, m.primary_metric, m.n_candidates)
-result.update({"dataset": w.dataset, "model": w.model, "measure": w.measure, "variant": w.variant,
-               "responses": smk.output.responses, "answers_sha256": answers_sha256(records),
-               "provenance": smk.output.score.replace("results/scores/", "results/provenance/", 1)})
-log.info("%s", result)
-io.write_json(smk.output.score, result)
-clock.write(smk, smk.output.job)
+for variant in smk.params.variants:
+    out = {kind: smk.output[f"{kind}_{variant}"] for kind in ("responses", "score", "job")}
+    records = collect_responses(io.read_jsonl(smk.input[f"prompts_{variant}"]), identity, cache)
+    log.info("%s: %d responses, %d unparsed", variant, len(records), sum(r["parsed"] is None for r in records))
+    io.write_jsonl(out["responses"], records)
+    result = score(records, m.primary_metric, m.n_candidates)
+    result.update({"dataset": w.dataset, "model": w.model, "measure": w.measure, "variant": variant,
+                   "responses": out["responses"], "answers_sha256": answers_sha256(records),
+                   "provenance": out["score"].replace("results/scores/", "results/provenance/", 1)})
+    log.info("%s", result)
+    io.write_json(out["score"], result)
+for variant in smk.params.variants:  # one job: every variant's record carries its start and end
+    clock.write(smk, smk.output[f"job_{variant}"])

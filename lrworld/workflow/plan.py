@@ -249,6 +249,25 @@ class Plan:
                       variant=self.variants if variants is None else variants)
 
     # -- scores and tables -------------------------------------------------------------------------
+    # One score job per (dataset, model, measure) over its variants (issue 25): a quarter of the
+    # graph's jobs at 4 variants. A changed template still re-asks only its variant's prompts
+    # (the answer job reads the cache); the job re-scores the other variants from the cache.
+    SCORE_CELL = "{dataset}/{model}/{measure}/%s"
+
+    def score_inputs(self) -> dict:
+        """The `score` rule's prompt inputs, one per variant (wildcard patterns)."""
+        return {f"prompts_{v}": f"results/prompts/{{dataset}}/{{measure}}/{v}.jsonl" for v in self.variants}
+
+    def score_outputs(self) -> dict:
+        """The `score` rule's outputs, per variant: responses, score and the job's clock record
+        (the same paths as when each variant was its own job)."""
+        out = {}
+        for v in self.variants:
+            cell = self.SCORE_CELL % v
+            out.update({f"responses_{v}": f"results/responses/{cell}.jsonl", f"score_{v}": f"results/scores/{cell}.json",
+                        f"job_{v}": f"results/provenance/{cell}.score-job.json"})
+        return out
+
     def score_files(self, dataset: str) -> list[str]:
         return expand("results/scores/{dataset}/{model}/{measure}/{variant}.json", dataset=dataset,
                       model=self.models, measure=self.datasets[dataset]["measures"], variant=self.variants)

@@ -61,12 +61,13 @@ def test_default_graph_end_to_end_is_deterministic_and_incremental(tmp_path, sha
     assert (tmp_path / "results/tables/ml.csv").read_bytes() == first_table
     assert {p: p.read_bytes() for p in scores} == scores
 
-    # adding a model plans only that model's answers, cells (responses and score) and their
-    # provenance (one job per measure, every variant's record), plus the table and its plots and
-    # browser page (and the site's index, which counts the table's rows)
+    # adding a model plans only that model's answers, cells (one score job per measure, every
+    # variant's responses and score) and their provenance (one job per measure, every variant's
+    # record), plus the table and its plots and browser page (and the site's index, which counts
+    # the table's rows)
     write_config(tmp_path, shared_data, {**models, "random-c": {"backend": "random", "seed": 9}})
     plan = job_counts(run(tmp_path, "-n").stdout)
-    assert plan == {"all": 1, "answer": 1, "score": 2, "provenance": 1, "table": 1, "provenance_table": 1,
+    assert plan == {"all": 1, "answer": 1, "score": 1, "provenance": 1, "table": 1, "provenance_table": 1,
                     "site_plots": 1, "site_page": 1, "site_index": 1}
 
 

@@ -167,6 +167,36 @@ def test_profile_has_no_site_names():
         assert "slurm_partition" not in res and "slurm_account" not in res
 
 
+def test_group_jobs_are_as_wide_as_the_widest_rule():
+    """A group job asks for `cores` CPUs (its members run in layers of that width), not the sum of
+    its 20 members; `cores` also caps every rule's threads, so it must not be below any of them."""
+    prof = yaml.safe_load((PROFILE / "config.yaml").read_text())
+    threads = [int(t) for f in (ROOT / "rules").glob("*.smk") for t in re.findall(r"^\s+threads:\s*(\d+)", f.read_text(), re.M)]
+    assert prof["cores"] == max(threads) == 2
+    assert prof["group-components"] == {"render": 20, "scoring": 20}
+
+
+class _Member:
+    def __init__(self, res):
+        self.resources, self.pipe_group, self.is_local = res, None, False
+
+
+def test_a_group_of_20_score_jobs_asks_2_cpus_not_20():
+    """Snakemake's own layout of a group job (GroupResources.basic_layered, as GroupJob.resources
+    calls it) under the profile's `cores` and the score rule's requests."""
+    from snakemake.resources import GroupResources, Resources
+
+    prof = yaml.safe_load((PROFILE / "config.yaml").read_text())
+    score = prof["set-resources"]["score"]
+    members = [_Member({"_cores": 1, "_nodes": 1, "cpus_per_task": 1, **score})
+               for _ in range(prof["group-components"]["scoring"])]
+    unlimited = {k: sys.maxsize for k in ("cpus_per_task", "mem_mb", "runtime")}
+    asked = GroupResources.basic_layered(
+        toposorted_jobs=[set(members)], constraints=Resources.from_mapping({"_cores": prof["cores"], "_nodes": 100, **unlimited}),
+        run_local=False, additive_resources=["runtime"], sortby=["runtime"])
+    assert (asked["cpus_per_task"], asked["mem_mb"], asked["runtime"]) == (2, 500, 20)
+
+
 def test_slurm_run_requests_gpus_only_for_gpu_rules_and_matches_local(cluster, tmp_path, shared_data):
     # the reference: the same config through the workstation profile
     local = tmp_path / "local"
