@@ -14,7 +14,12 @@ from lrworld.tracks.llara.hybrid.train import with_lora
 
 def load_llara_checkpoint(path: str | os.PathLike, base_model, tok, hp: dict):
     """(peft model, projector, placeholder token ids) from LLaRA's checkpoint at ``path``."""
-    st = torch.load(path, map_location="cpu", weights_only=False)
+    try:  # tensors only: a checkpoint that needs arbitrary objects rebuilt is code, and is refused
+        st = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ValueError(f"{path}: not loadable as tensors only ({first}); save its state_dict alone from a "
+                         f"copy you trust, e.g. torch.save(ckpt['state_dict'], 'llara_state.pt')") from None
     sd = st.get("state_dict", st)
     proj = {k[len("projector."):]: v for k, v in sd.items() if k.startswith("projector.")}
     lora = {k[len("llama_model."):]: v for k, v in sd.items() if k.startswith("llama_model.")}

@@ -115,7 +115,7 @@ def train(examples: Sequence[dict], template: str, tok, base_model, items: torch
     step, seconds = 0, 0.0
     state_path = work / CKPT
     if state_path.exists():
-        st = torch.load(state_path, map_location="cpu", weights_only=False)
+        st = torch.load(state_path, map_location="cpu", weights_only=True)  # tensors, numbers, lists: no code
         set_peft_model_state_dict(model, st["lora"])
         projector.load_state_dict(st["projector"])
         opt.load_state_dict(st["optimizer"])
