@@ -29,7 +29,8 @@ def _train(inter, threads):
     before = torch.get_num_threads()
     torch.set_num_threads(threads)
     try:
-        res = train_neumf_seeds(inter, seeds=2, seed=0, dataset="ml100k", epochs=2, batch_size=256, device="cpu",
+        # one training keeps it cheap: two of 2 epochs disagree on nearly every gold (near-initial weights)
+        res = train_neumf_seeds(inter, seeds=1, seed=0, dataset="ml100k", epochs=2, batch_size=256, device="cpu",
                                 eval_users=50, log=lambda *_: None)
     finally:
         torch.set_num_threads(before)
@@ -67,17 +68,35 @@ def test_one_and_two_threads_give_byte_identical_question_files(small, by_thread
     assert not np.array_equal(_gmf(by_threads[1]), _gmf(by_threads[2]))
     one, report = _files(small[0], by_threads[1])
     two, _ = _files(small[0], by_threads[2])
-    assert all(one[m] for m in one) and report["seeds"] == 2
+    assert all(one[m] for m in one) and report["seeds"] == 1
     # ... and the questions do not
     assert one == two
 
 
-def test_embeddings_moved_by_1e5_give_the_same_questions(small, by_threads):
+def _three_trainings(inter):
+    """Embeddings shaped like 3 trainings of ML-100K-sized data: one shared structure, each training
+    its own 0.05 of noise (so the trainings agree on some golds and not on others)."""
+    users = sorted(inter["user_id"].unique())
+    items = sorted(inter["item_id"].unique())
+    rng = np.random.default_rng(7)
+    base = {"user": rng.normal(size=(len(users), 16)), "item": rng.normal(size=(len(items), 16))}
+    rows = []
+    for seed in range(3):
+        for kind, ids in (("user", users), ("item", items)):
+            m = (base[kind] + rng.normal(scale=0.05, size=base[kind].shape)).astype(np.float32)
+            rows.append(pd.DataFrame({"seed": seed, "kind": kind, "id": ids, "gmf": list(m),
+                                      "mlp": list(np.zeros((len(ids), 1), dtype=np.float32))}))
+    return pd.concat(rows, ignore_index=True)
+
+
+def test_embeddings_moved_by_1e5_give_the_same_questions(small):
     """A simulated other device: every embedding value moved by up to 1e-5."""
-    emb = by_threads[1]
+    emb = _three_trainings(small[0])
     rng = np.random.default_rng(23)
     moved = emb.assign(gmf=[v + rng.uniform(-1e-5, 1e-5, len(v)).astype(np.float32) for v in emb["gmf"]])
-    assert _files(small[0], emb) == _files(small[0], moved)
+    files, report = _files(small[0], emb)
+    assert all(files.values()) and report["seeds"] == 3 and report["dropped_seed_disagreement"] > 0
+    assert _files(small[0], moved)[0] == files
 
 
 def _neural_tie(second_gap: float, swap_in_seed_1: bool = False):
