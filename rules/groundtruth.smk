@@ -32,6 +32,7 @@ rule similar_pairs:
         kind="item|user",
     params:
         similarity=W.gt["similarity"],
+        margin=W.gt["margin"]["memory"],
         n_questions=W.gt["n_questions"],
         seed=W.gt["seed"],
         code=W.code("groundtruth_similarity.py"),
@@ -78,6 +79,7 @@ rule prototypes:
         prototypes="results/gt/{dataset}/prototypes.parquet",
     params:
         kmeans=W.gt["kmeans"],
+        margin=W.gt["margin"]["neural"],
         n_questions=W.gt["n_questions"],
         seed=W.gt["seed"],
         code=W.code("groundtruth_prototypes.py"),

@@ -21,6 +21,7 @@ inter = pd.read_parquet(sm.input.interactions)
 emb = pd.read_parquet(sm.input.embeddings)
 table, stats = all_prototypes(emb, inter, int(sm.params.n_questions), k=p["k"], seed=int(sm.params.seed),
                               n_positives=p["n_positives"], threads=sm.threads, dataset=sm.wildcards.dataset,
-                              display=item_keys(pd.read_parquet(sm.input.item_table)))
+                              display=item_keys(pd.read_parquet(sm.input.item_table)),
+                              margin=float(sm.params.margin))
 log.info("prototypes %s", runlog.stats_line(stats))
 write_parquet(sm.output.prototypes, table)

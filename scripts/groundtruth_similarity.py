@@ -21,6 +21,6 @@ display = item_keys(pd.read_parquet(sm.input.item_table)) if sm.wildcards.kind =
 pairs, stats = similar_pairs(inter, sm.wildcards.kind, int(sm.params.n_questions), threshold=p["threshold"],
                              seed=int(sm.params.seed), min_degree=p["min_degree"],
                              fallback_quantile=p["fallback_quantile"], dataset=sm.wildcards.dataset,
-                             display=display)
+                             display=display, margin=float(sm.params.margin))
 log.info("similar_pairs %s", runlog.stats_line(stats))
 write_parquet(sm.output.pairs, pairs)

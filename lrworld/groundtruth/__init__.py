@@ -5,8 +5,9 @@ Artifacts (one Snakemake rule each, rules/groundtruth.smk):
   similarity.similar_pairs(interactions, kind, n_targets, threshold, seed, ..., dataset=, display=)
                                                                                         -> (pairs, stats)
   neumf.train_neumf(interactions, epochs, factors, layers, lr, batch_size, num_neg, seed, device, ...)
-      -> dict (state_dict, ids, log, hr10); neumf.embeddings_frame(result) -> embeddings
-  prototypes.all_prototypes(embeddings, interactions, n_targets, k, seed, n_positives, dataset=, display=)
+      -> dict (state_dict, ids, log, hr10); neumf.train_neumf_seeds(interactions, seeds, seed, dataset=, ...)
+      -> {"seeds": [dict, ...]}; neumf.embeddings_frame(result) -> embeddings (a `seed` column per training)
+  prototypes.all_prototypes(embeddings, interactions, n_targets, k, seed, n_positives, dataset=, display=, margin=)
                                                                                         -> (table, stats)
 Questions (spine record shape, qtype "hit10"):
   questions.py registers its builders (lrworld.questions.builders, source ARTIFACT):

@@ -5,7 +5,11 @@ Training data: every (user, item) pair that interacted, minus each user's last i
 among 99 items the user never interacted with, sampled uniformly). Loss: binary cross-entropy with
 `num_neg` uniformly sampled negative items per positive, drawn afresh every epoch (a sampled
 negative may rarely be an interacted item; standard NCF practice). Seeded: same seed, same device,
-same thread count -> same weights.
+same thread count -> same weights. Every random number (initial weights, negatives, batch order) is
+drawn on the CPU whatever the device, so a GPU trains from the same draws and differs from the CPU
+only by float rounding; a different thread count or device still moves the weights by ~1e-5
+(docs/groundtruth.md), which is why the questions take their golds over several seeds with a
+margin (`train_neumf_seeds`, lrworld/groundtruth/prototypes.py).
 
 The ground-truth embeddings are the GMF embeddings: the only user and item vectors NeuMF places in
 one space (the GMF branch scores a pair by their element-wise product), so a user-item cosine is
@@ -24,6 +28,7 @@ from torch import nn
 from lrworld.core import progress
 from lrworld.recsys.neumf import NeuMF as _NeuMF
 from lrworld.groundtruth.transactions import index_interactions
+from lrworld.core.seeding import rng_for
 
 
 class NeuMF(_NeuMF):
@@ -114,16 +119,16 @@ def train_neumf(interactions: pd.DataFrame, epochs: int = 5, factors: int = 16, 
     opts = [torch.optim.SparseAdam(emb_params, lr=lr), torch.optim.Adam(dense_params, lr=lr)]
     lossf = nn.BCEWithLogitsLoss()
     n_pos = len(tr_u)
-    gen = torch.Generator(device=device).manual_seed(seed)
+    gen = torch.Generator().manual_seed(seed)  # CPU draws on every device (see the module doc)
     history = []
     shown = progress.bar(epochs * -(-n_pos * (1 + num_neg) // batch_size), "neumf", "batch")
     for epoch in range(1, epochs + 1):
         t0 = time.perf_counter()
         # positives once, each with num_neg uniform negatives
         users = tr_u.repeat(1 + num_neg)
-        items = torch.cat([tr_i, torch.randint(0, idx.n_items, (n_pos * num_neg,), device=device, generator=gen)])
+        items = torch.cat([tr_i, torch.randint(0, idx.n_items, (n_pos * num_neg,), generator=gen).to(device)])
         labels = torch.cat([torch.ones(n_pos, device=device), torch.zeros(n_pos * num_neg, device=device)])
-        perm = torch.randperm(len(users), device=device, generator=gen)
+        perm = torch.randperm(len(users), generator=gen).to(device)
         total, count = 0.0, 0
         for s in range(0, len(perm), batch_size):
             b = perm[s:s + batch_size]
@@ -161,18 +166,39 @@ def train_neumf(interactions: pd.DataFrame, epochs: int = 5, factors: int = 16, 
     }
 
 
+def training_seeds(seed: int, dataset: str, n: int) -> list[int]:
+    """The torch seed of each of the n trainings, derived by name (never seed, seed+1, ...)."""
+    return [int(rng_for(seed, dataset, "neumf", "train", str(j)).integers(2**31)) for j in range(n)]
+
+
+def train_neumf_seeds(interactions: pd.DataFrame, seeds: int = 3, seed: int = 0, *, dataset: str, log=print,
+                      **kwargs) -> dict:
+    """`seeds` trainings of train_neumf, each from its own derived seed: {"seeds": [result, ...]}."""
+    out = []
+    for j, s in enumerate(training_seeds(seed, dataset, seeds)):
+        log(f"neumf training {j + 1}/{seeds} (seed {s})")
+        out.append(train_neumf(interactions, seed=s, log=log, **kwargs))
+    return {"seeds": out, "base_seed": seed, "dataset": dataset}
+
+
 def embeddings_frame(result: dict) -> pd.DataFrame:
-    """kind ('user'|'item'), id, gmf (list[float32]), mlp (list[float32]); users first, ids sorted."""
-    sd = result["state_dict"]
+    """seed (training index), kind ('user'|'item'), id, gmf (list[float32]), mlp (list[float32]);
+    by seed, users first, ids sorted. `result`: train_neumf's (one training) or train_neumf_seeds'."""
     parts = []
-    for kind, ids in (("user", result["user_ids"]), ("item", result["item_ids"])):
-        g = sd[f"gmf_{kind}.weight"].numpy().astype(np.float32)
-        m = sd[f"mlp_{kind}.weight"].numpy().astype(np.float32)
-        parts.append(pd.DataFrame({"kind": kind, "id": ids, "gmf": list(g), "mlp": list(m)}))
+    for j, res in enumerate(result.get("seeds", [result])):
+        sd = res["state_dict"]
+        for kind, ids in (("user", res["user_ids"]), ("item", res["item_ids"])):
+            g = sd[f"gmf_{kind}.weight"].numpy().astype(np.float32)
+            m = sd[f"mlp_{kind}.weight"].numpy().astype(np.float32)
+            parts.append(pd.DataFrame({"seed": j, "kind": kind, "id": ids, "gmf": list(g), "mlp": list(m)}))
     return pd.concat(parts, ignore_index=True)
 
 
-def embedding_matrix(emb: pd.DataFrame, kind: str, column: str = "gmf"):
-    """(ids array, float matrix) for one kind from an embeddings frame."""
-    sub = emb[emb["kind"] == kind]
+def n_trainings(emb: pd.DataFrame) -> int:
+    return int(emb["seed"].max()) + 1 if "seed" in emb and len(emb) else 1
+
+
+def embedding_matrix(emb: pd.DataFrame, kind: str, column: str = "gmf", seed: int = 0):
+    """(ids array, float64 matrix) for one kind (and training) from an embeddings frame."""
+    sub = emb[(emb["kind"] == kind) & ((emb["seed"] == seed) if "seed" in emb else True)]
     return np.asarray(sub["id"].astype(str)), np.vstack(sub[column].to_numpy()).astype(np.float64)

@@ -1,17 +1,24 @@
-"""Prototype targets over NeuMF embeddings (neu_item2users, neu_user2items).
+"""Prototype targets over NeuMF embeddings (neu_item2users, neu_user2items), over several trainings.
 
 Semantics (docs/groundtruth.md):
-- k-means (scikit-learn, k clusters, seeded) over the item (resp. user) GMF embeddings.
+- the embeddings hold `seeds` trainings (lrworld.groundtruth.neumf.train_neumf_seeds). k-means
+  (scikit-learn, k clusters, seeded, run to a fixed point: tol 0) over the item (resp. user) GMF
+  embeddings of every training side by side (each unit-normalised, so each counts the same).
 - targets: the members of each cluster nearest its centroid (Euclidean), taken round-robin over
-  clusters (nearest of every cluster first, then second nearest, ...) until n_targets.
-- for a target item (resp. user), every user (resp. item) is scored by cosine of GMF embeddings.
-  The pool leaves out the target's known interactions first: for a user target the items of its
-  whole history, for an item target the users who interacted with it (issue 14: a candidate that
-  already met the target reads as a correct answer, and a negative from the history is not wrong).
-  positives = the n_positives highest cosines; the answer is the highest; negatives are drawn
-  uniformly without replacement from the pool minus the positives (item candidates: never one whose
-  prompt text reads like the answer's or another negative's). The answer is therefore the argmax of
-  cosine among the candidates (ties between float cosines do not occur in practice).
+  clusters (nearest of every cluster first, then second nearest, ...); at most 20 x n_targets are
+  visited, until n_targets are kept.
+- for a target item (resp. user), every user (resp. item) is scored by cosine of GMF embeddings
+  (float64), under each training. The pool leaves out the target's known interactions first (for a
+  user target the items of its whole history, for an item target the users who interacted with it).
+- the gold is kept only when it is the argmax of the pool under every training (else
+  status `seed_disagreement`) and beats the pool's runner-up by at least `margin` of cosine under
+  every training (else `margin`): noise below the margin (thread count, device: ~1e-5) cannot
+  change it. A dropped target keeps one row (its consensus best) for the report.
+- negatives: the first 9 entities, in a permutation of all entities drawn per target, that are
+  in the pool and outside every training's n_positives highest (item candidates: never one whose
+  prompt text reads like the answer's or another negative's), so the answer beats each by at least
+  the margin; an entity crossing the top-n_positives cut elsewhere changes the draw only if it
+  comes before the 9th pick.
 - seeds: k-means and each target's negatives draw from streams named by the dataset, the measure
   (and the target), rng_for(seed, dataset, measure, ...).
 """
@@ -21,13 +28,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from lrworld.groundtruth.neumf import embedding_matrix
-from lrworld.questions.negatives import draw_distinct
 from lrworld.core.seeding import rng_for
+from lrworld.groundtruth.neumf import embedding_matrix, n_trainings
+from lrworld.questions.negatives import first_eligible
 
 PROTO_COLUMNS = ["measure", "cluster", "target", "centroid_distance", "candidate", "cosine",
-                 "is_answer", "rank"]
+                 "is_answer", "rank", "seed_cosines", "seeds_agreeing", "margin", "min_margin", "status"]
 DIRECTIONS = {"neu_item2users": ("item", "user"), "neu_user2items": ("user", "item")}
+KEPT, SEED_DISAGREEMENT, MARGIN = "kept", "seed_disagreement", "margin"
 
 
 def _unit(x: np.ndarray) -> np.ndarray:
@@ -43,7 +51,8 @@ def kmeans_targets(X: np.ndarray, k: int, n_targets: int, seed: int, threads: in
 
     k = min(k, len(X))
     with threadpool_limits(threads):  # OpenMP spin-waits crawl on a shared, oversubscribed machine
-        km = KMeans(n_clusters=k, random_state=seed, n_init=3).fit(X)
+        # tol 0: run until no label moves, so a tiny shift of X cannot stop it an iteration earlier
+        km = KMeans(n_clusters=k, random_state=seed, n_init=3, tol=0).fit(X)
     d = np.linalg.norm(X - km.cluster_centers_[km.labels_], axis=1)
     per = []
     for c in range(k):
@@ -60,19 +69,35 @@ def kmeans_targets(X: np.ndarray, k: int, n_targets: int, seed: int, threads: in
     return out
 
 
+def _matrices(embeddings: pd.DataFrame, kind: str, column: str, n: int):
+    ids, mats = None, []
+    for j in range(n):
+        i, m = embedding_matrix(embeddings, kind, column, seed=j)
+        if ids is not None and not np.array_equal(ids, i):
+            raise ValueError(f"embeddings: training {j} has other {kind} ids than training 0")
+        ids = i
+        mats.append(_unit(m))
+    return ids, mats
+
+
 def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, measure: str,
                          n_targets: int, k: int = 10, seed: int = 0, n_candidates: int = 10,
                          n_positives: int = 10, column: str = "gmf", threads: int = 1, *, dataset: str,
-                         display: dict[str, str] | None = None):
-    """Return (table, stats): PROTO_COLUMNS, answer row first per target, targets in visit order.
-    `display` (item id -> display key) keeps look-alike item negatives out."""
+                         display: dict[str, str] | None = None, margin: float = 0.0,
+                         max_visits: int | None = None):
+    """Return (table, stats): PROTO_COLUMNS, answer row first per kept target, targets in visit
+    order (a dropped target: one row, its status says why). `display` (item id -> display key)
+    keeps look-alike item negatives out."""
     tkind, ckind = DIRECTIONS[measure]
-    t_ids, T = embedding_matrix(embeddings, tkind, column)
-    c_ids, C = embedding_matrix(embeddings, ckind, column)
-    Cu = _unit(C)
+    n_seeds = n_trainings(embeddings)
+    t_ids, Ts = _matrices(embeddings, tkind, column, n_seeds)
+    c_ids, Cs = _matrices(embeddings, ckind, column, n_seeds)
     c_pos = {cid: j for j, cid in enumerate(c_ids)}
     kmeans_seed = int(rng_for(seed, dataset, measure, "kmeans").integers(2**31))
-    targets = kmeans_targets(T, k, n_targets, kmeans_seed, threads)
+    features = np.hstack(Ts) / np.sqrt(n_seeds)
+    if max_visits is None:
+        max_visits = 20 * n_targets
+    targets = kmeans_targets(features, k, max_visits, kmeans_seed, threads)
     # only the targets' interactions: never a per-entity set of the whole data
     tcol, ccol = ("user_id", "item_id") if tkind == "user" else ("item_id", "user_id")
     sub = interactions[interactions[tcol].astype(str).isin({str(t_ids[r]) for r, _, _ in targets})]
@@ -82,48 +107,71 @@ def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, m
         def key(c):
             return display.get(str(c_ids[c]), str(c_ids[c]))
     cols = {c: [] for c in PROTO_COLUMNS}
-    skipped = rejected = 0
+
+    def row(cl, target, dist, cand, cos, is_answer, rank, agreeing, mg, status):
+        for name, v in zip(PROTO_COLUMNS, (measure, cl, target, dist, str(c_ids[cand]), float(cos.mean(axis=0)[cand]),
+                                           is_answer, rank, [float(x) for x in cos[:, cand]], agreeing, mg, margin,
+                                           status)):
+            cols[name].append(v)
+
+    skipped = rejected = kept = visited = 0
+    counts = {SEED_DISAGREEMENT: 0, MARGIN: 0}
+    agreeing_total = 0
     for r, cl, dist in targets:
-        cos = Cu @ _unit(T[r:r + 1])[0]
-        pool = np.arange(len(c_ids))
-        own = known.get(str(t_ids[r]), set())
-        pool = pool[~np.isin(pool, [c_pos[i] for i in own if i in c_pos])]
+        if kept >= n_targets:
+            break
+        cos = np.stack([C @ T[r] for C, T in zip(Cs, Ts)])  # (seeds, candidates), float64
+        in_pool = np.ones(len(c_ids), dtype=bool)
+        in_pool[[c_pos[i] for i in known.get(str(t_ids[r]), set()) if i in c_pos]] = False
+        pool = np.flatnonzero(in_pool)
         if len(pool) < n_positives + n_candidates - 1:
             skipped += 1
             continue
-        ranked = pool[np.lexsort((pool, -cos[pool]))]
-        pos, rest = ranked[:n_positives], ranked[n_positives:]
-        draw = rng_for(seed, dataset, measure, "negatives", str(t_ids[r]))
-        negs, rej = draw_distinct(rest, n_candidates - 1, draw, key, [key(pos[0])] if key else ())
+        visited += 1
+        mean = cos.mean(axis=0)
+        ranked = pool[np.lexsort((pool, -mean[pool]))]
+        gold = int(ranked[0])
+        argmaxes = [int(pool[np.argmax(c[pool])]) for c in cos]  # first max: smallest code on ties
+        agreeing = sum(a == gold for a in argmaxes)
+        agreeing_total += agreeing
+        others = pool[pool != gold]
+        mg = float(min(c[gold] - c[others].max() for c in cos))
+        target = str(t_ids[r])
+        status = SEED_DISAGREEMENT if agreeing < n_seeds else MARGIN if mg < margin else KEPT
+        if status != KEPT:
+            counts[status] += 1
+            row(cl, target, dist, gold, cos, True, 0, agreeing, mg, status)
+            continue
+        eligible = in_pool.copy()
+        for c in cos:
+            eligible[pool[np.lexsort((pool, -c[pool]))][:n_positives]] = False
+        order = rng_for(seed, dataset, measure, "negatives", target).permutation(len(c_ids))
+        negs, rej = first_eligible(order, eligible, n_candidates - 1, key, [key(gold)] if key else ())
         rejected += rej
         if len(negs) < n_candidates - 1:
             skipped += 1
             continue
-        cands = np.r_[pos[0], np.asarray(negs, dtype=np.int64)]
+        kept += 1
         rank_of = {int(c): i for i, c in enumerate(ranked)}
-        for j, c in enumerate(cands):
-            cols["measure"].append(measure)
-            cols["cluster"].append(cl)
-            cols["target"].append(str(t_ids[r]))
-            cols["centroid_distance"].append(dist)
-            cols["candidate"].append(str(c_ids[c]))
-            cols["cosine"].append(float(cos[c]))
-            cols["is_answer"].append(j == 0)
-            cols["rank"].append(rank_of[int(c)])
+        for j, c in enumerate([gold, *negs]):
+            row(cl, target, dist, c, cos, j == 0, rank_of[int(c)], agreeing, mg, KEPT)
     table = pd.DataFrame(cols).astype({"cluster": "int64", "centroid_distance": "float64",
-                                       "cosine": "float64", "is_answer": bool, "rank": "int64"})
-    stats = {"measure": measure, "k": k, "n_targets": int(table["target"].nunique()) if len(table) else 0,
-             "skipped": skipped, "n_positives": n_positives, "embedding": column,
-             "negatives_rejected_same_text": rejected}
+                                       "cosine": "float64", "is_answer": bool, "rank": "int64",
+                                       "seeds_agreeing": "int64", "margin": "float64", "min_margin": "float64"})
+    stats = {"measure": measure, "k": k, "seeds": n_seeds, "margin": margin, "n_targets": kept,
+             "considered": visited, "dropped_seed_disagreement": counts[SEED_DISAGREEMENT],
+             "dropped_margin": counts[MARGIN], "skipped": skipped,
+             "seed_agreement": round(agreeing_total / (n_seeds * visited), 4) if visited else None,
+             "n_positives": n_positives, "embedding": column, "negatives_rejected_same_text": rejected}
     return table, stats
 
 
 def all_prototypes(embeddings, interactions, n_targets, k=10, seed=0, n_positives=10, column="gmf", threads=1, *,
-                   dataset: str, display: dict[str, str] | None = None):
+                   dataset: str, display: dict[str, str] | None = None, margin: float = 0.0):
     parts, stats = [], {}
     for m in DIRECTIONS:
         t, s = prototype_candidates(embeddings, interactions, m, n_targets, k, seed, n_positives=n_positives,
-                                    column=column, threads=threads, dataset=dataset, display=display)
+                                    column=column, threads=threads, dataset=dataset, display=display, margin=margin)
         parts.append(t)
         stats[m] = s
     return pd.concat(parts, ignore_index=True), stats

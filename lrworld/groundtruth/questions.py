@@ -97,10 +97,31 @@ def build_assoc_rule_questions(interactions: pd.DataFrame, rules: pd.DataFrame, 
 
 # --- candidate tables (memory similarity, NeuMF prototypes) -------------------------------------
 
+def _drop_report(table) -> dict:
+    """What the artifact's margin and seed rules dropped (issue 23): its `status` rows."""
+    if "status" not in table:
+        return {}
+    per = table.drop_duplicates("target")
+    out = {"candidates_considered": int(len(per)),
+           "dropped_margin": int((per["status"] == "margin").sum())}
+    if "seeds_agreeing" in per:
+        seeds = len(per["seed_cosines"].iat[0]) if len(per) else 0
+        out.update({"seeds": seeds, "dropped_seed_disagreement": int((per["status"] == "seed_disagreement").sum()),
+                    # share of (target, training) pairs whose argmax is the consensus gold
+                    "seed_agreement": round(float(per["seeds_agreeing"].sum()) / (seeds * len(per)), 4)
+                    if len(per) else None,
+                    "min_margin": float(per["min_margin"].iat[0]) if len(per) else None})
+    return out
+
+
 def _from_table(interactions, table, score_col, measure, target_kind, cand_kind, n_questions, seed,
-                dataset, extra_cols=(), display=None):
+                dataset, extra_cols=(), display=None, sort=False):
+    """`score_col` None: the evidence carries no per-candidate float (neural scores move with the
+    machine; they stay in the artifact). `sort`: the file in qid order, not the artifact's visit order."""
     out = []
-    report = Counter()
+    report = Counter(_drop_report(table))
+    if "status" in table:
+        table = table[table["status"] == "kept"]
     targets = list(dict.fromkeys(table["target"].astype(str)))[:n_questions]
     groups = {t: g for t, g in table.groupby(table["target"].astype(str), sort=False)}
     users_needed = set()
@@ -117,7 +138,7 @@ def _from_table(interactions, table, score_col, measure, target_kind, cand_kind,
             raise ValueError(f"{measure}: target {t} has {len(ans)} answers in the artifact")
         answer = str(ans["candidate"].iat[0])
         negs = [str(x) for x in g.loc[~g["is_answer"], "candidate"]]
-        score = dict(zip(g["candidate"].astype(str), g[score_col].astype(float)))
+        score = dict(zip(g["candidate"].astype(str), g[score_col].astype(float))) if score_col else {}
         slot = answer_slot(seed, dataset, measure, t, len(negs) + 1)
         cands = place_answer(answer, negs, slot)
         if display is not None:
@@ -131,11 +152,13 @@ def _from_table(interactions, table, score_col, measure, target_kind, cand_kind,
             ctx["history"] = hist.get(t, [])
         if cand_kind == "user":
             ctx["candidate_histories"] = {c: hist.get(c, []) for c in cands}
-        ev = {score_col: [score[c] for c in cands]}
+        ev = {score_col: [score[c] for c in cands]} if score_col else {}
         for col in extra_cols:
             v = g[col].iloc[0]
             ev[col] = v.item() if hasattr(v, "item") else v
         out.append(_record(dataset, measure, t, ctx, cands, cand_kind, slot, seed, ev))
+    if sort:
+        out.sort(key=lambda q: q["qid"])
     return out, {"targets_in_artifact": len(groups), **report}
 
 
@@ -153,16 +176,21 @@ def build_mem_user_user_questions(interactions, pairs, n_questions, seed, datase
                        dataset, extra_cols=("n_positives", "negative_cutoff", "negative_rule"), display=display)
 
 
+# Only what 1e-5 of noise cannot move: the cluster, the trainings that agree, the margin every
+# shown negative is beaten by under each (per-seed cosines and centroid distances: prototypes.parquet).
+NEURAL_EVIDENCE = ("cluster", "seeds_agreeing", "min_margin")
+
+
 @register_builder("neu_item2users", ARTIFACT)
 def build_neu_item2users_questions(interactions, prototypes, n_questions, seed, dataset, display=None):
     p = prototypes[prototypes["measure"] == "neu_item2users"]
-    return _from_table(interactions, p, "cosine", "neu_item2users", "item", "user", n_questions, seed,
-                       dataset, extra_cols=("cluster", "centroid_distance"), display=display)
+    return _from_table(interactions, p, None, "neu_item2users", "item", "user", n_questions, seed,
+                       dataset, extra_cols=NEURAL_EVIDENCE, display=display, sort=True)
 
 
 @register_builder("neu_user2items", ARTIFACT)
 def build_neu_user2items_questions(interactions, prototypes, n_questions, seed, dataset, display=None):
     p = prototypes[prototypes["measure"] == "neu_user2items"]
-    return _from_table(interactions, p, "cosine", "neu_user2items", "user", "item", n_questions, seed,
-                       dataset, extra_cols=("cluster", "centroid_distance"), display=display)
+    return _from_table(interactions, p, None, "neu_user2items", "user", "item", n_questions, seed,
+                       dataset, extra_cols=NEURAL_EVIDENCE, display=display, sort=True)
 

@@ -19,6 +19,9 @@ Semantics (docs/groundtruth.md):
 - seeds (issue 14): the visiting order from rng_for(seed, dataset, "similar_pairs", kind), each
   target's negatives from their own stream named by the target, so no two datasets or kinds share
   a draw and one target's negatives do not depend on the targets visited before it.
+- margin (issue 23): the answer must beat the runner-up (the second highest cosine of any entity
+  but t) by at least `margin`; a target whose best is a tie or a near-tie (decided by id or by the
+  last bit of a float, not by the data) is dropped with status `margin` (one row, for the report).
 - targets: entities with >= min_degree interactions, visited in a seeded random order; a target is
   skipped when it has no positive or fewer than n_candidates-1 non-positives; at most max_visits
   targets are visited (so fewer than n_targets questions can come back; stats say how many).
@@ -35,7 +38,7 @@ from lrworld.questions.negatives import draw_distinct
 from lrworld.core.seeding import rng_for
 
 PAIR_COLUMNS = ["kind", "target", "candidate", "similarity", "is_answer", "n_positives",
-                "negative_cutoff", "negative_rule"]
+                "negative_cutoff", "negative_rule", "margin", "status"]
 
 
 def cosine_rows(M: sp.csr_matrix, rows: np.ndarray, norms: np.ndarray | None = None) -> np.ndarray:
@@ -52,7 +55,7 @@ def cosine_rows(M: sp.csr_matrix, rows: np.ndarray, norms: np.ndarray | None = N
 def similar_pairs(interactions: pd.DataFrame, kind: str, n_targets: int, threshold: float = 0.01,
                   seed: int = 0, n_candidates: int = 10, min_degree: int = 5, block: int = 64,
                   max_visits: int | None = None, fallback_quantile: float | None = 0.5, *, dataset: str,
-                  display: dict[str, str] | None = None):
+                  display: dict[str, str] | None = None, margin: float = 0.0):
     """Return (pairs, stats). pairs: one row per (target, candidate), PAIR_COLUMNS; the answer row
     first within each target, then the negatives in draw order; targets in visiting order.
     max_visits bounds the work when most targets are skipped (default 20 * n_targets).
@@ -71,6 +74,7 @@ def similar_pairs(interactions: pd.DataFrame, kind: str, n_targets: int, thresho
     n_neg = n_candidates - 1
     rows = []
     skipped_no_pos = skipped_few_neg = visited = rejected = 0
+    dropped = []
     key = (lambda c: display.get(str(ids[c]), str(ids[c]))) if display is not None else None
     if max_visits is None:
         max_visits = 20 * n_targets
@@ -91,6 +95,10 @@ def similar_pairs(interactions: pd.DataFrame, kind: str, n_targets: int, thresho
                 skipped_no_pos += 1
                 continue
             best = pos[np.argmax(s[pos])]  # first max = smallest code = smallest id (sorted codes)
+            lead = float(s[best] - np.max(np.delete(s, [best, t]))) if len(s) > 2 else float("inf")
+            if lead < margin:
+                dropped.append((t, best, s[best], len(pos), lead))
+                continue
             cutoff, rule = float(threshold), "below_threshold"
             neg_pool = np.flatnonzero(s <= cutoff)
             neg_pool = neg_pool[neg_pool != t]
@@ -111,10 +119,10 @@ def similar_pairs(interactions: pd.DataFrame, kind: str, n_targets: int, thresho
                 skipped_few_neg += 1
                 continue
             negs = np.asarray(negs)
-            rows.append((t, best, negs, s[best], s[negs], len(pos), cutoff, rule))
+            rows.append((t, best, negs, s[best], s[negs], len(pos), cutoff, rule, lead))
     out = {c: [] for c in PAIR_COLUMNS}
     n_fallback = sum(r[7] == "below_quantile" for r in rows)
-    for t, best, negs, sb, sn, npos, cutoff, rule in rows:
+    for t, best, negs, sb, sn, npos, cutoff, rule, lead in rows:
         cands = np.r_[best, negs]
         out["kind"] += [kind] * len(cands)
         out["target"] += [str(ids[t])] * len(cands)
@@ -124,6 +132,12 @@ def similar_pairs(interactions: pd.DataFrame, kind: str, n_targets: int, thresho
         out["n_positives"] += [int(npos)] * len(cands)
         out["negative_cutoff"] += [float(cutoff)] * len(cands)
         out["negative_rule"] += [rule] * len(cands)
+        out["margin"] += [float(lead)] * len(cands)
+        out["status"] += ["kept"] * len(cands)
+    for t, best, sb, npos, lead in dropped:
+        for c, v in zip(PAIR_COLUMNS, (kind, str(ids[t]), str(ids[best]), float(sb), True, int(npos), float("nan"),
+                                       "", lead, "margin")):
+            out[c].append(v)
     pairs = pd.DataFrame(out)
     pairs["similarity"] = pairs["similarity"].astype("float64")
     pairs["is_answer"] = pairs["is_answer"].astype(bool)
@@ -131,6 +145,6 @@ def similar_pairs(interactions: pd.DataFrame, kind: str, n_targets: int, thresho
     stats = {"kind": kind, "n_entities": int(M.shape[0]), "n_eligible": int(len(eligible)),
              "n_visited": visited, "n_targets": len(rows), "skipped_no_positive": skipped_no_pos,
              "skipped_few_negatives": skipped_few_neg, "n_quantile_fallback": n_fallback,
-             "negatives_rejected_same_text": rejected,
+             "negatives_rejected_same_text": rejected, "dropped_margin": len(dropped), "margin": margin,
              "threshold": threshold, "fallback_quantile": fallback_quantile, "min_degree": min_degree}
     return pairs, stats

@@ -26,3 +26,25 @@ def draw_distinct(pool: Sequence, n: int, rng: np.random.Generator, key: Callabl
         if len(out) == n:
             break
     return out, rejected
+
+
+def first_eligible(order: Sequence[int], eligible: np.ndarray, n: int, key: Callable | None = None,
+                   taken: Iterable[str] = ()) -> tuple[list, int]:
+    """The first n entries of `order` (a permutation of every entity, drawn before any score is
+    known) that are `eligible` (bool mask by entity) and, with `key`, read unlike the answer and the
+    earlier picks. Unlike drawing from the eligible pool, an entity that enters or leaves the pool
+    (a score near a cut, on another machine) changes the draw only if it comes before the n-th pick."""
+    seen, out, rejected = set(taken), [], 0
+    for i in order:
+        if not eligible[i]:
+            continue
+        if key is not None:
+            k = key(i)
+            if k in seen:
+                rejected += 1
+                continue
+            seen.add(k)
+        out.append(int(i))
+        if len(out) == n:
+            break
+    return out, rejected

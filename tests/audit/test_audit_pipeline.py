@@ -23,7 +23,7 @@ def _config(wd, shared_data, second):
            "datasets": {"a": {"domain": "movie", "format": "ml-100k", "source": raw, "measures": SIX},
                         second: {"domain": "movie", "format": "ml-100k", "source": raw, "measures": CHEAP}},
            "models": {"random": {"backend": "random"}},
-           "groundtruth": {"neumf": {"epochs": 1, "eval_users": 50, "device": "cpu"}}}
+           "groundtruth": {"neumf": {"epochs": 1, "seeds": 1, "eval_users": 50, "device": "cpu"}}}
     (wd / "config.yaml").write_text(yaml.safe_dump(cfg))
     return [f"results/audit/{ds}.json" for ds in ("a", second)] + ["results/audit/_all.json"]
 

@@ -17,7 +17,8 @@ def _table(n_targets=40, kind="item"):
         for j, c in enumerate(cands):
             rows.append({"kind": kind, "target": f"t{t}", "candidate": c, "similarity": 1.0 - j / 10,
                          "is_answer": j == 0, "n_positives": 1, "negative_cutoff": 0.5, "negative_rule": "below_threshold",
-                         "measure": "", "cosine": 1.0 - j / 10, "cluster": 0, "centroid_distance": 0.0})
+                         "measure": "", "cosine": 1.0 - j / 10, "cluster": 0, "centroid_distance": 0.0,
+                         "seeds_agreeing": 1, "min_margin": 0.0})
     return pd.DataFrame(rows)
 
 

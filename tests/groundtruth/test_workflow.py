@@ -15,7 +15,7 @@ def _config(wd, shared_data, min_support):
                                    "source": {"path": str(shared_data / "movielens-100k/raw")}}},
            "models": {"random": {"backend": "random"}},
            "groundtruth": {"n_questions": 50, "assoc": {"min_support": min_support},
-                           "neumf": {"epochs": 1, "eval_users": 100, "device": "cpu"}}}
+                           "neumf": {"epochs": 1, "seeds": 1, "eval_users": 100, "device": "cpu"}}}
     (wd / "config.yaml").write_text(yaml.safe_dump(cfg))
 
 

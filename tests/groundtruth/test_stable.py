@@ -1,0 +1,161 @@
+"""Issue 23 item 1: question files that float noise cannot change (thread count, device), and the
+margin that drops near-ties (docs/groundtruth.md)."""
+
+import numpy as np
+import pandas as pd
+import pytest
+import torch
+
+from lrworld.core.io import dumps_canonical
+from lrworld.data.contract import finalize_interactions
+from lrworld.groundtruth import questions as Q
+from lrworld.groundtruth.neumf import embeddings_frame, train_neumf_seeds, training_seeds
+from lrworld.groundtruth.prototypes import all_prototypes, prototype_candidates
+from lrworld.groundtruth.similarity import similar_pairs
+
+N = 30
+MARGIN = 0.01
+
+
+@pytest.fixture(scope="module")
+def small(ml100k):
+    """ML-100K's first 300 users (real data, ~30k interactions): cheap enough to train twice."""
+    inter, items = ml100k
+    keep = set(sorted(inter["user_id"].unique(), key=int)[:300])
+    return inter[inter["user_id"].isin(keep)].reset_index(drop=True), items
+
+
+def _train(inter, threads):
+    before = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        # one training keeps it cheap: two of 2 epochs disagree on nearly every gold (near-initial weights)
+        res = train_neumf_seeds(inter, seeds=1, seed=0, dataset="ml100k", epochs=2, batch_size=256, device="cpu",
+                                eval_users=50, log=lambda *_: None)
+    finally:
+        torch.set_num_threads(before)
+    return embeddings_frame(res)
+
+
+@pytest.fixture(scope="module")
+def by_threads(small):
+    return {t: _train(small[0], t) for t in (1, 2)}
+
+
+def _files(inter, emb, margin=MARGIN):
+    """The bytes of the two neu_* question files built from these embeddings."""
+    table, _ = all_prototypes(emb, inter, N, k=5, seed=2024, dataset="ml100k", margin=margin)
+    out = {}
+    for m, build in [("neu_item2users", Q.build_neu_item2users_questions),
+                     ("neu_user2items", Q.build_neu_user2items_questions)]:
+        qs, report = build(inter, table, N, 2024, "ml100k")
+        out[m] = "".join(dumps_canonical(q) + "\n" for q in qs)
+    return out, report
+
+
+def _gmf(emb):
+    return np.vstack(emb["gmf"].to_numpy())
+
+
+def test_training_seeds_are_derived_by_name():
+    assert training_seeds(0, "ml100k", 3) == training_seeds(0, "ml100k", 3)
+    assert len(set(training_seeds(0, "ml100k", 3))) == 3
+    assert training_seeds(0, "ml100k", 2) != training_seeds(0, "ml1m", 2)
+
+
+def test_one_and_two_threads_give_byte_identical_question_files(small, by_threads):
+    # the trainings do differ (the noise this guards against) ...
+    assert not np.array_equal(_gmf(by_threads[1]), _gmf(by_threads[2]))
+    one, report = _files(small[0], by_threads[1])
+    two, _ = _files(small[0], by_threads[2])
+    assert all(one[m] for m in one) and report["seeds"] == 1
+    # ... and the questions do not
+    assert one == two
+
+
+def _three_trainings(inter):
+    """Embeddings shaped like 3 trainings of ML-100K-sized data: one shared structure, each training
+    its own 0.05 of noise (so the trainings agree on some golds and not on others)."""
+    users = sorted(inter["user_id"].unique())
+    items = sorted(inter["item_id"].unique())
+    rng = np.random.default_rng(7)
+    base = {"user": rng.normal(size=(len(users), 16)), "item": rng.normal(size=(len(items), 16))}
+    rows = []
+    for seed in range(3):
+        for kind, ids in (("user", users), ("item", items)):
+            m = (base[kind] + rng.normal(scale=0.05, size=base[kind].shape)).astype(np.float32)
+            rows.append(pd.DataFrame({"seed": seed, "kind": kind, "id": ids, "gmf": list(m),
+                                      "mlp": list(np.zeros((len(ids), 1), dtype=np.float32))}))
+    return pd.concat(rows, ignore_index=True)
+
+
+def test_embeddings_moved_by_1e5_give_the_same_questions(small):
+    """A simulated other device: every embedding value moved by up to 1e-5."""
+    emb = _three_trainings(small[0])
+    rng = np.random.default_rng(23)
+    moved = emb.assign(gmf=[v + rng.uniform(-1e-5, 1e-5, len(v)).astype(np.float32) for v in emb["gmf"]])
+    files, report = _files(small[0], emb)
+    assert all(files.values()) and report["seeds"] == 3 and report["dropped_seed_disagreement"] > 0
+    assert _files(small[0], moved)[0] == files
+
+
+def _neural_tie(second_gap: float, swap_in_seed_1: bool = False):
+    """Item target 'i0'; users u0 (gold) and u1 (runner-up, `second_gap` of cosine behind), 12 far users."""
+    rows = []
+    for seed in (0, 1):
+        vec = {"i0": [1.0, 0.0]}
+        angle = np.arccos(0.9)
+        gold, second = np.cos(angle), 0.9 - second_gap
+        first, runner = ("u1", "u0") if (swap_in_seed_1 and seed == 1) else ("u0", "u1")
+        vec[first] = [gold, np.sqrt(1 - gold**2)]
+        vec[runner] = [second, np.sqrt(1 - second**2)]
+        for k in range(12):
+            c = -0.5 + k * 0.05
+            vec[f"v{k}"] = [c, np.sqrt(1 - c**2)]
+        for e, v in vec.items():
+            rows.append({"seed": seed, "kind": "item" if e.startswith("i") else "user", "id": e,
+                         "gmf": np.asarray(v, dtype=np.float32), "mlp": np.zeros(2, dtype=np.float32)})
+    emb = pd.DataFrame(rows).sort_values(["seed", "kind", "id"], ignore_index=True)
+    inter = finalize_interactions(pd.DataFrame({"user_id": ["w"], "item_id": ["i0"], "timestamp": [0]}), "fx")
+    return emb, inter
+
+
+def _neural(emb, inter, margin):
+    return prototype_candidates(emb, inter, "neu_item2users", 1, k=1, dataset="fx", n_positives=2,
+                                margin=margin)
+
+
+def test_margin_drops_a_hand_built_near_tie():
+    emb, inter = _neural_tie(1e-4)
+    table, stats = _neural(emb, inter, MARGIN)
+    assert stats["n_targets"] == 0 and stats["dropped_margin"] == 1 and stats["dropped_seed_disagreement"] == 0
+    assert list(table["status"]) == ["margin"] and table["margin"].iat[0] == pytest.approx(1e-4, abs=1e-6)
+    kept, stats = _neural(emb, inter, 0.0)  # the same tie, no margin asked: kept, answer u0
+    assert stats["n_targets"] == 1 and kept[kept["is_answer"]]["candidate"].tolist() == ["u0"]
+    clear, _ = _neural(*_neural_tie(0.05), MARGIN)  # a clear lead passes the default margin
+    assert clear[clear["is_answer"]]["candidate"].tolist() == ["u0"]
+    qs, report = Q.build_neu_item2users_questions(inter, table, 1, 0, "fx")
+    assert qs == [] and report["dropped_margin"] == 1 and report["candidates_considered"] == 1
+
+
+def test_seeds_that_disagree_drop_the_question():
+    emb, inter = _neural_tie(0.05, swap_in_seed_1=True)
+    table, stats = _neural(emb, inter, 0.0)
+    assert stats["dropped_seed_disagreement"] == 1 and stats["n_targets"] == 0
+    assert stats["seed_agreement"] == 0.5  # one of the two trainings has the consensus gold on top
+
+
+def test_memory_margin_drops_an_exact_tie():
+    # item a: b and c each share 2 of a's 3 users (cos 2/3 both: a tie decided by id), d and e far
+    rows = [("u1", "a"), ("u2", "a"), ("u3", "a"), ("u1", "b"), ("u2", "b"), ("u4", "b"),
+            ("u1", "c"), ("u2", "c"), ("u5", "c")] + [(f"x{k}", i) for k in range(3) for i in "defghijkl"]
+    inter = finalize_interactions(pd.DataFrame([(u, i, 0) for u, i in rows],
+                                               columns=["user_id", "item_id", "timestamp"]), "fx")
+    kw = dict(threshold=0.01, seed=0, min_degree=3, n_candidates=4, dataset="fx", fallback_quantile=None)
+    pairs, stats = similar_pairs(inter, "item", 20, **kw)
+    assert "a" in set(pairs["target"]) and stats["dropped_margin"] == 0
+    pairs, stats = similar_pairs(inter, "item", 20, margin=1e-6, **kw)
+    dropped = pairs[pairs["status"] == "margin"]
+    assert "a" in set(dropped["target"]) and stats["dropped_margin"] >= 1
+    qs, report = Q.build_mem_item_item_questions(inter, pairs, 20, 0, "fx")
+    assert "fx/mem_item_item/a" not in {q["qid"] for q in qs} and report["dropped_margin"] == stats["dropped_margin"]
