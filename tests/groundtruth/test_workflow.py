@@ -30,8 +30,9 @@ def test_workflow_builds_all_five_and_reruns_only_what_a_threshold_touches(tmp_p
     for m in MEASURES:
         qs = read_jsonl(tmp_path / f"results/questions/ml100k/{m}.jsonl")
         assert len(qs) == 50 and all(q["measure"] == m for q in qs)
-    model = __import__("torch").load(tmp_path / "results/gt/ml100k/neumf.pt", weights_only=False)
-    assert model["log"][0]["epoch"] == 1 and 0 < model["hr10"] <= 1
+    trainings = __import__("torch").load(tmp_path / "results/gt/ml100k/neumf.pt", weights_only=False)["seeds"]
+    assert len(trainings) == 1  # the test config's neumf.seeds
+    assert trainings[0]["log"][0]["epoch"] == 1 and 0 < trainings[0]["hr10"] <= 1
     for log in ["assoc_rules", "item_similar_pairs", "user_similar_pairs", "neumf", "prototypes"]:
         assert (tmp_path / f"logs/gt/ml100k/{log}.log").stat().st_size > 0
     # a new min_support: only the rule mining and the assoc_rule questions are out of date

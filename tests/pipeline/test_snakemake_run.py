@@ -64,11 +64,11 @@ def test_default_graph_end_to_end_is_deterministic_and_incremental(tmp_path, sha
     # adding a model plans only that model's answers, cells (one score job per measure, every
     # variant's responses and score) and their provenance (one job per measure, every variant's
     # record), plus the table and its plots and browser page (and the site's index, which counts
-    # the table's rows)
+    # the table's rows), and its weights' identity file
     write_config(tmp_path, shared_data, {**models, "random-c": {"backend": "random", "seed": 9}})
     plan = job_counts(run(tmp_path, "-n").stdout)
-    assert plan == {"all": 1, "answer": 1, "score": 1, "provenance": 1, "table": 1, "provenance_table": 1,
-                    "site_plots": 1, "site_page": 1, "site_index": 1}
+    assert plan == {"all": 1, "model_identity": 1, "answer": 1, "score": 1, "provenance": 1, "table": 1,
+                    "provenance_table": 1, "site_plots": 1, "site_page": 1, "site_index": 1}
 
 
 def test_bad_config_stops_before_any_job(tmp_path, shared_data):
