@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def copy_checkout(dest: Path, names) -> Path:
+    """The checkout's `names` (files or folders) copied under dest (created), to change as a user would."""
+    dest.mkdir(parents=True)
+    for name in names:
+        src = ROOT / name
+        (shutil.copytree(src, dest / name, ignore=shutil.ignore_patterns("__pycache__")) if src.is_dir()
+         else shutil.copy2(src, dest / name))
+    return dest
 
 
 def snakemake(workdir, *args, snakefile: Path = ROOT / "Snakefile", check: bool = True) -> subprocess.CompletedProcess:

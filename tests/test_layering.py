@@ -31,11 +31,18 @@ def copy_of_package(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def test_an_upward_import_breaks_the_floors(tmp_path):
+def with_import(tmp_path: Path, module: str, target: str):
+    """lint-imports over a copy of the package where `module` (a path under lrworld/) gains a
+    function-level import of `target`."""
     root = copy_of_package(tmp_path)
-    io = root / "lrworld/core/io.py"
-    io.write_text(io.read_text() + "\n\ndef _plan():\n    from lrworld.workflow import plan\n")
-    res = lint(root)
+    path = root / "lrworld" / module
+    path.write_text(path.read_text() + f"\n\ndef _planted():\n    from {target.rpartition('.')[0]} import "
+                                       f"{target.rpartition('.')[2]}\n")
+    return lint(root)
+
+
+def test_an_upward_import_breaks_the_floors(tmp_path):
+    res = with_import(tmp_path, "core/io.py", "lrworld.workflow.plan")
     assert res.returncode == 1
     assert "Floors: every import goes down BROKEN" in res.stdout
     assert "lrworld.core.io -> lrworld.workflow.plan" in res.stdout
@@ -43,10 +50,7 @@ def test_an_upward_import_breaks_the_floors(tmp_path):
 
 def test_a_cycle_inside_one_floor_breaks_the_siblings_contract(tmp_path):
     # lrworld.models.batch_api once imported the openai backend that imports it
-    root = copy_of_package(tmp_path)
-    batch = root / "lrworld/models/batch_api.py"
-    batch.write_text(batch.read_text() + "\n\ndef _backend():\n    from lrworld.models.backends import openai\n")
-    res = lint(root)
+    res = with_import(tmp_path, "models/batch_api.py", "lrworld.models.backends.openai")
     assert res.returncode == 1
     assert "No import cycle between siblings, at any depth BROKEN" in res.stdout
     assert "Floors: every import goes down KEPT" in res.stdout

@@ -5,13 +5,12 @@ edit a prompt template and a module without touching the repository."""
 import hashlib
 import json
 import os
-import shutil
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
-from tests.graph import job_counts, snakemake
+from tests.graph import copy_checkout, job_counts, snakemake
 import yaml
 
 from lrworld.cli import main
@@ -57,13 +56,7 @@ def asked(work, model="random"):
 def built(tmp_path_factory, shared_data):
     base = tmp_path_factory.mktemp("prov")
     repo, work = base / "repo", base / "work"
-    repo.mkdir()
-    for name in COPY:
-        src = ROOT / name
-        if src.is_dir():
-            shutil.copytree(src, repo / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(src, repo / name)
+    copy_checkout(repo, COPY)
     work.mkdir()
     write_config(work, shared_data, MODELS)
     smk(repo, work)

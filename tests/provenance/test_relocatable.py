@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from lrworld.cli import main
-from tests.graph import job_counts, snakemake
+from tests.graph import copy_checkout, job_counts, snakemake
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
@@ -17,13 +17,7 @@ COPY = ["Snakefile", "rules", "scripts", "lrworld", "envs", "docs", "config.yaml
 
 
 def checkout(dest: Path, shared_data: Path) -> Path:
-    dest.mkdir(parents=True)
-    for name in COPY:
-        src = ROOT / name
-        if src.is_dir():
-            shutil.copytree(src, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(src, dest / name)
+    copy_checkout(dest, COPY)
     cfg = {"cache_dir": ".lrworld-cache", "questions": {"history_length": 5, "per_measure": 20},
            "variants": ["zero_shot", "cot"], "analysis": {"enabled": False},
            "datasets": {"ml": {"domain": "movie", "format": "ml-100k",

@@ -7,7 +7,6 @@ checked for every module; the real dry runs (each a few seconds of planning on C
 three modules: those of the smallest, a middle and the largest rule set."""
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,7 @@ import yaml
 
 from lrworld.config.assembly import fill_defaults, validate
 from lrworld.workflow.plan import Plan
-from tests.graph import job_counts, snakemake
+from tests.graph import copy_checkout, job_counts, snakemake
 from tests.workflow.test_code_closure import oracle
 
 pytestmark = pytest.mark.slow
@@ -46,12 +45,7 @@ def planned(stdout: str) -> dict[str, set[str]]:
 
 
 def copy_repo(dest: Path) -> Path:
-    dest.mkdir()
-    for name in COPY:
-        src = ROOT / name
-        (shutil.copytree(src, dest / name, ignore=shutil.ignore_patterns("__pycache__")) if src.is_dir()
-         else shutil.copy2(src, dest / name))
-    return dest
+    return copy_checkout(dest, COPY)
 
 
 @pytest.fixture(scope="module")

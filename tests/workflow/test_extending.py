@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from tests.graph import snakemake
+from tests.graph import copy_checkout, snakemake
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,13 +69,13 @@ def changed_files(a: Path, b: Path) -> set[str]:
     return out
 
 
+def copy_of_repo(tmp_path):
+    """The checkout's code and config under tmp_path/repo, to extend as a user would."""
+    return copy_checkout(tmp_path / "repo", COPY)
+
+
 def test_a_toy_measure_and_a_toy_backend_run_through_the_graph(tmp_path, shared_data):
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    for name in COPY:
-        src = ROOT / name
-        (shutil.copytree(src, repo / name, ignore=shutil.ignore_patterns("__pycache__")) if src.is_dir()
-         else shutil.copy2(src, repo / name))
+    repo = copy_of_repo(tmp_path)
     # the measure: one registry entry, and its template
     reg = repo / "lrworld/questions/measures.py"
     text = reg.read_text()
@@ -198,12 +198,7 @@ TOY_GT_MEASURE = '''    Measure("toy_cooc", _PM, _PERS, "toy co-occurrence", HIT
 
 
 def test_a_toy_ground_truth_measure_runs_through_the_graph_with_its_provenance(tmp_path, shared_data):
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    for name in COPY:
-        src = ROOT / name
-        (shutil.copytree(src, repo / name, ignore=shutil.ignore_patterns("__pycache__")) if src.is_dir()
-         else shutil.copy2(src, repo / name))
+    repo = copy_of_repo(tmp_path)
 
     def append(path, text, anchor=None):
         f = repo / path
