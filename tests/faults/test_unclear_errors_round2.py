@@ -90,3 +90,23 @@ def test_the_graph_refuses_a_periodic_dataset_name_before_planning(tmp_path):
     assert proc.returncode != 0
     assert f"config: datasets: '{name}' is not a valid name (ends in 'a' repeated 64 times" in out
     assert "PeriodicWildcardError" not in out and "Traceback" not in out
+
+
+def test_llara_n_candidates_past_the_bound_is_refused_naming_the_key():
+    cfg = copy.deepcopy(BASE)
+    cfg.setdefault("llara", {})["n_candidates"] = 1000000
+    with pytest.raises(ConfigError, match=r"^config: llara\.n_candidates: 1000000 is greater than the maximum of 100$"):
+        lrw_config.validate(cfg)
+    cfg["llara"]["n_candidates"] = 100
+    lrw_config.validate(cfg)
+
+
+def test_llara_candidates_beyond_a_small_dataset_name_the_key_and_the_dataset():
+    from lrworld.tracks.llara.candidates import draw_candidates
+    from lrworld.tracks.llara.data import Example, LlaraSet
+
+    ds = LlaraSet("tiny", {i: f"Film {i}" for i in range(30)}, [Example("q0", (1, 2), 3)])
+    assert len(draw_candidates(ds, n=28)[0]["candidates"]) == 28  # 27 negatives: 30 items less 3 seen
+    with pytest.raises(ValueError, match=r"^llara\.n_candidates: 29 candidates need 28 negatives, but q0 of tiny has "
+                                         r"only 27 items with distinct titles left; lower llara\.n_candidates$"):
+        draw_candidates(ds, n=29)
