@@ -70,6 +70,7 @@ def read_records(path: str | Path, required: tuple[str, ...], on_bad_line: str, 
                 if on_bad_line == "skip" and problem != WRONG_FORMAT:
                     skipped[path.name] += 1
                     continue
-                raise DataError(f"{path}: line {lineno}: {problem} (set on_bad_line: skip to count and skip such "
-                                f"lines)")
+                # skipping cannot help a file in another format: no hint to skip then
+                hint = "" if problem == WRONG_FORMAT else " (set on_bad_line: skip to count and skip such lines)"
+                raise DataError(f"{path}: line {lineno}: {problem}{hint}")
             yield lineno, rec

@@ -192,3 +192,12 @@ def test_gz_twins_are_read_for_ml_latest(tmp_path):
     inter, items, _, _ = ingest("mll", {"format": "ml-latest"}, folder, {})
     assert len(inter) == 3
     assert dict(zip(items["item_id"], items["imdb_id"])) == {"10": "0113277", "20": "0112431"}
+
+
+@pytest.mark.parametrize("on_bad_line", ["error", "skip"])
+def test_amazon_2014_metadata_under_amazon_2018_does_not_suggest_skipping(tmp_path, on_bad_line):
+    f = tmp_path / "meta.json"
+    f.write_text("{'asin': 'B1', 'title': 'Kettle'}\n")
+    with pytest.raises(DataError) as info:
+        list(read_records(f, ("asin",), on_bad_line, Counter()))
+    assert str(info.value) == f"{f}: line 1: a Python dict literal, not JSON: Amazon 2014 metadata (set format: amazon-2014)"
