@@ -2,6 +2,7 @@
 interface (config validation, the graph, ingest), where it was a traceback, a hang or a wrong message."""
 
 import copy
+import logging
 import gzip
 import re
 import shutil
@@ -19,6 +20,7 @@ from lrworld.data.contract import DataError
 from lrworld.data.ingest import ingest
 from lrworld.data.jsonlines import read_records
 from lrworld.core.schema import ConfigError
+from tests.data.test_sources import Handler, server, sha, zip_bytes  # noqa: F401 (server: the local HTTP fixture)
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE = yaml.safe_load((ROOT / "config.yaml").read_text())
@@ -201,3 +203,19 @@ def test_amazon_2014_metadata_under_amazon_2018_does_not_suggest_skipping(tmp_pa
     with pytest.raises(DataError) as info:
         list(read_records(f, ("asin",), on_bad_line, Counter()))
     assert str(info.value) == f"{f}: line 1: a Python dict literal, not JSON: Amazon 2014 metadata (set format: amazon-2014)"
+
+
+@pytest.mark.parametrize("member", ["../u.data", "ml/../../u.data", "/tmp/u.data"])
+def test_a_needed_file_only_in_a_traversal_member_is_reported_as_refused(server, tmp_path, member):  # noqa: F811
+    from lrworld.data import sources
+
+    body = zip_bytes({member: b"1\t2\t3\t100\n", "u.item": b"2|A|01-Jan-1995||x\n"})
+    Handler.files = {"/ml.zip": body}
+    dest = tmp_path / "raw"
+    with pytest.raises(DataError) as info:
+        sources.fetch({"url": f"{server}/ml.zip", "sha256": sha(body)}, ["u.data", "u.item"], [], dest,
+                      logging.getLogger("t"), "datasets.ml.source")
+    assert str(info.value) == (f"datasets.ml.source: u.data is only in member {member!r} of ml.zip, refused: its path "
+                               f"leads outside the dataset's folder (absolute or '..'); fix the archive, or unpack it "
+                               f"yourself and give `path:`")
+    assert not (tmp_path / "u.data").exists() and not (dest / "u.data").exists()
