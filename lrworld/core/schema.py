@@ -9,6 +9,7 @@ the registries above this floor (`lrworld.config.assembly`).
 from __future__ import annotations
 
 import copy
+import re
 from pathlib import Path
 
 from jsonschema import Draft202012Validator, validators
@@ -24,6 +25,16 @@ def key_path(path) -> str:
     return ".".join(str(p) for p in path) or "(top level)"
 
 
+def _name_problem(name) -> str:
+    if isinstance(name, str) and len(name) > 64:
+        return f"{len(name)} characters; at most 64"
+    periodic = re.search(r"(.+?)\1{19,}$", name) if isinstance(name, str) else None
+    if periodic:
+        return (f"ends in {periodic.group(1)!r} repeated {len(periodic.group(0)) // len(periodic.group(1))} times, "
+                f"which Snakemake refuses as a periodic wildcard")
+    return "letters, digits, '_', '.', '-'; no '/', '..' or spaces"
+
+
 def one_line(err) -> str:
     where = key_path(err.absolute_path)
     if err.validator == "additionalProperties":
@@ -35,7 +46,7 @@ def one_line(err) -> str:
         allowed = sorted(err.schema.get("properties", {}))
         return f"{key_path(list(err.absolute_path) + [extra[0]]) if extra else where}: unknown key; allowed: {allowed}"
     if err.validator == "pattern" and err.schema.get("pattern", "").startswith("^(?!.*"):
-        return f"{where}: {err.instance!r} is not a valid name (letters, digits, '_', '.', '-'; no '/', '..' or spaces)"
+        return f"{where}: {err.instance!r} is not a valid name ({_name_problem(err.instance)})"
     if err.validator == "not" and "description" in err.schema:  # an impossible combination of keys
         return f"{where}: {err.schema['description']}"
     if err.validator == "enum":

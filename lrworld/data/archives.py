@@ -43,12 +43,23 @@ class Wanted:
         self.names = set(names)
         self.patterns = list(patterns)
         self.found: set[str] = set()
+        # members refused for their path (absolute, '..'): {member name: archive}, so that a needed
+        # file whose only copy was one of them is reported as refused, not as absent
+        self.refused: dict[str, str] = {}
 
     def match(self, rel: str) -> bool:
         return rel in self.names or twin(rel) in self.names or any(fnmatch.fnmatch(rel, p) for p in self.patterns)
 
     def missing(self) -> list[str]:
         return sorted(n for n in self.names if n not in self.found and twin(n) not in self.found)
+
+    def refused_copy(self, name: str) -> tuple[str, str] | None:
+        """(member, archive) of a refused member that, without its '..' or leading '/', is `name`."""
+        for member, archive in self.refused.items():
+            inner = "/".join(p for p in PurePosixPath(member).parts if p not in ("/", "..", "."))
+            if inner in (name, twin(name)) or inner.endswith(("/" + name, "/" + twin(name))):
+                return member, archive
+        return None
 
 
 def _safe(rel: str) -> bool:
@@ -76,7 +87,9 @@ def extract(archive: Path, wanted: Wanted, member_dir: str, dest: Path) -> None:
     prefix = member_dir.strip("/")
     for name, fh in _members(archive):
         rel = name[len(prefix) + 1:] if prefix and name.startswith(prefix + "/") else (None if prefix else name)
-        if rel is not None and _safe(rel) and wanted.match(rel):
+        if rel is not None and not _safe(rel):
+            wanted.refused[name] = archive.name
+        elif rel is not None and wanted.match(rel):
             with atomic_path(dest / rel) as tmp, open(tmp, "wb") as out:
                 shutil.copyfileobj(fh, out)
             wanted.found.add(rel)

@@ -13,6 +13,7 @@ from lrworld.data.schema import dataset_defaults
 from lrworld.data.contract import DataError
 from lrworld.data.formats import FORMATS
 from lrworld.data.joins import for_format, paths
+from lrworld.data.textio import ENCODING_HINT, EncodingError
 
 # Item fields a knowledge measure may ask about (their coverage is in every ingest report).
 KNOWLEDGE_FIELDS = ("genres", "director", "cast", "plot", "poster_url", "brand", "color", "category_root",
@@ -48,7 +49,12 @@ def ingest(name: str, cfg: dict, raw_dir: str | Path, metadata_paths: dict):
         cfg = dict(cfg, metadata={k: v for k, v in {**cfg.get("metadata", {}), **named}.items() if k != "source"})
     cfg = dataset_defaults(name, cfg)
     fmt = cfg["format"]
-    inter, items, users, fmt_report = FORMATS.get(fmt).load(Path(raw_dir), cfg)
+    try:
+        inter, items, users, fmt_report = FORMATS.get(fmt).load(Path(raw_dir), cfg)
+    except EncodingError as exc:
+        # the file's reader knows the file, not which dataset's key chose the encoding
+        raise DataError(f"{str(exc).removesuffix(ENCODING_HINT)}set datasets.{name}.encoding "
+                        f"(now {cfg.get('encoding')!r})") from None
     items = contract.finalize_items(items)
     contract.check_unique(items, "item_id", f"datasets.{name} items")
     report: dict = {"dataset": name, "format": fmt, "raw_interactions": int(len(inter)), fmt: fmt_report}

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from lrworld.data.contract import DataError
-from lrworld.data.textio import open_text
+from lrworld.data.textio import encoding_error, open_text
 
 
 # A whole file in another format is not a bad line to skip: it stops the run whatever on_bad_line says.
@@ -28,7 +28,7 @@ def parse_json(line: str):
     except json.JSONDecodeError as exc:
         if line.lstrip().startswith("{'"):
             return None, WRONG_FORMAT
-        return None, f"not valid JSON ({exc.msg} at column {exc.colno})"
+        return None, f"not valid JSON ({exc.msg.removesuffix(' at')} at column {exc.colno})"
 
 
 def parse_literal(line: str):
@@ -52,9 +52,8 @@ def read_records(path: str | Path, required: tuple[str, ...], on_bad_line: str, 
         while True:
             try:
                 line = fh.readline()
-            except UnicodeDecodeError as exc:
-                raise DataError(f"{path}: line {lineno + 1}: not {encoding} ({exc.reason}); set the dataset's "
-                                f"encoding in config") from None
+            except UnicodeError as exc:
+                raise encoding_error(path, encoding, exc, lineno + 1) from None
             if not line:
                 break
             lineno += 1
@@ -71,6 +70,7 @@ def read_records(path: str | Path, required: tuple[str, ...], on_bad_line: str, 
                 if on_bad_line == "skip" and problem != WRONG_FORMAT:
                     skipped[path.name] += 1
                     continue
-                raise DataError(f"{path}: line {lineno}: {problem} (set on_bad_line: skip to count and skip such "
-                                f"lines)")
+                # skipping cannot help a file in another format: no hint to skip then
+                hint = "" if problem == WRONG_FORMAT else " (set on_bad_line: skip to count and skip such lines)"
+                raise DataError(f"{path}: line {lineno}: {problem}{hint}")
             yield lineno, rec

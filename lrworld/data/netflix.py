@@ -19,7 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 from lrworld.data.contract import DataError, check_unique
-from lrworld.data.textio import open_text, require
+from lrworld.data.textio import encoding_error, open_text, require
 
 _DATE = r"\d{4}-\d{2}-\d{2}"
 
@@ -43,9 +43,8 @@ def read_blocks(path: str | Path, on_bad: str, skipped: Counter, encoding: str =
     except pd.errors.ParserError as exc:
         m = re.search(r"line (\d+)", str(exc))
         raise DataError(f"{path}: line {m.group(1) if m else '?'}: malformed ({exc})") from None
-    except UnicodeDecodeError as exc:
-        raise DataError(f"{path}: not readable as {encoding} (byte offset {exc.start}); set the dataset's "
-                        f"encoding in config") from None
+    except UnicodeError as exc:
+        raise encoding_error(path, encoding, exc) from None
     df.index = pd.RangeIndex(1, len(df) + 1)  # line numbers
     df = df[~df.isna().all(axis=1)]
     header = df["a"].str.fullmatch(r"\d+:", na=False) & df[["b", "c", "d"]].isna().all(axis=1)
@@ -87,9 +86,8 @@ def read_titles(path: str | Path, on_bad: str = "error", skipped: Counter | None
     try:
         with open_text(path, encoding) as fh:
             lines = [(n, line.rstrip("\r\n")) for n, line in enumerate(fh, 1) if line.strip()]
-    except UnicodeDecodeError as exc:
-        raise DataError(f"{path}: not readable as {encoding} (byte offset {exc.start}); set the dataset's "
-                        f"encoding in config") from None
+    except UnicodeError as exc:
+        raise encoding_error(path, encoding, exc) from None
     parsed = [(n, next(csv.reader([line]))) for n, line in lines]
     widths = Counter(len(f) for _, f in parsed)
     form = "spreadsheet" if len(widths) == 1 and next(iter(widths)) > 3 else "original"

@@ -78,6 +78,11 @@ def fetch_urls(source: dict, files: list[str], optional: list[str], dest: Path, 
             archives.place(path, name, wanted, dest, url)
         records.append(rec)
     missing = [f for f in files if f in wanted.missing()]
+    refused = wanted.refused_copy(missing[0]) if missing else None
+    if refused:
+        raise DataError(f"{what}: {missing[0]} is only in member {refused[0]!r} of {refused[1]}, refused: its path "
+                        f"leads outside the dataset's folder (absolute or '..'); fix the archive, or unpack it yourself "
+                        f"and give `path:`")
     if missing:
         raise DataError(f"{what}: {missing[0]} is in none of the downloads ({[r['url'] for r in records]}); "
                         f"check member_dir or the file list")

@@ -17,7 +17,7 @@ from pathlib import Path
 import pandas as pd
 
 from lrworld.data.contract import DataError
-from lrworld.data.textio import open_text
+from lrworld.data.textio import encoding_error, open_text
 
 _CASTS = {"int": "int64", "float": "float64"}
 _EXTRA = "__extra_field__"
@@ -37,9 +37,8 @@ def read_delimited(path: str | Path, sep: str, names: list[str] | None = None, h
                              dtype=str, keep_default_na=False, na_values=[""],
                              quoting=csv.QUOTE_MINIMAL if sep == "," else csv.QUOTE_NONE,
                              engine="python" if len(sep) > 1 else "c")
-    except UnicodeDecodeError as exc:
-        raise DataError(f"{path}: not readable as {encoding} (byte offset {exc.start}); "
-                        f"set the dataset's encoding in config") from None
+    except UnicodeError as exc:
+        raise encoding_error(path, encoding, exc) from None
     except (pd.errors.ParserError, csv.Error) as exc:
         m = _LINE.search(str(exc))
         if m:

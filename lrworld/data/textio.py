@@ -9,11 +9,55 @@ from __future__ import annotations
 
 import gzip
 import io
+import zlib
 from pathlib import Path
 
 from lrworld.data.contract import DataError
 
 GZIP_MAGIC = b"\x1f\x8b"
+
+
+ENCODING_HINT = "set the dataset's encoding"
+
+
+class EncodingError(DataError):
+    """A file not readable in the configured encoding; ingest adds the dataset's key."""
+
+
+def encoding_error(path, encoding: str, exc: UnicodeError, line: int | None = None) -> EncodingError:
+    """One line for a decoding failure; a plain UnicodeError (utf-16 with no BOM) has no offset."""
+    where = f"line {line}: " if line is not None else ""
+    at = f" at byte offset {exc.start}" if isinstance(exc, UnicodeDecodeError) else ""
+    why = getattr(exc, "reason", None) or str(exc)
+    return EncodingError(f"{path}: {where}not readable as {encoding}{at} ({why}); {ENCODING_HINT}")
+
+
+class _Gzip(io.BufferedIOBase):
+    """A gzip reader whose truncation or damage is one line naming the file (gzip raises a bare
+    EOFError, "Compressed file ended before the end-of-stream marker was reached", with no name)."""
+
+    def __init__(self, path: Path):
+        self._path = path
+        self._gz = gzip.open(path, "rb")
+
+    def readable(self) -> bool:
+        return True
+
+    def _guard(self, read, n):
+        try:
+            return read(n)
+        except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
+            raise DataError(f"{self._path}: truncated or damaged gzip file ({exc}); download it again") from None
+
+    def read(self, n=-1):
+        return self._guard(self._gz.read, n)
+
+    def read1(self, n=-1):
+        return self._guard(self._gz.read1, n)
+
+    def close(self):
+        self._gz.close()
+        super().close()
 
 
 def is_gzip(path: str | Path) -> bool:
@@ -34,10 +78,15 @@ def resolve(folder: str | Path, name: str) -> Path:
 
 
 def require(path: str | Path) -> Path:
+    """The file, or its `.gz` twin (or plain twin) where only that exists: every format's loader
+    opens files through here, so each finds the twin its rule's inputs declared (formats.inputs)."""
     path = Path(path)
-    if not path.exists():
-        raise DataError(f"{path}: file not found (nor {twin(path.name)})")
-    return path
+    if path.exists():
+        return path
+    other = path.with_name(twin(path.name))
+    if other.exists():
+        return other
+    raise DataError(f"{path}: file not found (nor {other.name})")
 
 
 def open_text(path: str | Path, encoding: str = "utf-8", errors: str = "strict"):
@@ -47,5 +96,5 @@ def open_text(path: str | Path, encoding: str = "utf-8", errors: str = "strict")
     if encoding.lower().replace("_", "-") in ("utf-8", "utf8"):
         encoding = "utf-8-sig"
     if is_gzip(path):
-        return io.TextIOWrapper(gzip.open(path, "rb"), encoding=encoding, errors=errors, newline="")
+        return io.TextIOWrapper(_Gzip(path), encoding=encoding, errors=errors, newline="")
     return open(path, encoding=encoding, errors=errors, newline="")

@@ -10,6 +10,7 @@ from lrworld.data.contract import check_unique
 from lrworld.data.formats import encoding, register
 from lrworld.data.movielens import split_title_year
 from lrworld.data.tables import read_delimited
+from lrworld.data.textio import resolve
 
 
 @register("ml-latest", files=lambda cfg: ["ratings.csv", "movies.csv"], optional=lambda cfg: ["links.csv"],
@@ -30,7 +31,7 @@ def load(raw: Path, cfg: dict):
         "genres": movies["genres"].fillna("").map(
             lambda g: [x for x in g.split("|") if x and x != "(no genres listed)"]),
     })
-    links = raw / "links.csv"
+    links = resolve(raw, "links.csv")  # optional; its .gz twin counts too
     if links.exists():
         ln = read_delimited(links, sep=",", header=True, encoding=enc, dtypes={"movieId": "id"})
         items_out = items_out.merge(

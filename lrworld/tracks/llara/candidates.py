@@ -40,8 +40,8 @@ def draw_candidates(ds: LlaraSet, examples: Iterable[Example] | None = None, n: 
         rng = rng_for(seed, ds.name, "llara_candidates", ex.qid)
         negs, rejected = draw_distinct(pool, n - 1, rng, keys.__getitem__, [keys[ex.next]])
         if len(negs) < n - 1:
-            raise ValueError(f"{ex.qid}: only {len(negs)} items with distinct titles available as negatives, "
-                             f"need {n - 1}")
+            raise ValueError(f"llara.n_candidates: {n} candidates need {n - 1} negatives, but {ex.qid} of "
+                             f"{ds.name} has only {len(negs)} items with distinct titles left; lower llara.n_candidates")
         cands = negs + [ex.next]
         cands = [cands[i] for i in rng.permutation(n)]
         titles = [ds.item_names[i] for i in cands]
