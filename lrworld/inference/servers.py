@@ -6,7 +6,9 @@ the schema, examples in docs/openai_backend.md):
         info = fill_cache(prompts, served.backend, cache)
 
 The server starts at the backend's first answer (a job whose prompts are all cached starts none),
-on the node the job runs on, in its own process group; the job waits for its health check,
+on the node the job runs on, in its own process group, recorded under `state_dir` while it runs
+(a server that a SIGKILLed job left behind is stopped when the next job for the model starts:
+lrworld.inference.server_records); the job waits for its health check,
 answers through the `openai` backend, and on leaving the `with` (success, error, or SIGTERM once
 `exit_on_sigterm()` is installed) stops the whole group: SIGTERM, then SIGKILL after
 `stop_grace_s`. A server that never becomes healthy fails after `startup_timeout_s` with one line
@@ -235,6 +237,12 @@ class Served(contextlib.AbstractContextManager):
                                                            log_path=self.log_path, state_dir=self.state_dir))
             self._live = make_backend(self.model, {**self.cfg, "base_url": url})
         return self._live
+
+    def __enter__(self) -> "Served":
+        # before any answer: a job whose prompts are all cached starts no server, but still stops an orphan
+        if self.state_dir is not None and self.cfg.get("server"):
+            server_records.reap_stale(self.state_dir, self.model, self.cfg["server"]["stop_grace_s"])
+        return self
 
     def __exit__(self, *exc) -> None:
         self._stack.close()
