@@ -36,6 +36,8 @@ import urllib.request
 from pathlib import Path
 from typing import Iterator, Sequence
 
+import psutil
+
 from lrworld.core.io import dumps_canonical, sha256_text
 from lrworld.inference import server_records
 from lrworld.models.base import PromptItem, Response
@@ -164,7 +166,8 @@ def running_server(model: str, server: dict, *, gpus: int = 0, log_path: str | o
         record = None
         try:
             if state_dir is not None:
-                record = server_records.write(state_dir, model, proc.pid)
+                with contextlib.suppress(psutil.Error):  # exited already: _wait_healthy says how, in one line
+                    record = server_records.write(state_dir, model, proc.pid)
             _wait_healthy(model, proc, f"http://{netloc}{server['health_path']}", server["startup_timeout_s"], log_path)
             log.info("models.%s: server healthy after %.1fs (pid %d, port %d, log %s)",
                      model, time.monotonic() - t0, proc.pid, port, log_path)

@@ -102,9 +102,10 @@ def test_a_server_that_exits_fails_at_once_with_its_exit_code(tmp_path):
     t0 = time.monotonic()
     with pytest.raises(ServerError, match=r"^models.m: server exited with code 2 before it became healthy; "
                                           r"last log lines: error: unrecognized arguments: --tensor-parallel$"):
-        with running_server("m", srv):
+        with running_server("m", srv, state_dir=tmp_path / "servers"):
             pass
     assert time.monotonic() - t0 < 45  # at once, not after the 60 s startup timeout
+    assert not list((tmp_path / "servers").rglob("*.json"))  # its record went with it
     with pytest.raises(ServerError, match="could not start"):
         with running_server("m", server(["/nonexistent/vllm", "serve"])):
             pass
