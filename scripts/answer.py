@@ -21,7 +21,8 @@ if model_cfg.get("batch"):
     model_cfg["batch_store"] = str(cache.path)  # open Batch API batches are remembered beside the answers
 try:
     with servers.Served(model, model_cfg, gpus=smk.resources.gpu,
-                        log_path=Path(smk.log[0]).with_suffix(".server.log")) as served:
+                        log_path=Path(smk.log[0]).with_suffix(".server.log"),
+                        state_dir=Path(smk.params.cache_dir) / "servers") as served:
         planned = io.read_json(smk.input.identity)
         info = fill_cache(requests, served.backend, cache, desc=f"answer {model}",
                           check_identity=lambda ident: weights.check(planned, ident, smk.input.identity,

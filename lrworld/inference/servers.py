@@ -6,7 +6,9 @@ the schema, examples in docs/openai_backend.md):
         info = fill_cache(prompts, served.backend, cache)
 
 The server starts at the backend's first answer (a job whose prompts are all cached starts none),
-on the node the job runs on, in its own process group; the job waits for its health check,
+on the node the job runs on, in its own process group, recorded under `state_dir` while it runs
+(a server that a SIGKILLed job left behind is stopped when the next job for the model starts:
+lrworld.inference.server_records); the job waits for its health check,
 answers through the `openai` backend, and on leaving the `with` (success, error, or SIGTERM once
 `exit_on_sigterm()` is installed) stops the whole group: SIGTERM, then SIGKILL after
 `stop_grace_s`. A server that never becomes healthy fails after `startup_timeout_s` with one line
@@ -34,7 +36,10 @@ import urllib.request
 from pathlib import Path
 from typing import Iterator, Sequence
 
+import psutil
+
 from lrworld.core.io import dumps_canonical, sha256_text
+from lrworld.inference import server_records
 from lrworld.models.base import PromptItem, Response
 from lrworld.models.registry import make_backend, with_defaults
 
@@ -128,9 +133,14 @@ def _healthy(url: str) -> bool:
 
 
 @contextlib.contextmanager
-def running_server(model: str, server: dict, *, gpus: int = 0, log_path: str | os.PathLike | None = None) -> Iterator[str]:
+def running_server(model: str, server: dict, *, gpus: int = 0, log_path: str | os.PathLike | None = None,
+                   state_dir: str | os.PathLike | None = None) -> Iterator[str]:
     """Start `server` (a model entry's `server:` block, schema defaults filled), wait until its
-    health check answers 200, yield the OpenAI base URL, stop its process group on exit."""
+    health check answers 200, yield the OpenAI base URL, stop its process group on exit. With a
+    `state_dir`, a server of `model` that a killed job left running is stopped first, and this one
+    is recorded there while it runs (lrworld.inference.server_records)."""
+    if state_dir is not None:
+        server_records.reap_stale(state_dir, model, server["stop_grace_s"])
     host = server["host"]
     port = server["port"] or free_port(host)
     values = {"port": str(port), "host": host, "gpus": str(gpus), "python": sys.executable}
@@ -153,13 +163,19 @@ def running_server(model: str, server: dict, *, gpus: int = 0, log_path: str | o
                                     env=env, start_new_session=True)
         except OSError as exc:
             raise ServerError(f"models.{model}: server command {argv[0]!r} could not start: {exc}") from None
+        record = None
         try:
+            if state_dir is not None:
+                with contextlib.suppress(psutil.Error):  # exited already: _wait_healthy says how, in one line
+                    record = server_records.write(state_dir, model, proc.pid)
             _wait_healthy(model, proc, f"http://{netloc}{server['health_path']}", server["startup_timeout_s"], log_path)
             log.info("models.%s: server healthy after %.1fs (pid %d, port %d, log %s)",
                      model, time.monotonic() - t0, proc.pid, port, log_path)
             yield f"http://{netloc}{server['api_path']}"
         finally:
             stop_group(proc, server["stop_grace_s"])
+            if record is not None:
+                record.unlink(missing_ok=True)
             log.info("models.%s: server stopped (exit code %s)", model, proc.returncode)
 
 
@@ -200,8 +216,10 @@ def exit_on_sigterm() -> None:
 class Served(contextlib.AbstractContextManager):
     """The backend for a model entry, behind its managed server when it declares one."""
 
-    def __init__(self, model: str, cfg: dict, *, gpus: int = 0, log_path: str | os.PathLike | None = None):
+    def __init__(self, model: str, cfg: dict, *, gpus: int = 0, log_path: str | os.PathLike | None = None,
+                 state_dir: str | os.PathLike | None = None):
         self.model = model
+        self.state_dir = state_dir
         self.cfg = with_defaults(cfg) if cfg.get("server") else cfg
         self.gpus = int(gpus or 0)
         self.log_path = log_path
@@ -219,9 +237,15 @@ class Served(contextlib.AbstractContextManager):
         """The openai backend on the running server (started on first call)."""
         if self._live is None:
             url = self._stack.enter_context(running_server(self.model, self.cfg["server"], gpus=self.gpus,
-                                                           log_path=self.log_path))
+                                                           log_path=self.log_path, state_dir=self.state_dir))
             self._live = make_backend(self.model, {**self.cfg, "base_url": url})
         return self._live
+
+    def __enter__(self) -> "Served":
+        # before any answer: a job whose prompts are all cached starts no server, but still stops an orphan
+        if self.state_dir is not None and self.cfg.get("server"):
+            server_records.reap_stale(self.state_dir, self.model, self.cfg["server"]["stop_grace_s"])
+        return self
 
     def __exit__(self, *exc) -> None:
         self._stack.close()

@@ -100,3 +100,46 @@ def test_sigterm_mid_run_leaves_no_server_and_the_rerun_resumes(tmp_path, shared
     summary = json.loads((tmp_path / "results/answers/lrworld/ml/managed.json").read_text())
     assert summary["distinct"] == 8 and summary["cached"] == before and summary["asked"] == 8 - before
     assert len(responses(tmp_path, "managed")) == 8
+
+
+def test_sigkill_of_the_run_leaves_an_orphan_that_the_rerun_stops(tmp_path, shared_data):
+    """SIGKILL to Snakemake and the answer job (nothing unwinds): the server group outlives them
+    (parent no longer the job); the rerun's answer job stops it, logs one line, starts one server,
+    and after the rerun no llama.cpp server of this workdir runs."""
+    write_config(tmp_path, shared_data, {"managed": MANAGED}, 8)
+    target = "results/responses/ml/managed/attr_genre/zero_shot.jsonl"
+    smk = subprocess.Popen(smk_cmd(tmp_path, target), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        server = None
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline and (server is None or cached(tmp_path, "managed") < 2):
+            if server is None:
+                server = descendant(smk.pid, "llama_cpp_server.py")
+            assert smk.poll() is None, smk.stdout.read()[-3000:]
+            time.sleep(0.1)
+        assert server is not None and cached(tmp_path, "managed") >= 2
+        job = server.parent()
+        smk.kill()
+        job.kill()
+        smk.wait(timeout=60)
+        job.wait(timeout=60)
+    finally:
+        if smk.poll() is None:
+            smk.kill()
+    time.sleep(1.0)
+    assert server.is_running() and server.status() != psutil.STATUS_ZOMBIE  # the orphan
+    records = list((tmp_path / "cache/servers/managed").glob("*.json"))
+    assert len(records) == 1 and json.loads(records[0].read_text())["server"]["pid"] == server.pid
+
+    assert subprocess.run(smk_cmd(tmp_path, target) + ["--unlock"], capture_output=True).returncode == 0
+    rerun = subprocess.run(smk_cmd(tmp_path, target) + ["--rerun-incomplete"], capture_output=True, text=True)
+    assert rerun.returncode == 0, rerun.stderr[-3000:]
+    assert not server.is_running() or server.status() == psutil.STATUS_ZOMBIE
+    job_log = (tmp_path / "logs/answer/lrworld/ml/managed.log").read_text()
+    stale = [line for line in job_log.splitlines() if "left running by a killed job" in line]
+    assert len(stale) == 1 and f"(pid {server.pid}, process group {server.pid}," in stale[0]
+    assert job_log.count("server healthy after") == 1  # one server started by the rerun
+    assert not [p for p in psutil.process_iter(["cmdline"]) if "llama_cpp_server.py" in " ".join(p.info["cmdline"] or [])
+                and not p.status() == psutil.STATUS_ZOMBIE and str(tmp_path) in " ".join(p.info["cmdline"] or []) + p.cwd()]
+    assert list((tmp_path / "cache/servers/managed").iterdir()) == []
+    assert len(responses(tmp_path, "managed")) == 8

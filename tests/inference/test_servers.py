@@ -6,7 +6,9 @@ whose prompts are all cached."""
 from __future__ import annotations
 
 import json
+import os
 import signal
+import socket
 import subprocess
 import sys
 import textwrap
@@ -100,9 +102,10 @@ def test_a_server_that_exits_fails_at_once_with_its_exit_code(tmp_path):
     t0 = time.monotonic()
     with pytest.raises(ServerError, match=r"^models.m: server exited with code 2 before it became healthy; "
                                           r"last log lines: error: unrecognized arguments: --tensor-parallel$"):
-        with running_server("m", srv):
+        with running_server("m", srv, state_dir=tmp_path / "servers"):
             pass
     assert time.monotonic() - t0 < 45  # at once, not after the 60 s startup timeout
+    assert not list((tmp_path / "servers").rglob("*.json"))  # its record went with it
     with pytest.raises(ServerError, match="could not start"):
         with running_server("m", server(["/nonexistent/vllm", "serve"])):
             pass
@@ -198,3 +201,95 @@ def test_the_commented_server_and_batch_entries_of_config_yaml_are_valid():
             assert command[:2] == ["vllm", "serve"] and "--enable-prefix-caching" in command and "{port}" in command
             assert ("{gpus}" in command) == (entry["gpus"] == 2) == ("70b" in name or "72b" in name)
     assert entries["gpt-4o-mini-batch"]["batch"] is True
+
+
+def stubs_alive(tag: str) -> list[int]:
+    """Live stand-in servers whose command line carries `tag` (their --record path)."""
+    out = []
+    for p in psutil.process_iter(["cmdline"]):
+        cmd = " ".join(p.info["cmdline"] or [])
+        if STUB in cmd and tag in cmd and not dead(p.pid):
+            out.append(p.pid)
+    return out
+
+
+def test_a_server_left_by_a_sigkilled_job_is_stopped_by_the_next_start(tmp_path, caplog):
+    """SIGKILL of the job (no `finally` runs) orphans its server group; the next start for the same
+    model stops it (server and worker), so one server runs, and a clean stop leaves no record."""
+    state = tmp_path / "servers"
+    rec = tmp_path / "rec.json"
+    cfg = {"backend": "openai", "model": "m",
+           "server": {"command": ["{python}", STUB, "--port", "{port}", "--record", str(rec), "--child"],
+                      "stop_grace_s": 2}}
+    job = tmp_path / "job.py"
+    job.write_text(textwrap.dedent(f"""
+        import sys, time
+        sys.path.insert(0, {str(ROOT)!r})
+        from lrworld.inference import servers
+        with servers.Served("m", {cfg!r}, state_dir={str(state)!r}) as served:
+            served.start()
+            print("serving", flush=True)
+            time.sleep(120)
+    """))
+    proc = subprocess.Popen([sys.executable, str(job)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "serving"
+        info = json.loads(rec.read_text())
+        orphans = [info["pid"], info["child_pid"]]
+        assert len(list((state / "m").glob("*.json"))) == 1
+        proc.kill()
+        assert proc.wait(timeout=30) == -signal.SIGKILL
+        time.sleep(0.5)
+        assert not any(dead(p) for p in orphans)  # the old behaviour: the group outlives its job
+        assert psutil.Process(info["pid"]).ppid() != proc.pid
+        rec2 = tmp_path / "rec2.json"
+        srv = server(["{python}", STUB, "--port", "{port}", "--record", str(rec2)], stop_grace_s=2)
+        with caplog.at_level("WARNING", logger="lrworld.inference.server_records"):
+            with running_server("m", srv, state_dir=state):
+                assert wait_dead(orphans, timeout=30)
+                new_pid = json.loads(rec2.read_text())["pid"]
+                assert stubs_alive(str(tmp_path)) == [new_pid]  # exactly one server
+                assert [p.name for p in (state / "m").iterdir()] == [f"{socket.gethostname()}-{os.getpid()}-{new_pid}.json"]
+        stale = [r.getMessage() for r in caplog.records if "left running by a killed job" in r.getMessage()]
+        assert len(stale) == 1 and f"pid {info['pid']}, process group {info['pid']}, owner pid {proc.pid} gone" in stale[0]
+        assert "\n" not in stale[0]
+        assert dead(new_pid) and list((state / "m").iterdir()) == []
+    finally:
+        proc.kill()
+        for pid in stubs_alive(str(tmp_path)):
+            psutil.Process(pid).kill()
+
+
+def test_a_record_whose_pid_was_reused_or_whose_job_lives_kills_nothing(tmp_path):
+    """A record naming a live process that is not the recorded server (its pid reused: other start
+    time or command line) must not get it killed; nor must a live job's own server."""
+    from lrworld.inference import server_records
+
+    state = tmp_path / "servers"
+    (state / "m").mkdir(parents=True)
+    host = socket.gethostname()
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()  # an owner that is no more
+    bystanders = [subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)", tag], start_new_session=True)
+                  for tag in ("reused-time", "reused-cmd", "live-owner")]
+    try:
+        time.sleep(0.3)
+        real = [server_records.describe(p.pid) for p in bystanders]
+        servers_in_records = [
+            {**real[0], "create_time": real[0]["create_time"] - 1000.0},     # same pid, started at another time
+            {**real[1], "cmdline": ["vllm", "serve", "Qwen/Qwen2-7B"]},       # same pid, another program
+            real[2]]                                                          # exactly the process...
+        owners = [{"pid": gone.pid, "create_time": 1.0}] * 2 + [
+            {k: v for k, v in server_records.describe(os.getpid()).items() if k != "cmdline"}]  # ...of a live job
+        for s, o in zip(servers_in_records, owners):
+            (state / "m" / f"{host}-{o['pid']}-{s['pid']}.json").write_text(
+                json.dumps({"host": host, "model": "m", "server": {**s, "pgid": s["pid"]}, "owner": o}))
+        assert server_records.reap_stale(state, "m", grace_s=1) == 0
+        time.sleep(0.3)
+        assert [b.poll() for b in bystanders] == [None, None, None]  # all three still running
+        left = sorted(p.name for p in (state / "m").iterdir())
+        assert left == [f"{host}-{os.getpid()}-{bystanders[2].pid}.json"]  # the two stale records dropped
+    finally:
+        for b in bystanders:
+            b.kill()
+            b.wait()
