@@ -53,11 +53,13 @@ def write_text(path: str | os.PathLike, text: str) -> None:
 
 def dumps_canonical(obj: Any) -> str:
     """JSON with sorted keys and no locale-dependent formatting: identical input, identical bytes."""
-    return json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 def write_json(path: str | os.PathLike, obj: Any) -> None:
-    write_text(path, json.dumps(obj, sort_keys=True, ensure_ascii=False, indent=2) + "\n")
+    # allow_nan=False: NaN/Infinity are not JSON; a value that can be missing is written as null
+    # by its producer, anything else non-finite is a bug that must fail here, not in a reader.
+    write_text(path, json.dumps(obj, sort_keys=True, ensure_ascii=False, indent=2, allow_nan=False) + "\n")
 
 
 def write_jsonl(path: str | os.PathLike, records: Iterable[dict]) -> int:
