@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from lrworld.core.io import write_json
+from lrworld.core.io import write_json, write_jsonl
 from lrworld.inference.cache import ResponseCache
 from lrworld.inference.stage import collect_responses, fill_cache, summary_line
 from lrworld.models.backends.openai import OpenAIBackend
@@ -68,6 +68,7 @@ def test_a_partial_row_gives_no_nan_prior_and_writers_refuse_nan(tmp_path):
             {"parsed": 1, "answer_index": 0, "label_logprobs": [-2.0, -0.1]}]
     s = score(recs, "accuracy", n_slots=2)  # old: label_prior [nan, nan]
     assert s["label_prior"] is None and s["logprobs_missing"] == 1
-    with pytest.raises(ValueError, match="Out of range float"):
-        write_json(tmp_path / "x.json", {"v": float("nan")})
-    assert not (tmp_path / "x.json").exists()
+    write_json(tmp_path / "x.json", {"v": float("nan"), "w": [1.5, float("inf")]})  # old: NaN, Infinity
+    assert json.loads((tmp_path / "x.json").read_text()) == {"v": None, "w": [1.5, None]}
+    write_jsonl(tmp_path / "x.jsonl", [{"v": float("-inf")}])
+    assert (tmp_path / "x.jsonl").read_text() == '{"v":null}\n'
