@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import math
 import os
 import secrets
 from pathlib import Path
@@ -51,13 +52,26 @@ def write_text(path: str | os.PathLike, text: str) -> None:
             os.fsync(fh.fileno())
 
 
+def json_safe(obj: Any) -> Any:
+    """`obj` with every NaN or infinite float as None: a missing value is null in JSON (NaN and
+    Infinity are not JSON; readers in other languages reject them)."""
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: json_safe(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [json_safe(v) for v in obj]
+    return obj
+
+
 def dumps_canonical(obj: Any) -> str:
     """JSON with sorted keys and no locale-dependent formatting: identical input, identical bytes."""
-    return json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(json_safe(obj), sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 def write_json(path: str | os.PathLike, obj: Any) -> None:
-    write_text(path, json.dumps(obj, sort_keys=True, ensure_ascii=False, indent=2) + "\n")
+    # NaN/Infinity are not JSON: written as null (a missing value); allow_nan=False is the backstop
+    write_text(path, json.dumps(json_safe(obj), sort_keys=True, ensure_ascii=False, indent=2, allow_nan=False) + "\n")
 
 
 def write_jsonl(path: str | os.PathLike, records: Iterable[dict]) -> int:

@@ -10,6 +10,7 @@ weights) is built lazily, so a rerun whose requests are all cached never loads a
 from __future__ import annotations
 
 import logging
+import math
 import time
 from typing import Callable
 
@@ -83,9 +84,25 @@ def fill_cache(requests: list[dict], backend_factory: Callable[[], object], cach
     info = {"identity": identity, "prompts": len(requests), "distinct": len(keys), "asked": asked,
             "cached": len(keys) - asked, "missed": missed, **tokens,
             "wall_s": round(time.perf_counter() - start, 3)}
+    if getattr(backend, "mode", None) == "choice":
+        # A server that sends no (or NaN) log-probs makes choice mode fall back to parsing text:
+        # counted and said, and refused when no answer has any (the mode then measures nothing).
+        lacking = sum(1 for k in keys if not _any_logprob(done[k]))
+        info["logprobs_missing"] = lacking
+        if lacking and lacking == len(keys):
+            raise ValueError(f"answer {getattr(backend, 'name', '?')}: mode choice, but none of {len(keys)} answers "
+                             f"carries label log-probabilities (the server sent none or NaN); use a server that "
+                             f"returns top_logprobs or set the model's mode: text")
+        if lacking:
+            log.warning("%d of %d answers carry no label log-probabilities (server sent none or NaN): "
+                        "their choice is parsed from the text", lacking, len(keys))
     if asked and hasattr(backend, "batch_summary"):  # local backends: batches and their padding share
         info["batching"] = backend.batch_summary()
     return info
+
+
+def _any_logprob(answer: dict) -> bool:
+    return any(isinstance(v, (int, float)) and math.isfinite(v) for v in answer.get("label_logprobs") or ())
 
 
 def summary_line(model: str, scope: str, info: dict) -> str:
@@ -93,7 +110,8 @@ def summary_line(model: str, scope: str, info: dict) -> str:
     rate = f", {info['asked'] / info['wall_s']:.2f} prompts/s" if info["asked"] and info["wall_s"] else ""
     return (f"answer {model} {scope}: {info['prompts']} prompts ({info['distinct']} distinct): asked "
             f"{info['asked']}, cached {info['cached']}, missed {info['missed']}; tokens {info['tokens_in']} in, "
-            f"{info['tokens_out']} out (asked prompts); wall {info['wall_s']:.1f} s{rate}")
+            f"{info['tokens_out']} out (asked prompts); wall {info['wall_s']:.1f} s{rate}"
+            + (f"; no log-probs {info['logprobs_missing']}" if info.get("logprobs_missing") else ""))
 
 
 def _choice(request: dict, answer: dict) -> int | None:

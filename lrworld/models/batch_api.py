@@ -90,6 +90,9 @@ class BatchStore:
             self._db.execute("INSERT INTO batches VALUES (?, ?, ?, ?, 'open')", (batch_id, model, time.time(), len(custom_ids)))
             self._db.executemany("INSERT OR IGNORE INTO batch_requests VALUES (?, ?)", [(c, batch_id) for c in custom_ids])
 
+    def known(self, batch_id: str) -> bool:
+        return self._db.execute("SELECT 1 FROM batches WHERE batch_id = ?", (batch_id,)).fetchone() is not None
+
     def consumed(self, batch_id: str, status: str) -> None:
         self._db.execute("UPDATE batches SET status = ? WHERE batch_id = ?", (f"consumed:{status}", batch_id))
 
@@ -124,6 +127,9 @@ def answer_iter(backend: ChatBackend, items: Sequence[PromptItem]) -> Iterator[t
             where.setdefault(cid, []).append(i)
         batch_of = store.open_batches(list(where))  # {custom_id: batch_id}
         new = [c for c in where if c not in batch_of]
+        if new:
+            batch_of.update(_adopt(client, store, backend, set(new)))
+            new = [c for c in where if c not in batch_of]
         if batch_of:
             log.info("models.%s: %d requests re-attached to %d open batches", backend.name, len(batch_of),
                      len(set(batch_of.values())))
@@ -131,7 +137,8 @@ def answer_iter(backend: ChatBackend, items: Sequence[PromptItem]) -> Iterator[t
             chunk = new[start:start + MAX_REQUESTS]
             batch_id = _submit(client, store, backend, [(c, bodies[c]) for c in chunk])
             batch_of.update(dict.fromkeys(chunk, batch_id))
-        for batch_id, status, lines in _finished(client, backend, set(batch_of.values())):
+        corrupt: list[str] = []
+        for batch_id, status, lines, bad in _finished(client, backend, set(batch_of.values())):
             members = {c for c, b in batch_of.items() if b == batch_id}
             answered = set()
             for line in lines:
@@ -145,11 +152,21 @@ def answer_iter(backend: ChatBackend, items: Sequence[PromptItem]) -> Iterator[t
                     resp.extra["batch_id"] = batch_id
                     yield i, resp
             missed = [i for c in sorted(members - answered) for i in where[c]]
+            if bad:
+                # which request a cut line held is unknown: the unanswered ones are left uncached
+                # (a rerun submits them again) rather than asked online behind a corrupt file
+                corrupt += bad
+                store.consumed(batch_id, f"{status}:corrupt")
+                continue
             if missed:
                 log.warning("models.%s: batch %s (%s): %d of %d requests failed; asking them directly",
                             backend.name, batch_id, status, len(members - answered), len(members))
             yield from _online(backend, items, missed)
             store.consumed(batch_id, status)
+        if corrupt:
+            raise BackendError(f"models.{backend.name}: {corrupt[0]}"
+                               + (f" (and {len(corrupt) - 1} more lines)" if len(corrupt) > 1 else "")
+                               + "; the good lines are cached, rerun to ask the rest again")
     finally:
         client.close()
         store.close()
@@ -174,8 +191,31 @@ def _submit(client, store: BatchStore, backend: ChatBackend, requests: list[tupl
     return batch.id
 
 
-def _finished(client, backend: ChatBackend, pending: set[str]) -> Iterator[tuple[str, str, list[dict]]]:
-    """(batch id, final status, output and error lines) for each batch as it reaches a final status."""
+def _adopt(client, store: BatchStore, backend: ChatBackend, wanted: set[str]) -> dict[str, str]:
+    """{custom_id: batch_id} of requests already in a batch at the provider that the local store
+    does not know (its file was lost or deleted): found by the metadata _submit attaches and the
+    batch's input file, recorded, and re-attached, so lost local state does not bill twice."""
+    found: dict[str, str] = {}
+    for batch in client.batches.list(limit=100):
+        meta = getattr(batch, "metadata", None) or {}
+        if (meta.get("lrworld_model") != backend.name[:512] or batch.status in ("failed", "expired", "cancelled")
+                or store.known(batch.id)):
+            continue
+        text = client.files.content(batch.input_file_id).text
+        ids = [json.loads(x).get("custom_id") for x in text.splitlines() if x.strip()]
+        hit = [c for c in ids if c in wanted and c not in found]
+        if hit:
+            store.record(batch.id, backend.name, ids)
+            found.update(dict.fromkeys(hit, batch.id))
+            log.warning("models.%s: batch %s at the provider holds %d of these requests but was not in the "
+                        "local store %s (lost?): re-attached, not submitted again", backend.name, batch.id,
+                        len(hit), store.path)
+    return found
+
+
+def _finished(client, backend: ChatBackend, pending: set[str]) -> Iterator[tuple[str, str, list[dict], list[str]]]:
+    """(batch id, final status, output and error lines, unparseable lines named by file and line
+    number) for each batch as it reaches a final status."""
     import openai
 
     delay = backend.batch_poll_s
@@ -187,7 +227,7 @@ def _finished(client, backend: ChatBackend, pending: set[str]) -> Iterator[tuple
             except openai.NotFoundError:  # deleted at the provider: its requests go the online way
                 log.warning("models.%s: batch %s no longer exists", backend.name, batch_id)
                 pending.discard(batch_id)
-                yield batch_id, "missing", []
+                yield batch_id, "missing", [], []
                 continue
             counts = getattr(batch, "request_counts", None)
             if last.get(batch_id) != batch.status:
@@ -196,12 +236,18 @@ def _finished(client, backend: ChatBackend, pending: set[str]) -> Iterator[tuple
                 last[batch_id] = batch.status
             if batch.status in TERMINAL:
                 pending.discard(batch_id)
-                lines = []
+                lines, bad = [], []
                 for file_id in (batch.output_file_id, batch.error_file_id):
                     if file_id:
                         text = client.files.content(file_id).text
-                        lines += [json.loads(x) for x in text.splitlines() if x.strip()]
-                yield batch_id, batch.status, lines
+                        for lineno, x in enumerate(text.splitlines(), 1):
+                            if not x.strip():
+                                continue
+                            try:
+                                lines.append(json.loads(x))
+                            except json.JSONDecodeError as exc:
+                                bad.append(f"batch {batch_id} file {file_id} line {lineno}: not valid JSON ({exc.msg})")
+                yield batch_id, batch.status, lines, bad
         if pending:
             _sleep(delay)
             delay = min(delay * 1.5, backend.batch_poll_max_s)

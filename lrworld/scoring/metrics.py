@@ -22,6 +22,7 @@ log-probabilities; for the others `debiased` is None (the table then uses the sh
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 
 import numpy as np
@@ -40,9 +41,22 @@ def slot_use(records: list[dict], n_slots: int) -> dict:
     return {"slot_counts": counts, "top_slot": top, "top_slot_share": share, "degenerate": share >= DEGENERATE_SHARE}
 
 
+def _has_logprobs(record: dict) -> bool:
+    """-inf is a label with no mass (allowed); None or NaN is a missing value."""
+    lp = record.get("label_logprobs")
+    return (bool(lp) and all(isinstance(v, (int, float)) and not math.isnan(v) for v in lp)
+            and any(math.isfinite(v) for v in lp))
+
+
+def logprobs_missing(records: list[dict]) -> int:
+    """Records without a log-probability (a number, not NaN) for every label."""
+    return sum(1 for r in records if not _has_logprobs(r))
+
+
 def pride_debiased(records: list[dict]) -> tuple[float, list[float]] | None:
-    """(debiased accuracy, estimated slot prior), or None when a record has no label log-probabilities."""
-    if not records or any(r.get("label_logprobs") is None for r in records):
+    """(debiased accuracy, estimated slot prior), or None when a record lacks a finite log-probability
+    for some label (a server that sent none, or NaN): a partial row would make the prior NaN."""
+    if not records or logprobs_missing(records):
         return None
     logp = log_softmax(np.asarray([r["label_logprobs"] for r in records], dtype=np.float64), axis=1)
     prior = np.exp(logp).mean(axis=0)
@@ -77,4 +91,5 @@ def score(records: list[dict], primary_metric: str, n_slots: int | None = None) 
         "debiased": debiased[0] if debiased else None,
         "debiased_method": DEBIAS_METHOD if debiased else None,
         "label_prior": debiased[1] if debiased else None,
+        "logprobs_missing": logprobs_missing(records),
     }

@@ -148,3 +148,46 @@ def test_polls_back_off(tmp_path, monkeypatch):
         make_backend("m", cfg(srv, tmp_path / "c.sqlite", batch_poll_s=1.0, batch_poll_max_s=3.0)).answer(items())
     assert delays == pytest.approx([1.0, 1.5, 2.25, 3.0, 3.0])
     assert srv.retrieves == 6
+
+
+def test_a_truncated_output_line_caches_the_good_lines_and_fails_in_one_line(tmp_path, fake):
+    """Issue 27 item 11: before, every rerun failed with a JSONDecodeError traceback, caching nothing."""
+    store = tmp_path / "m.sqlite"
+    cache = ResponseCache(store)
+    fake.truncate_output_line(3)
+    with pytest.raises(BackendError, match=r"^models\.m: batch batch_1 file file-2 line 3: not valid JSON "
+                                           r"\(.*\); the good lines are cached, rerun to ask the rest again$"):
+        fill_cache(PROMPTS, lambda: make_backend("m", cfg(fake, store)), cache)
+    assert len(cache) == 5 and sum(fake.chat_requests.values()) == 0
+    fake.truncate_output_line(0)
+    info = fill_cache(PROMPTS, lambda: make_backend("m", cfg(fake, store)), cache)
+    assert (info["asked"], info["cached"], fake.batches_created) == (1, 5, 2)
+    assert sorted(fake.submitted.values()) == [1] * 5 + [2]  # only the cut one is asked again
+
+
+def test_lost_local_batch_state_re_attaches_by_metadata_instead_of_submitting_again(tmp_path, caplog, monkeypatch):
+    """Issue 27 item 11: before, a lost store re-submitted every request (billed twice, one INFO line)."""
+    class Killed(Exception):
+        pass
+
+    def killed(_s):
+        raise Killed
+
+    store = tmp_path / "m.sqlite"
+    with BatchServer(hold=True) as srv:
+        monkeypatch.setattr(batch_api, "_sleep", killed)  # the job dies at its first poll wait
+        with pytest.raises(Killed):
+            make_backend("m", cfg(srv, store)).answer(items())
+        assert srv.batches_created == 1
+        for f in tmp_path.glob("m.sqlite*"):  # the local state is lost
+            f.unlink()
+        monkeypatch.setattr(batch_api, "_sleep", lambda s: None)
+        srv.release()
+        caplog.set_level("WARNING")
+        other = make_backend("other", cfg(srv, tmp_path / "o.sqlite")).answer(items()[:1])  # another model's batch
+        out = make_backend("m", cfg(srv, store)).answer(items())
+    assert srv.batches_created == 2 and len(other) == 1  # "m" adopted batch_1; "other" did not
+    assert sorted(srv.submitted.values()) == [1] * 5 + [2]  # q0 once for m, once for other
+    assert [LABELS[r.choice_index] for r in out] == [expected_label(p["prompt"]) for p in PROMPTS]
+    assert all(r.extra["batch_id"] == "batch_1" for r in out) and sum(srv.chat_requests.values()) == 0
+    assert "batch batch_1 at the provider holds 6 of these requests but was not in the local store" in caplog.text

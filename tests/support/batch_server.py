@@ -47,8 +47,18 @@ class BatchServer(LoopbackServer):
         self.prompts_submitted: Counter = Counter()  # prompt -> times it appeared in a created batch
         self.billed: Counter = Counter()  # prompt -> completions that would be billed (batch or online)
         self.chat_requests: Counter = Counter()  # prompt -> online chat completion requests
+        self.truncate_line = 0
         self._httpd = None
         self.base_url = ""
+
+    def truncate_output_line(self, n: int) -> None:
+        """Cut the output file's line n (1-based) of every finished batch in half (a truncated download)."""
+        self.truncate_line = n
+
+    def listing(self) -> dict:
+        with self._lock:
+            data = [self.public(b) for b in sorted(self.batches, reverse=True)]
+        return {"object": "list", "data": data, "first_id": None, "last_id": None, "has_more": False}
 
     def release(self) -> None:
         self.hold = False
@@ -123,7 +133,10 @@ class BatchServer(LoopbackServer):
         for kind, lines in (("output_file_id", out), ("error_file_id", err)):
             if lines:
                 fid = f"file-{len(self.files) + 1}"
-                self.files[fid] = "".join(json.dumps(x) + "\n" for x in lines).encode()
+                text = [json.dumps(x) for x in lines]
+                if kind == "output_file_id" and 0 < self.truncate_line <= len(text):
+                    text[self.truncate_line - 1] = text[self.truncate_line - 1][: len(text[self.truncate_line - 1]) // 2]
+                self.files[fid] = "".join(x + "\n" for x in text).encode()
                 batch[kind] = fid
         batch["status"] = "expired" if self.expire else "completed"
         batch["request_counts"] = {"total": len(batch["_lines"]), "completed": len(out), "failed": len(err)}
@@ -186,6 +199,8 @@ class _Handler(BaseHTTPRequestHandler):
         srv, parts = self.server_state, self.path.rstrip("/").split("/")
         if len(parts) >= 3 and parts[-3] == "files" and parts[-1] == "content" and parts[-2] in srv.files:
             self._send(200, srv.files[parts[-2]])
+        elif parts[-1].split("?")[0] == "batches":
+            self._send(200, srv.listing())
         elif len(parts) >= 2 and parts[-2] == "batches":
             batch = srv.retrieve(parts[-1])
             self._send(200, batch) if batch else self._not_found()

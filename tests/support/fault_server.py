@@ -27,6 +27,8 @@ Fault specs (`kind` or `kind:arg`):
   null_content        200, finish_reason "stop", content null (not an answer: retried)
   empty_length        200, finish_reason "length", content "" and no log-probabilities (retried)
   content_filter_400  400, error code "content_filter" (Azure style)
+  no_logprobs         200, the OK answer's text with `logprobs: null` (a server that ignores logprobs)
+  nan_logprobs        200, the OK answer with every log-probability NaN (a bare `NaN` in the body)
   401                 authentication error whose message echoes the received key (tests redaction)
 
 The OK answer: in choice requests (`logprobs: true`) the content is the label and top_logprobs
@@ -49,7 +51,7 @@ from typing import Callable, Sequence
 
 FAULT_KINDS = ("429", "429_ms", "429_date", "429_noheader", "500", "502", "503", "slow", "truncated_json",
                "cut_body", "drop", "non_json", "content_filter", "content_filter_400", "401", "null_content",
-               "empty_length")
+               "empty_length", "no_logprobs", "nan_logprobs")
 # The faults a load test mixes in (all recoverable, none slow).
 LOAD_FAULTS = ("429:0", "429_noheader", "500", "503", "truncated_json", "cut_body", "drop", "non_json")
 
@@ -307,6 +309,17 @@ class _Handler(BaseHTTPRequestHandler):
             completion["choices"][0].update(finish_reason="stop" if kind == "null_content" else "length", logprobs=None,
                                             message={"role": "assistant", "content": None if kind == "null_content" else ""})
             self._send(200, json.dumps(completion).encode())
+        elif kind in ("no_logprobs", "nan_logprobs"):
+            completion = srv.completion(request, prompt)
+            lp = completion["choices"][0]["logprobs"]
+            if kind == "no_logprobs" or lp is None:
+                completion["choices"][0]["logprobs"] = None
+            else:
+                for tok in lp["content"]:
+                    tok["logprob"] = float("nan")
+                    for alt in tok["top_logprobs"]:
+                        alt["logprob"] = float("nan")
+            self._send(200, json.dumps(completion).encode())  # json.dumps writes NaN as a bare literal
         elif kind == "content_filter_400":
             self._send(400, _error("The response was filtered due to the prompt triggering the content "
                                    "management policy.", "content_filter", "invalid_request_error"))

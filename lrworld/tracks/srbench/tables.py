@@ -30,17 +30,20 @@ def dataset_table(scores: Mapping[str, dict], ks: Sequence[int]) -> pd.DataFrame
     ``recall_se@<K>``, ``ndcg_se@<K>``: standard errors over the runs), then ``art_s``,
     ``hallucination_rate`` (LLMs; NaN for NN), ``n_runs``, ``n_users``, and for trained
     baselines the mean ``best_epoch`` and ``epochs_run`` over their seeds (NaN otherwise)."""
+    def _num(v):  # score files write a missing value (NaN) as null: valid JSON
+        return math.nan if v is None else v
+
     rows = []
     for name, s in scores.items():
         row: dict = {"recommender": name}
         for k in ks:
             block = s.get(f"K={k}", {})
             for m in METRICS_AT_K:
-                row[f"{m}@{k}"] = block.get(m, math.nan)
+                row[f"{m}@{k}"] = _num(block.get(m))
             for m in SE_METRICS:
-                row[f"{m}_se@{k}"] = block.get(f"{m}_se", math.nan)
-        row["art_s"] = s.get("art_s", math.nan)
-        row["hallucination_rate"] = s.get("hallucination_rate", math.nan)
+                row[f"{m}_se@{k}"] = _num(block.get(f"{m}_se"))
+        row["art_s"] = _num(s.get("art_s"))
+        row["hallucination_rate"] = _num(s.get("hallucination_rate"))
         row["n_runs"] = s.get("n_runs")
         row["n_users"] = s.get("n_users")
         trained = [t for t in s.get("training", []) if t.get("max_epochs")]
