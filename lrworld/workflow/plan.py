@@ -176,7 +176,12 @@ class Plan:
         return artifacts.paths([self.gt_artifacts[measure]], dataset)
 
     def audit_artifacts(self, dataset: str) -> list[str]:
-        """The artifacts the audit re-derives the dataset's golds from (one file each, once)."""
+        """The artifacts the audit re-derives the dataset's golds from (one file each, once). A
+        release carries none: its golds were re-derived by the building site's audit (its result is
+        in release.json), and here the audit re-checks what the release holds (questions, prompts,
+        interactions: the memory cosines are recomputed from them)."""
+        if dataset in self.benchmarks:
+            return []
         names = dict.fromkeys(self.gt_artifacts[m] for m in self.datasets[dataset]["measures"] if m in self.gt_artifacts)
         return artifacts.paths(names, dataset)
 

@@ -72,7 +72,8 @@ def test_explain_ends_in_the_raw_file_and_verify_names_a_tampered_file(built, sh
     assert lines[-2].split() == ["raw", str(raw)]
     assert lines[-1].split()[:2] == ["sha256", hashlib.sha256(raw.read_bytes()).hexdigest()]
     rules = [line.split()[3] for line in lines if line.split()[:1] == ["sha256"] and line.split()[2] == "rule"]
-    assert rules == ["table", "table", "provenance", "score", "score", "score", "answer", "prompts",
+    # the answers rest on the model's weights identity too (issue 27.1)
+    assert rules == ["table", "table", "provenance", "score", "score", "score", "answer", "model_identity", "prompts",
                      "questions", "questions", "audit", "ingest", "ingest", "ingest"]
 
     rc, out = lrworld(work, "explain", "results/tables/ml.csv", "random-b", "attr_genre@cot", "--json", "--records",

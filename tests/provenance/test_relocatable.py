@@ -35,7 +35,7 @@ def smk(folder: Path, *args):
 def test_a_moved_build_plans_nothing_verifies_and_names_no_old_path(tmp_path, shared_data, capsys):
     built = checkout(tmp_path / "built-here", shared_data)
     planned = job_counts(smk(built, "-n").stdout)
-    assert planned["prompts"] == 4 and planned["score"] == 4  # 2 measures x 2 variants
+    assert planned["prompts"] == 4 and planned["score"] == 2  # 2 measures x 2 variants; one score job per measure
     smk(built)
     moved = tmp_path / "elsewhere" / "moved"
     moved.parent.mkdir()

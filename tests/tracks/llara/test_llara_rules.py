@@ -25,8 +25,8 @@ def test_llara_rules_dry_run(tmp_path, shared_data):
     (tmp_path / "config.yaml").write_text(yaml.safe_dump(config))
     plan = job_counts(snakemake(tmp_path, "-n", "results/tables/llara.md").stdout)
     # one training job per dataset, baseline and seed (2 x 2 x 3); one score per dataset and row
-    assert plan == {"llara_candidates": 2, "llara_prompts": 2, "answer": 2, "llara_responses": 2, "llara_baseline": 12,
-                    "llara_score": 6, "llara_table": 1}
+    assert plan == {"llara_candidates": 2, "llara_prompts": 2, "model_identity": 1, "answer": 2, "llara_responses": 2,
+                    "llara_baseline": 12, "llara_score": 6, "llara_table": 1}
 
 
 def test_llara_dataset_names_are_checked(tmp_path, shared_data):
