@@ -70,19 +70,25 @@ def cached(workdir: Path, model: str) -> int:
             return 0
 
 
+def server_with_answers(smk, workdir, n=2):
+    """The run's llama.cpp server process, once the model has `n` answers cached (within 300 s)."""
+    server = None
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and (server is None or cached(workdir, "managed") < n):
+        if server is None:
+            server = descendant(smk.pid, "llama_cpp_server.py")
+        assert smk.poll() is None, smk.stdout.read()[-3000:]
+        time.sleep(0.1)
+    assert server is not None and cached(workdir, "managed") >= n
+    return server
+
+
 def test_sigterm_mid_run_leaves_no_server_and_the_rerun_resumes(tmp_path, shared_data):
     write_config(tmp_path, shared_data, {"managed": MANAGED}, 8)
     target = "results/responses/ml/managed/attr_genre/zero_shot.jsonl"
     smk = subprocess.Popen(smk_cmd(tmp_path, target), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
-        server = None
-        deadline = time.monotonic() + 300
-        while time.monotonic() < deadline and (server is None or cached(tmp_path, "managed") < 2):
-            if server is None:
-                server = descendant(smk.pid, "llama_cpp_server.py")
-            assert smk.poll() is None, smk.stdout.read()[-3000:]
-            time.sleep(0.1)
-        assert server is not None and cached(tmp_path, "managed") >= 2
+        server = server_with_answers(smk, tmp_path)
         job = server.parent()  # the answer script, as SLURM or Snakemake would signal it
         job.send_signal(signal.SIGTERM)
         assert smk.wait(timeout=120) != 0
@@ -110,14 +116,7 @@ def test_sigkill_of_the_run_leaves_an_orphan_that_the_rerun_stops(tmp_path, shar
     target = "results/responses/ml/managed/attr_genre/zero_shot.jsonl"
     smk = subprocess.Popen(smk_cmd(tmp_path, target), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
-        server = None
-        deadline = time.monotonic() + 300
-        while time.monotonic() < deadline and (server is None or cached(tmp_path, "managed") < 2):
-            if server is None:
-                server = descendant(smk.pid, "llama_cpp_server.py")
-            assert smk.poll() is None, smk.stdout.read()[-3000:]
-            time.sleep(0.1)
-        assert server is not None and cached(tmp_path, "managed") >= 2
+        server = server_with_answers(smk, tmp_path)
         job = server.parent()
         smk.kill()
         job.kill()

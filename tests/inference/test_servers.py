@@ -49,6 +49,24 @@ def wait_dead(pids, timeout=30.0) -> bool:
     return False
 
 
+def serving_job(tmp_path, cfg, setup="", state_dir=None):
+    """An answer job in a subprocess that starts model m's server, prints "serving", and sleeps
+    (for the test to signal it). `setup`: a line run first; `state_dir`: Served's server records."""
+    job = tmp_path / "job.py"
+    state = f", state_dir={str(state_dir)!r}" if state_dir else ""
+    job.write_text(textwrap.dedent(f"""
+        import sys, time
+        sys.path.insert(0, {str(ROOT)!r})
+        from lrworld.inference import servers
+        {setup}
+        with servers.Served("m", {cfg!r}{state}) as served:
+            served.start()
+            print("serving", flush=True)
+            time.sleep(120)
+    """))
+    return subprocess.Popen([sys.executable, str(job)], stdout=subprocess.PIPE, text=True)
+
+
 def test_server_gets_port_gpus_env_and_its_whole_group_is_stopped(tmp_path):
     rec = tmp_path / "rec.json"
     srv = server(["{python}", STUB, "--port", "{port}", "--record", str(rec), "--child", "--gpus={gpus}"],
@@ -117,18 +135,7 @@ def test_sigterm_to_the_job_stops_its_server(tmp_path):
     rec = tmp_path / "rec.json"
     cfg = {"backend": "openai", "model": "m",
            "server": {"command": ["{python}", STUB, "--port", "{port}", "--record", str(rec), "--child"]}}
-    job = tmp_path / "job.py"
-    job.write_text(textwrap.dedent(f"""
-        import sys, time
-        sys.path.insert(0, {str(ROOT)!r})
-        from lrworld.inference import servers
-        servers.exit_on_sigterm()
-        with servers.Served("m", {cfg!r}) as served:
-            served.start()
-            print("serving", flush=True)
-            time.sleep(120)
-    """))
-    proc = subprocess.Popen([sys.executable, str(job)], stdout=subprocess.PIPE, text=True)
+    proc = serving_job(tmp_path, cfg, "servers.exit_on_sigterm()")
     try:
         assert proc.stdout.readline().strip() == "serving"
         info = json.loads(rec.read_text())
@@ -221,17 +228,7 @@ def test_a_server_left_by_a_sigkilled_job_is_stopped_by_the_next_start(tmp_path,
     cfg = {"backend": "openai", "model": "m",
            "server": {"command": ["{python}", STUB, "--port", "{port}", "--record", str(rec), "--child"],
                       "stop_grace_s": 2}}
-    job = tmp_path / "job.py"
-    job.write_text(textwrap.dedent(f"""
-        import sys, time
-        sys.path.insert(0, {str(ROOT)!r})
-        from lrworld.inference import servers
-        with servers.Served("m", {cfg!r}, state_dir={str(state)!r}) as served:
-            served.start()
-            print("serving", flush=True)
-            time.sleep(120)
-    """))
-    proc = subprocess.Popen([sys.executable, str(job)], stdout=subprocess.PIPE, text=True)
+    proc = serving_job(tmp_path, cfg, state_dir=state)
     try:
         assert proc.stdout.readline().strip() == "serving"
         info = json.loads(rec.read_text())
