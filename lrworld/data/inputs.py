@@ -4,6 +4,7 @@ call these; they take a dataset's config block with the schema's defaults filled
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from lrworld.data.formats import FORMATS
@@ -64,3 +65,21 @@ def metadata_files(named_inputs: dict) -> list[str]:
     """Every metadata input of a rule (files, folders, a metadata manifest), for provenance."""
     keys = set(metadata_keys()) | {"metadata_manifest"}
     return [f for k, v in named_inputs.items() if k in keys for f in _as_list(v)]
+
+
+def changed_since_fetch(manifest: str | Path, sha256) -> dict[str, str]:
+    """{file: sha256 now} of the files a fetch manifest lists whose bytes are not those fetched
+    ({} before the fetch). Ingest carries it in its params: an untouched download adds nothing,
+    so its params stay as they were; a raw copy edited after the download, even with an older
+    mtime, changes them, and the re-run ingest stops in `sources.check_manifest` naming the file."""
+    manifest = Path(manifest)
+    try:
+        listed = json.loads(manifest.read_text(encoding="utf-8")).get("files", {})
+    except (FileNotFoundError, json.JSONDecodeError):
+        return {}
+    out = {}
+    for name, sha in sorted(listed.items()):
+        now = sha256(manifest.parent / name)
+        if now != sha:
+            out[str(manifest.parent / name)] = now
+    return out

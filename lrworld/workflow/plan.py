@@ -159,7 +159,12 @@ class Plan:
     def local_digests(self, dataset: str) -> dict[str, str]:
         """Content of the files ingest reads from outside results/ (a rule's params: new bytes re-run it)."""
         meta = [f for files in self.metadata_inputs(dataset).values() for f in files]
-        return self.digests.of([*self.raw_inputs(dataset), *meta])
+        files = [*self.raw_inputs(dataset), *meta]
+        fetched = {data_inputs.MANIFEST.format(dataset=dataset), data_inputs.METADATA_MANIFEST.format(dataset=dataset)}
+        # downloads under results/raw: only a copy changed since its fetch shows (issue 27.3)
+        tampered = {k: v for f in files if f in fetched
+                    for k, v in data_inputs.changed_since_fetch(f, self.digests.sha256).items()}
+        return {**self.digests.of(files), **tampered}
 
     def ingest_cfg(self, dataset: str) -> dict:
         """The dataset entry without what only later stages read (its measures)."""
