@@ -169,10 +169,17 @@ def load_amazon(raw: Path, cfg: dict, pairs: list[tuple[str, str]], image_fields
             }
     items_df = pd.DataFrame(list(items.values()), columns=ITEM_COLUMNS)
     known = inter["item_id"].isin(items_df["item_id"])
+    if len(inter) and not known.any():
+        # e.g. the head of a reviews file with the head of its metadata: nothing would be left
+        raise DataError(f"{raw / pairs[0][0]}: none of the {len(inter)} reviews' {inter['item_id'].nunique()} products "
+                        f"has a metadata row ({len(items_df)} asins in {', '.join(m for _, m in pairs)}); "
+                        f"the files are of different categories or releases, or the metadata misses them")
     report = {
         "files": [f for p in pairs for f in p],
         "bad_lines_skipped": dict(bad),
         "metadata_duplicate_asins": dup,
+        # every review read, before those without metadata are dropped (ingest's raw_interactions)
+        "interactions_read": int(len(inter)),
         # Reviews whose product has no metadata row cannot be shown; they are dropped, counted.
         "interactions_without_metadata": int((~known).sum()),
         "metadata_image_field": dict(sorted(image_from.items())),

@@ -57,7 +57,11 @@ def ingest(name: str, cfg: dict, raw_dir: str | Path, metadata_paths: dict):
                         f"(now {cfg.get('encoding')!r})") from None
     items = contract.finalize_items(items)
     contract.check_unique(items, "item_id", f"datasets.{name} items")
-    report: dict = {"dataset": name, "format": fmt, "raw_interactions": int(len(inter)), fmt: fmt_report}
+    # raw_interactions: what the files hold (a format that drops some, e.g. Amazon reviews without
+    # metadata, says how many it read); loaded_interactions: what the format kept
+    report: dict = {"dataset": name, "format": fmt,
+                    "raw_interactions": int(fmt_report.get("interactions_read", len(inter))),
+                    "loaded_interactions": int(len(inter)), fmt: fmt_report}
     meta = cfg.get("metadata", {})
     given = {k: paths(v) for k, v in metadata_paths.items()}
     joins_report = {}
@@ -92,12 +96,15 @@ def ingest(name: str, cfg: dict, raw_dir: str | Path, metadata_paths: dict):
     if unknown.any():
         raise DataError(f"datasets.{name}: {int(unknown.sum())} interactions name items missing from the item file "
                         f"(first: item {inter.loc[unknown, 'item_id'].iloc[0]})")
+    if inter.empty:  # an empty dataset would build empty questions and tables with exit code 0
+        raise DataError(f"datasets.{name}: no interactions left ({report['raw_interactions']} read from {raw_dir}, "
+                        f"{report['loaded_interactions']} kept by format {fmt}); check the source files")
     users = contract.finalize_users(users.rename(columns=str))
     report.update({
         "interactions": int(len(inter)),
         # exact repeats (user, item, timestamp); one user's events on two ids of one work are counted
         # under same_work_merged
-        "duplicates_dropped": int(report["raw_interactions"] - len(inter)
+        "duplicates_dropped": int(report["loaded_interactions"] - len(inter)
                                   - report.get("same_work_merged", {}).get("interactions_dropped_same_user", 0)),
         "users": int(inter["user_id"].nunique()),
         "items": int(len(items)),

@@ -12,6 +12,7 @@ dropped. The form is detected from the file (every row with one field count abov
 from __future__ import annotations
 
 import csv
+import logging
 import re
 from collections import Counter
 from pathlib import Path
@@ -19,9 +20,16 @@ from pathlib import Path
 import pandas as pd
 
 from lrworld.data.contract import DataError, check_unique
-from lrworld.data.textio import encoding_error, open_text, require
+from lrworld.data.textio import encoding_error, has_utf8_bom, open_text, require
 
 _DATE = r"\d{4}-\d{2}-\d{2}"
+_MON = "(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
+# What a spreadsheet shows (and a CSV save keeps) after taking a title for a date or a number:
+# "September 11" / "9/11" -> 11-Sep, "September 2011" -> Sep-11, "9/11/2001" -> 11-Sep-01 or
+# 9/11/2001, a long digit string -> 1.23E+15. No real title in the Prize file has these forms.
+SPREADSHEET_DAMAGE = re.compile(rf"\d{{1,2}}-{_MON}(?:-\d{{2,4}})?|{_MON}-\d{{2,4}}|\d{{1,2}}/\d{{1,2}}/\d{{2,4}}"
+                                rf"|\d(?:\.\d+)?E\+\d{{1,3}}")
+log = logging.getLogger(__name__)
 
 
 def bad_line(path: Path, line: int, what: str, on_bad: str, skipped: Counter) -> None:
@@ -107,4 +115,11 @@ def read_titles(path: str | Path, on_bad: str = "error", skipped: Counter | None
         rows.append((parts[0].strip(), year, parts[2].strip()))
     titles = pd.DataFrame(rows, columns=["item_id", "year", "title"])
     check_unique(titles, "item_id", path)
-    return titles, {"titles_form": form, "titles_header_skipped": header}
+    damaged = [f"item {i} ({y if y is not None else 'NULL'}): {t!r}" for i, y, t in rows
+               if SPREADSHEET_DAMAGE.fullmatch(t)]
+    if damaged:
+        # kept as written (the original title cannot be known), but never silently
+        log.warning("%s: %d titles look turned into dates or numbers by a spreadsheet (e.g. %s); take the "
+                    "titles from the original movie_titles file", path, len(damaged), damaged[0])
+    return titles, {"titles_form": form, "titles_header_skipped": header, "titles_utf8_bom": has_utf8_bom(path),
+                    "titles_like_spreadsheet_dates": {"count": len(damaged), "examples": damaged[:5]}}

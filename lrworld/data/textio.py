@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import gzip
 import io
+import logging
 import zlib
 from pathlib import Path
 
 from lrworld.data.contract import DataError
 
 GZIP_MAGIC = b"\x1f\x8b"
+UTF8_BOM = b"\xef\xbb\xbf"
+log = logging.getLogger(__name__)
 
 
 ENCODING_HINT = "set the dataset's encoding"
@@ -65,6 +68,13 @@ def is_gzip(path: str | Path) -> bool:
         return fh.read(2) == GZIP_MAGIC
 
 
+def has_utf8_bom(path: str | Path) -> bool:
+    """The file (plain or gzip) starts with the UTF-8 byte-order mark."""
+    path = Path(path)
+    with (_Gzip(path) if is_gzip(path) else open(path, "rb")) as fh:
+        return fh.read(3) == UTF8_BOM
+
+
 def twin(name: str) -> str:
     """The other spelling of a file name: `x.json` <-> `x.json.gz`."""
     return name[:-3] if name.endswith(".gz") else name + ".gz"
@@ -92,8 +102,14 @@ def require(path: str | Path) -> Path:
 def open_text(path: str | Path, encoding: str = "utf-8", errors: str = "strict"):
     """A text stream over a plain or gzip file (newlines untranslated: CRLF is stripped by callers)."""
     path = require(path)
-    # a UTF-8 BOM would stay glued to the first field (Netflix's movie 1 then reads as a header row)
-    if encoding.lower().replace("_", "-") in ("utf-8", "utf8"):
+    # a UTF-8 BOM would stay glued to the first field (Netflix's movie 1 then reads as a header row);
+    # under a one-byte encoding (latin-1, the Netflix default) it also says the file is UTF-8: a
+    # spreadsheet's "CSV UTF-8" save, whose accented titles latin-1 would garble
+    name = encoding.lower().replace("_", "-")
+    if name in ("utf-8", "utf8"):
+        encoding = "utf-8-sig"
+    elif not name.startswith(("utf", "u16", "u32")) and has_utf8_bom(path):
+        log.warning("%s: starts with a UTF-8 byte-order mark: read as UTF-8, not %s", path, encoding)
         encoding = "utf-8-sig"
     if is_gzip(path):
         return io.TextIOWrapper(_Gzip(path), encoding=encoding, errors=errors, newline="")

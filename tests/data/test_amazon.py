@@ -2,7 +2,10 @@
 formats with the real files' quirks, and the 2014 format over the real Beauty 5-core sequences."""
 
 import json
+import shutil
+from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from lrworld.core.schema import ConfigError
@@ -161,3 +164,75 @@ def test_every_rendition_suffix_gives_the_full_image(suffix):
     # issue 27, item 5: 9 of 53 images in a real Appliances head kept their 38x50 thumbnail
     base = "https://images-na.ssl-images-amazon.com/images/I/41Ab+cD-eFL"
     assert full_image(f"{base}{suffix}.jpg") == f"{base}.jpg"
+
+
+def _abo_fixture(tmp_path):
+    fx = write_amazon_2018(tmp_path / "amz", n_users=20, n_items=30, seed=6, min_reviews=12)
+    recs = [json.loads(line) for line in fx["metadata"].read_text().splitlines()]
+    for r in recs:  # no image URLs: ABO's local images fill them
+        r["imageURL"], r["imageURLHighRes"] = [], []
+    fx["metadata"].write_text("\n".join(json.dumps(r) for r in recs) + "\n")
+    asins = sorted(fx["truth"])[:10]
+    abo_fx = write_abo(tmp_path / "abo", fx["truth"], asins, shards=4)
+    files = {"abo_listings": [str(abo_fx["listings"] / f"listings_{c}.json.gz") for c in "0123456789abcdef"],
+             "abo_images": abo_fx["images"]}
+    return asins, files, tmp_path / "abo/images/small"
+
+
+def test_abo_images_absent_from_images_small_are_counted_not_filled(tmp_path):
+    # issue 27, item 5: file:// URIs to absent images/small files passed ingest as images
+    asins, files, small = _abo_fixture(tmp_path)
+    gone = sorted(small.rglob("*.jpg"))[:3]
+    for g in gone:
+        g.unlink()
+    _, items, _, report = ingest("amz", dict(CFG, metadata={"min_alignment": 0.3}), tmp_path / "amz", files)
+    rep = report["joins"]["abo"]
+    assert rep["aligned"] == 10 and rep["images_filled"] == 7 and rep["images_missing"] == 3
+    assert sorted(e.split(": ")[1] for e in rep["images_missing_examples"]) == \
+        sorted(str(g.relative_to(small)) for g in gone)
+    row = items.set_index("item_id")
+    lost = [a for a in asins if pd.isna(row.loc[a, "poster_url"])]
+    assert len(lost) == 3 and all(pd.isna(row.loc[a, "abo_image"]) for a in lost)
+    for a in set(asins) - set(lost):  # every URI left points at a file
+        assert Path(row.loc[a, "poster_url"].removeprefix("file://")).is_file()
+    assert rep["coverage"]["poster_url"] == round(7 / 30, 4)
+    # the images-small archive not unpacked at all: one line naming the folder
+    shutil.rmtree(small)
+    with pytest.raises(DataError, match=r"images/small: not found, but .*images\.csv\.gz places the 10 aligned "
+                                        r"products' images there"):
+        ingest("amz", dict(CFG, metadata={"min_alignment": 0.3}), tmp_path / "amz", files)
+
+
+def _five_core_head(tmp_path, n_reviews: int, meta_drop) -> dict:
+    """The head of a 5-core reviews file with the metadata file less the asins `meta_drop` picks (a
+    metadata head covers other products than a reviews head)."""
+    fx = write_amazon_2018(tmp_path, n_users=30, n_items=80, seed=3, quirks=False)
+    head = fx["reviews"].read_text().splitlines()[:n_reviews]
+    fx["reviews"].write_text("\n".join(head) + "\n")
+    reviewed = [json.loads(line)["asin"] for line in head]
+    drop = meta_drop(sorted(set(reviewed)))
+    meta = [line for line in fx["metadata"].read_text().splitlines() if json.loads(line)["asin"] not in drop]
+    fx["metadata"].write_text("\n".join(meta) + "\n")
+    return {"reviewed": reviewed, "dropped": drop, "meta_rows": len(meta)}
+
+
+def test_a_5core_head_whose_items_have_no_metadata_is_an_error(tmp_path):
+    # issue 27, item 5: ended with rc 0 and an empty dataset; the README says an error when nothing is left
+    fx = _five_core_head(tmp_path, 100, set)
+    assert fx["meta_rows"] == 80 - len(set(fx["reviewed"]))  # the metadata holds only other products
+    with pytest.raises(DataError, match=rf"Home_and_Kitchen_5\.json: none of the 100 reviews' "
+                                        rf"{len(set(fx['reviewed']))} products has a metadata row "
+                                        rf"\({fx['meta_rows']} asins in meta_Home_and_Kitchen\.json\)"):
+        ingest("amz", CFG, tmp_path, {})
+
+
+def test_raw_interactions_counts_every_review_read_before_filtering(tmp_path):
+    # issue 27, item 5: raw_interactions was counted after dropping reviews without metadata (65 of 100)
+    fx = _five_core_head(tmp_path, 100, lambda asins: set(asins[::3]))
+    lost = sum(a in fx["dropped"] for a in fx["reviewed"])
+    assert 0 < lost < 100
+    inter, _, _, report = ingest("amz", CFG, tmp_path, {})
+    assert report["raw_interactions"] == 100
+    assert report["loaded_interactions"] == 100 - lost == len(inter) == report["interactions"]
+    assert report["amazon-2018"]["interactions_without_metadata"] == lost
+    assert report["duplicates_dropped"] == 0

@@ -160,3 +160,48 @@ def test_a_utf8_bom_on_movie_titles_keeps_movie_1(tmp_path):
     f.write_bytes("\ufeff1,2003,Dinosaur Planet\n2,2004,Isle of Man TT 2004 Review\n".encode("utf-8"))
     titles, info = read_titles(f, encoding="utf-8")
     assert list(titles["item_id"]) == ["1", "2"] and not info["titles_header_skipped"]
+
+
+def test_a_utf8_bom_under_the_latin1_default_keeps_movie_1_and_reads_utf8(tmp_path):
+    # issue 27, item 5: under the default latin-1 the BOM read as 'ï»¿', line 1 looked like a
+    # header and movie 1 was dropped; the BOM also says the file is UTF-8 ("CSV UTF-8" save)
+    write_netflix(tmp_path, n_users=20, seed=2)
+    f = tmp_path / "movie_titles.csv"
+    f.write_bytes(b"\xef\xbb\xbf" + f.read_bytes().decode("latin-1").encode("utf-8"))
+    inter, items, _, report = ingest("n", CFG, tmp_path, {})
+    rep = report["netflix"]
+    assert rep["titles_utf8_bom"] is True and rep["titles_header_skipped"] is False
+    row = items.set_index("item_id")
+    assert len(items) == len(BASE_MOVIES) and row.loc["1", "title"] == "Dinosaur Planet"
+    assert row.loc["9", "title"] == "Amélie"  # not 'AmÃ©lie'
+    assert (inter["item_id"] == "1").any()
+
+
+def test_titles_a_spreadsheet_turned_into_dates_are_counted_with_examples(tmp_path, caplog):
+    # issue 27, item 5: "September 11" resaved by Excel as "11-Sep" passed unflagged
+    write_netflix(tmp_path, n_users=20, seed=2)
+    f = tmp_path / "movie_titles.csv"
+    lines = f.read_bytes().decode("latin-1").split("\r\n")
+    damaged = {2: "11-Sep", 7: "Sep-11", 10: "9/11/2001", 12: "1.23E+15"}  # item -> what the sheet wrote
+    for item, shown in damaged.items():
+        n, year, _ = lines[item - 1].split(",", 2)
+        lines[item - 1] = f"{n},{year},{shown}"
+    f.write_bytes("\r\n".join(lines).encode("latin-1"))
+    with caplog.at_level("WARNING"):
+        _, items, _, report = ingest("n", CFG, tmp_path, {})
+    flagged = report["netflix"]["titles_like_spreadsheet_dates"]
+    assert flagged == {"count": 4, "examples": ["item 2 (2004): '11-Sep'", "item 7 (1992): 'Sep-11'",
+                                                "item 10 (2004): '9/11/2001'", "item 12 (NULL): '1.23E+15'"]}
+    assert items.set_index("item_id").loc["2", "title"] == "11-Sep"  # kept as written, not guessed back
+    assert any("4 titles look turned into dates or numbers by a spreadsheet" in r.message for r in caplog.records)
+
+
+def test_real_titles_that_look_like_dates_are_not_flagged(tmp_path):
+    from lrworld.data.netflix import SPREADSHEET_DAMAGE
+
+    for title in ("September 11", "9/11", "1776", "10", "Seven-Up", "2001: A Space Odyssey", "Sep", "May"):
+        assert not SPREADSHEET_DAMAGE.fullmatch(title), title
+    write_netflix(tmp_path, n_users=5, seed=0)
+    _, _, _, report = ingest("n", CFG, tmp_path, {})
+    assert report["netflix"]["titles_like_spreadsheet_dates"] == {"count": 0, "examples": []}
+    assert report["netflix"]["titles_utf8_bom"] is False

@@ -5,7 +5,8 @@
 main_image_id, brand / color [{language_tag, value}]. `abo_images`: `images/metadata/images.csv.gz`
 (image_id, height, width, path; the files under `images/small/<path>`). A matched product without
 an image gets its ABO main image (a local file, so captioning needs no download); one without a
-colour or brand gets ABO's English one.
+colour or brand gets ABO's English one. An image whose file is absent from `images/small` fills
+nothing (counted as `images_missing`, with examples); no `images/small` folder is an error.
 """
 
 from __future__ import annotations
@@ -53,6 +54,22 @@ def read_images_csv(path: Path) -> dict[str, str]:
         return {r["image_id"]: r["path"] for r in reader}
 
 
+def check_images(abo: dict, small: Path, images_path: Path) -> list[str]:
+    """Drop the images whose file is not under images/small (their product keeps its own image URL,
+    if any); return them as examples. No images/small folder at all is an error: every file:// URI
+    would point at nothing."""
+    wanted = {a: r["image"] for a, r in abo.items() if r["image"] is not None}
+    if wanted and not small.is_dir():
+        raise DataError(f"{small}: not found, but {images_path} places the {len(wanted)} aligned products' images "
+                        f"there: unpack ABO's images-small archive beside images/metadata")
+    missing = []
+    for asin, image in sorted(wanted.items()):
+        if not image.is_file():
+            missing.append(f"{asin}: {image.relative_to(small)}")
+            abo[asin]["image"] = None
+    return missing
+
+
 @register("abo", keys=("abo_listings", "abo_images"), formats=("amazon-2018", "amazon-2014"),
           fields=("poster_url", "color", "brand", "abo_image"), expand=listing_files,
           key_schema={"abo_listings": {"oneOf": [{"type": "string"},
@@ -75,6 +92,7 @@ def join(items: pd.DataFrame, inter, files: dict, opts: dict):
                 abo[asin] = {"image": small / img if img else None, "color": english(rec.get("color")),
                              "brand": english(rec.get("brand"))}
         per_shard[Path(shard).name] = n
+    missing = check_images(abo, small, Path(images_path))
     out = items.copy()
     for col in ("color", "brand"):
         if col not in out.columns:
@@ -94,4 +112,5 @@ def join(items: pd.DataFrame, inter, files: dict, opts: dict):
         out[col] = [take(col, cur, abo.get(i, {}).get(col)) for i, cur in zip(ids, out[col])]
     return out, {"listings_per_shard": per_shard, "images_table": str(images_path), "aligned": len(abo),
                  "images_filled": filled["poster_url"], "colors_filled": filled["color"],
-                 "brands_filled": filled["brand"], "bad_lines_skipped": dict(bad)}
+                 "brands_filled": filled["brand"], "images_missing": len(missing), "images_missing_examples": missing[:5],
+                 "bad_lines_skipped": dict(bad)}
