@@ -53,8 +53,9 @@ def test_a_managed_server_log_is_0600_and_its_environment_has_no_openai_key(tmp_
     monkeypatch.setenv("OPENAI_API_KEY", "sk-inherited-7f3a")
     old_umask = os.umask(0o022)  # the usual umask, which made the log 0644
     rec, log = tmp_path / "rec.json", tmp_path / "logs/server.log"
-    srv = with_defaults({"backend": "openai", "server": {
-        "command": ["{python}", str(ROOT / "tests/support/stub_server.py"), "--port", "{port}", "--record", str(rec)]}})["server"]
+    stub = str(ROOT / "tests/support/stub_server.py")
+    srv = with_defaults({"backend": "openai",
+                         "server": {"command": ["{python}", stub, "--port", "{port}", "--record", str(rec)]}})["server"]
     try:
         with running_server("stub", srv, log_path=log):
             env = json.loads(rec.read_text())["env"]

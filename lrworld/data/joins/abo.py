@@ -112,5 +112,6 @@ def join(items: pd.DataFrame, inter, files: dict, opts: dict):
         out[col] = [take(col, cur, abo.get(i, {}).get(col)) for i, cur in zip(ids, out[col])]
     return out, {"listings_per_shard": per_shard, "images_table": str(images_path), "aligned": len(abo),
                  "images_filled": filled["poster_url"], "colors_filled": filled["color"],
-                 "brands_filled": filled["brand"], "images_missing": len(missing), "images_missing_examples": missing[:5],
+                 "brands_filled": filled["brand"], "images_missing": len(missing),
+                 "images_missing_examples": missing[:5],
                  "bad_lines_skipped": dict(bad)}
