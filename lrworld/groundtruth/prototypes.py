@@ -33,7 +33,8 @@ from lrworld.groundtruth.neumf import embedding_matrix, n_trainings
 from lrworld.questions.negatives import first_eligible
 
 PROTO_COLUMNS = ["measure", "cluster", "target", "centroid_distance", "candidate", "cosine",
-                 "is_answer", "rank", "seed_cosines", "seeds_agreeing", "margin", "min_margin", "status"]
+                 "is_answer", "rank", "seed_cosines", "seeds_agreeing", "margin", "consensus_margin", "min_margin",
+                 "status"]
 DIRECTIONS = {"neu_item2users": ("item", "user"), "neu_user2items": ("user", "item")}
 KEPT, SEED_DISAGREEMENT, MARGIN = "kept", "seed_disagreement", "margin"
 
@@ -41,6 +42,12 @@ KEPT, SEED_DISAGREEMENT, MARGIN = "kept", "seed_disagreement", "margin"
 def _unit(x: np.ndarray) -> np.ndarray:
     n = np.linalg.norm(x, axis=1, keepdims=True)
     return x / np.where(n > 0, n, 1.0)
+
+
+def consensus_score(cos: np.ndarray) -> np.ndarray:
+    """(trainings, entities) cosines -> the consensus score per entity: the mean over the trainings
+    (the worst cosine instead kept fewer targets on ML-100K: docs/groundtruth.md)."""
+    return cos.mean(axis=0)
 
 
 def kmeans_targets(X: np.ndarray, k: int, n_targets: int, seed: int, threads: int = 1):
@@ -108,60 +115,65 @@ def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, m
             return display.get(str(c_ids[c]), str(c_ids[c]))
     cols = {c: [] for c in PROTO_COLUMNS}
 
-    def row(cl, target, dist, cand, cos, is_answer, rank, agreeing, mg, status):
+    def row(cl, target, dist, cand, cos, is_answer, rank, agreeing, mg, lead, status):
         for name, v in zip(PROTO_COLUMNS, (measure, cl, target, dist, str(c_ids[cand]), float(cos.mean(axis=0)[cand]),
-                                           is_answer, rank, [float(x) for x in cos[:, cand]], agreeing, mg, margin,
-                                           status)):
+                                           is_answer, rank, [float(x) for x in cos[:, cand]], agreeing, mg, lead,
+                                           margin, status)):
             cols[name].append(v)
 
     skipped = rejected = kept = visited = 0
     counts = {SEED_DISAGREEMENT: 0, MARGIN: 0}
-    agreeing_total = 0
+    agreeing_total = pool_top_total = 0
     for r, cl, dist in targets:
         if kept >= n_targets:
             break
-        cos = np.stack([C @ T[r] for C, T in zip(Cs, Ts)])  # (seeds, candidates), float64
+        cos = np.stack([C @ T[r] for C, T in zip(Cs, Ts)])  # (trainings, entities), float64
         in_pool = np.ones(len(c_ids), dtype=bool)
         in_pool[[c_pos[i] for i in known.get(str(t_ids[r]), set()) if i in c_pos]] = False
         pool = np.flatnonzero(in_pool)
         if len(pool) < n_positives + n_candidates - 1:
             skipped += 1
             continue
-        visited += 1
-        mean = cos.mean(axis=0)
-        ranked = pool[np.lexsort((pool, -mean[pool]))]
+        score = consensus_score(cos)
+        ranked = pool[np.lexsort((pool, -score[pool]))]
         gold = int(ranked[0])
-        argmaxes = [int(pool[np.argmax(c[pool])]) for c in cos]  # first max: smallest code on ties
-        agreeing = sum(a == gold for a in argmaxes)
-        agreeing_total += agreeing
-        others = pool[pool != gold]
-        mg = float(min(c[gold] - c[others].max() for c in cos))
-        target = str(t_ids[r])
-        status = SEED_DISAGREEMENT if agreeing < n_seeds else MARGIN if mg < margin else KEPT
-        if status != KEPT:
-            counts[status] += 1
-            row(cl, target, dist, gold, cos, True, 0, agreeing, mg, status)
-            continue
+        lead = float(score[gold] - score[ranked[1]])  # over the pool's consensus runner-up
+        # never a negative: a positive of the consensus or of any one training
         eligible = in_pool.copy()
+        eligible[ranked[:n_positives]] = False
         for c in cos:
             eligible[pool[np.lexsort((pool, -c[pool]))][:n_positives]] = False
+        target = str(t_ids[r])
         order = rng_for(seed, dataset, measure, "negatives", target).permutation(len(c_ids))
         negs, rej = first_eligible(order, eligible, n_candidates - 1, key, [key(gold)] if key else ())
-        rejected += rej
         if len(negs) < n_candidates - 1:
             skipped += 1
             continue
+        visited += 1
+        gaps = cos[:, gold] - cos[:, negs].max(axis=1)  # per training: gold over the best shown negative
+        agreeing = int((gaps > 0).sum())  # trainings whose argmax of the question's options is the gold
+        agreeing_total += agreeing
+        pool_top_total += sum(int(pool[np.argmax(c[pool])]) == gold for c in cos)
+        mg = min(lead, float(gaps.min()))
+        status = SEED_DISAGREEMENT if agreeing < n_seeds else MARGIN if mg < margin else KEPT
+        if status != KEPT:
+            counts[status] += 1
+            row(cl, target, dist, gold, cos, True, 0, agreeing, mg, lead, status)
+            continue
+        rejected += rej
         kept += 1
         rank_of = {int(c): i for i, c in enumerate(ranked)}
         for j, c in enumerate([gold, *negs]):
-            row(cl, target, dist, c, cos, j == 0, rank_of[int(c)], agreeing, mg, KEPT)
+            row(cl, target, dist, c, cos, j == 0, rank_of[int(c)], agreeing, mg, lead, KEPT)
     table = pd.DataFrame(cols).astype({"cluster": "int64", "centroid_distance": "float64",
                                        "cosine": "float64", "is_answer": bool, "rank": "int64",
-                                       "seeds_agreeing": "int64", "margin": "float64", "min_margin": "float64"})
+                                       "seeds_agreeing": "int64", "margin": "float64", "consensus_margin": "float64",
+                                       "min_margin": "float64"})
     stats = {"measure": measure, "k": k, "seeds": n_seeds, "margin": margin, "n_targets": kept,
              "considered": visited, "dropped_seed_disagreement": counts[SEED_DISAGREEMENT],
              "dropped_margin": counts[MARGIN], "skipped": skipped,
              "seed_agreement": round(agreeing_total / (n_seeds * visited), 4) if visited else None,
+             "pool_argmax_agreement": round(pool_top_total / (n_seeds * visited), 4) if visited else None,
              "n_positives": n_positives, "embedding": column, "negatives_rejected_same_text": rejected}
     return table, stats
 
