@@ -37,8 +37,8 @@ from lrworld.groundtruth.neumf import embedding_matrix, n_trainings
 from lrworld.questions.negatives import first_eligible
 
 PROTO_COLUMNS = ["measure", "cluster", "target", "centroid_distance", "candidate", "cosine",
-                 "is_answer", "rank", "seed_cosines", "seeds_agreeing", "seeds_pool_argmax", "margin", "consensus_margin",
-                 "min_margin", "status"]
+                 "is_answer", "rank", "seed_cosines", "seeds_agreeing", "seeds_pool_argmax", "margin",
+                 "consensus_margin", "min_margin", "status"]
 DIRECTIONS = {"neu_item2users": ("item", "user"), "neu_user2items": ("user", "item")}
 KEPT, SEED_DISAGREEMENT, MARGIN = "kept", "seed_disagreement", "margin"
 
@@ -172,8 +172,8 @@ def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, m
             row(cl, target, dist, c, cos, j == 0, rank_of[int(c)], agreeing, on_top, mg, lead, KEPT)
     table = pd.DataFrame(cols).astype({"cluster": "int64", "centroid_distance": "float64",
                                        "cosine": "float64", "is_answer": bool, "rank": "int64",
-                                       "seeds_agreeing": "int64", "seeds_pool_argmax": "int64", "margin": "float64", "consensus_margin": "float64",
-                                       "min_margin": "float64"})
+                                       "seeds_agreeing": "int64", "seeds_pool_argmax": "int64", "margin": "float64",
+                                       "consensus_margin": "float64", "min_margin": "float64"})
     stats = {"measure": measure, "k": k, "seeds": n_seeds, "margin": margin, "n_targets": kept,
              "considered": visited, "dropped_seed_disagreement": counts[SEED_DISAGREEMENT],
              "dropped_margin": counts[MARGIN], "skipped": skipped,

@@ -155,6 +155,7 @@ def test_trainings_that_disagree_on_the_pool_but_not_on_the_options_keep_the_que
     assert not {"u1"} & set(table["candidate"])  # a positive of every training is never a negative
     qs, report = Q.build_neu_item2users_questions(fx[1], table, 1, 0, "fx")
     assert len(qs) == 1 and qs[0]["candidates"][qs[0]["answer_index"]] == "u0" and report["seeds"] == 3
+    assert report["seed_agreement"] == 1.0 and report["pool_argmax_agreement"] == pytest.approx(2 / 3, abs=1e-4)
 
 
 def test_a_training_that_ranks_a_shown_negative_first_drops_the_question():
