@@ -5,7 +5,7 @@ answer from the candidate with cosine 0.619 to one with 0.000 passed the audit).
 |---|---|---|
 | assoc_rule | rules.parquet | the consequent of a mined rule A -> {c} with lift > 1, with the support and confidence the question carries; no negative a consequent of any rule with antecedent A |
 | mem_item_item, mem_user_user | the interactions (cosine of one-hot sets, recomputed here) and item/user_similar_pairs.parquet | the strict cosine argmax among the candidates, the artifact's answer over the artifact's candidates |
-| neu_item2users, neu_user2items | prototypes.parquet | the cosine argmax among the candidates, the artifact's answer over the artifact's candidates |
+| neu_item2users, neu_user2items | prototypes.parquet | the (mean) cosine argmax among the candidates, the artifact's answer over the artifact's candidates, and (issue 23) the argmax under every NeuMF training by the artifact's margin |
 
 The question's own evidence (the scores it carries per candidate) is checked too: its answer must
 be the argmax of those scores. Each failure kind is its own named check (`CHECKS`).
@@ -33,6 +33,21 @@ def _argmax_failure(scores: list[float], a: int, cands: list[str], source: str) 
     if rival is None or scores[a] > scores[rival] + TOL:
         return None
     return f"the answer {cands[a]} has {source} {scores[a]:.3f}, candidate {cands[rival]} has {scores[rival]:.3f}"
+
+
+def _per_training_failures(g: pd.DataFrame, cands: list[str], a: int) -> list[str]:
+    """Each NeuMF training under which the answer does not lead every other option by the artifact's
+    margin (`min_margin`, the configured one): the rule the artifact was built by (prototypes.py)."""
+    per = dict(zip(g["candidate"].astype(str), g["seed_cosines"]))
+    need = float(g["min_margin"].iat[0]) if "min_margin" in g else 0.0
+    out = []
+    for j in range(len(per[cands[a]])):
+        s = [float(per[c][j]) for c in cands]
+        rival = max((k for k in range(len(s)) if k != a), key=lambda k: s[k])
+        if s[a] - s[rival] < max(need, TOL) - TOL:
+            out.append(f"under NeuMF training {j} the answer {cands[a]} has cosine {s[a]:.4f}, candidate "
+                       f"{cands[rival]} {s[rival]:.4f} (the margin is {need:g})")
+    return out
 
 
 class Evidence:
@@ -130,6 +145,9 @@ def gold_checks(path: str, q: dict, ev: Evidence, violation) -> list:
                 why = _argmax_failure([art[c] for c in cands], a, cands, f"{col} (the artifact)")
                 if why:
                     bad("gold_not_argmax", why)
+                if "seed_cosines" in g:
+                    for why in _per_training_failures(g, cands, a):
+                        bad("gold_not_argmax", why)
                 if isinstance(scores, list) and any(abs(float(s) - art[c]) > 1e-6 for s, c in zip(scores, cands)):
                     bad("evidence_differs_from_artifact", f"the question's {col} values differ from the artifact's")
     elif m == "assoc_rule" and ev.rules is not None:

@@ -107,10 +107,13 @@ def _drop_report(table) -> dict:
     if "seeds_agreeing" in per:
         seeds = len(per["seed_cosines"].iat[0]) if len(per) else 0
         out.update({"seeds": seeds, "dropped_seed_disagreement": int((per["status"] == "seed_disagreement").sum()),
-                    # share of (target, training) pairs whose argmax is the consensus gold
+                    # share of (target, training) pairs whose argmax of the question's options is the gold
                     "seed_agreement": round(float(per["seeds_agreeing"].sum()) / (seeds * len(per)), 4)
                     if len(per) else None,
                     "min_margin": float(per["min_margin"].iat[0]) if len(per) else None})
+        if "seeds_pool_argmax" in per:  # ... and whose argmax of the whole pool is (the old rule's figure)
+            out["pool_argmax_agreement"] = (round(float(per["seeds_pool_argmax"].sum()) / (seeds * len(per)), 4)
+                                            if len(per) else None)
     return out
 
 

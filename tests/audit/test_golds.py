@@ -89,6 +89,27 @@ def test_neural_gold_checked_against_the_prototypes():
     assert checks_of(v) == ["gold_not_argmax"]  # 0.9 < 0.95 of item 13
 
 
+def test_neural_gold_checked_under_every_training():
+    """The artifact's mean cosine crowns item 1 (the answer), but NeuMF training 1 ranks item 13
+    above it (and, later, training 0 gives it a lead below the margin): the rule the artifact claims
+    (prototypes.py) is re-derived."""
+    cands = [str(i) for i in range(1, 7)] + ["13", "14", "15", "16"]
+
+    def protos(answer, rival):
+        per = [answer, *[[0.1, 0.1]] * 5, rival, *[[0.0, 0.0]] * 3]
+        return pd.DataFrame({"measure": "neu_user2items", "target": "v", "candidate": cands,
+                             "cosine": [sum(x) / 2 for x in per], "is_answer": [c == "1" for c in cands],
+                             "seed_cosines": per, "min_margin": 0.01})
+
+    qs = {"neu_user2items": one()["neu_user2items"]}
+    _, v = run(qs, {"prototypes": protos([0.95, 0.2], [0.5, 0.3])}, prompts=False)
+    assert checks_of(v) == ["gold_not_argmax"]
+    assert "under NeuMF training 1 the answer 1 has cosine 0.2000, candidate 13 0.3000" in v[0].detail
+    assert run(qs, {"prototypes": protos([0.95, 0.2], [0.5, 0.1])}, prompts=False)[1] == []  # leads under both
+    _, v = run(qs, {"prototypes": protos([0.505, 0.2], [0.5, 0.1])}, prompts=False)
+    assert checks_of(v) == ["gold_not_argmax"] and "training 0" in v[0].detail and "margin is 0.01" in v[0].detail
+
+
 @pytest.mark.parametrize("rules,check", [
     # the rule is not mined
     ({"antecedents": [["1", "2"]], "consequents": [["4"]], "support": [0.1], "confidence": [0.5], "lift": [2.0]},
