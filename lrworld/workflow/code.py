@@ -37,11 +37,6 @@ def _module_name(root: Path, path: Path) -> str:
     return ".".join(parts)
 
 
-def _imported(root: Path, path: Path) -> tuple[frozenset[str], frozenset[str]]:
-    """Dotted module names `path` imports (absolute, resolved), and the packages it discovers."""
-    return _imports_of(root, path, path.stat().st_mtime_ns)
-
-
 # Keyed by mtime: every rule's closure shares the modules' scans (the plan computes ~40 closures
 # over the same ~120 modules), and an edited module is scanned again.
 @lru_cache(maxsize=None)
@@ -74,37 +69,69 @@ def _imports_of(root: Path, path: Path, mtime_ns: int) -> tuple[frozenset[str], 
     return frozenset(out), frozenset(discovers)
 
 
-def closure(root: str | Path, *entry_points: str | Path) -> list[Path]:
-    """Every package file the entry points (scripts, or modules) run, sorted; entry points included."""
-    root = Path(root).resolve()
-    # module_path gives paths below the resolved root; only the entry points need resolving
-    todo = [(Path(p) if Path(p).is_absolute() else root / p).resolve() for p in entry_points]
-    seen: set[Path] = set()
-    while todo:
-        path = todo.pop()
-        if path in seen or not path.is_file():
-            continue
-        seen.add(path)
-        names, discovers = _imported(root, path)
+class CodeIndex:
+    """Closures and digests of one checkout: a plan asks for ~50 closures over the same ~150
+    modules, so each module's edges (the files its imports lead to) are resolved once and each file
+    is hashed once, both again when the file's size or mtime changes (an edited module is seen)."""
+
+    def __init__(self, root: str | Path):
+        self.root = Path(root).resolve()
+        self._edges: dict[Path, tuple[tuple, list[Path]]] = {}
+        self._sha: dict[Path, tuple[tuple, bytes]] = {}
+
+    def _edges_of(self, path: Path) -> list[Path]:
+        """The files one module leads to: its imports, the packages on their way, discovered modules."""
+        st = path.stat()
+        key = (st.st_mtime_ns, st.st_size)
+        if path in self._edges and self._edges[path][0] == key:
+            return self._edges[path][1]
+        names, discovers = _imports_of(self.root, path, st.st_mtime_ns)
+        out = []
         for pkg in discovers:
-            init = module_path(root, pkg)
+            init = module_path(self.root, pkg)
             if init is not None and init.name == "__init__.py":
-                todo += [p for p in init.parent.glob("*.py") if not p.name.startswith("_")]
+                out += [p for p in init.parent.glob("*.py") if not p.name.startswith("_")]
         for name in names | discovers:
             parts = name.split(".")
             # the packages on the way run their __init__ too
             for i in range(1, len(parts) + 1):
-                p = module_path(root, ".".join(parts[:i]))
+                p = module_path(self.root, ".".join(parts[:i]))
                 if p is not None:
-                    todo.append(p)
-    return sorted(seen)
+                    out.append(p)
+        self._edges[path] = (key, out)
+        return out
+
+    def closure(self, *entry_points: str | Path) -> list[Path]:
+        """Every package file the entry points (scripts, or modules) run, sorted; entry points included."""
+        # module paths are below the resolved root; only the entry points need resolving
+        todo = [(Path(p) if Path(p).is_absolute() else self.root / p).resolve() for p in entry_points]
+        seen: set[Path] = set()
+        while todo:
+            path = todo.pop()
+            if path in seen or not path.is_file():
+                continue
+            seen.add(path)
+            todo += self._edges_of(path)
+        return sorted(seen)
+
+    def digest(self, files: list[Path]) -> str:
+        """sha256 over the files' paths (relative to root) and bytes: the rule's code identity."""
+        h = hashlib.sha256()
+        for f in files:
+            st = f.stat()
+            key = (st.st_mtime_ns, st.st_size)
+            if f not in self._sha or self._sha[f][0] != key:
+                self._sha[f] = (key, hashlib.sha256(f.read_bytes()).digest())
+            h.update(str(f.relative_to(self.root)).encode() + b"\0")
+            h.update(self._sha[f][1])
+        return h.hexdigest()
+
+
+def closure(root: str | Path, *entry_points: str | Path) -> list[Path]:
+    """Every package file the entry points (scripts, or modules) run, sorted; entry points included."""
+    return CodeIndex(root).closure(*entry_points)
 
 
 def digest(root: str | Path, files: list[Path]) -> str:
     """sha256 over the files' paths (relative to root) and bytes: the rule's code identity."""
-    root = Path(root).resolve()
-    h = hashlib.sha256()
-    for f in files:
-        h.update(str(f.relative_to(root)).encode() + b"\0")
-        h.update(hashlib.sha256(f.read_bytes()).digest())
-    return h.hexdigest()
+    return CodeIndex(root).digest(files)
