@@ -31,7 +31,7 @@ rule site_page:
         radar="results/analysis/{dataset}/plots/radar.png",
         # The page reads every cell's score, responses, prompts and provenance record. They are
         # upstream of the table and of its provenance record, so those two stand for them: a change
-        # to any cell re-runs the page through them, and the page job has 7 inputs rather than
+        # to any cell re-runs the page through them, and the page job has 5 inputs rather than
         # ~2,500 per dataset at paper scale (docs/slurm.md, planning at scale).
         records="results/provenance/{dataset}/table.json",
         audit="results/audit/{dataset}.json",
