@@ -11,7 +11,10 @@ formats, tests/support), so the plan needs no data; nothing is run but dry runs.
 extracted with `git archive` into a scratch folder and planned from there with the same config.
 A third row plans a graph of trivial jobs (one shell rule) of the same size as this checkout's
 plan: what Snakemake itself costs on this machine at that moment, so a loaded machine shows as a
-slow floor rather than as a slow workflow. Each layout is planned in a fresh working directory;
+slow floor rather than as a slow workflow. A fourth plans this checkout's own graph stripped to
+its shape (the same jobs, inputs, outputs, logs and edges, read from its dry-run listing; bare
+rules: no params, conda, config or imports): what Snakemake costs for what the rules declare, so
+the workflow's own cost is what this checkout takes beyond it. Each layout is planned in a fresh working directory;
 the best of --repeat runs is kept. CPU is the user + system time of the snakemake process.
 """
 
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import pstats
 import re
 import resource
@@ -84,9 +88,56 @@ def trivial_snakefile(dest: Path, n_jobs: int) -> Path:
     return dest
 
 
+def shaped_snakefile(dest: Path, listing: str) -> Path:
+    """The same graph as a dry-run listing, stripped to its shape: one rule per rule of the listing
+    (a single {id} wildcard), each job with the listed number of outputs and logs and its listed
+    inputs (each edge to the same producer job, by one input function), `touch` for a body; no
+    params, conda, config, imports or code digests. What Snakemake alone costs for the files and
+    edges the workflow declares: the workflow's own cost is the rest."""
+    jobs = []  # (rule, inputs, outputs, logs)
+    for block in re.split(r"\n(?=(?:local)?rule \w+:\n)", listing):
+        m = re.match(r"(?:local)?rule (\w+):\n", block)
+        if not m:
+            continue
+        field = {k: v.split(", ") for k, v in re.findall(r"^    (input|output|log): (.*)$", block, re.M)}
+        jobs.append((m.group(1), field.get("input", []), field.get("output", []), field.get("log", [])))
+    kinds: dict[tuple, str] = {}  # (rule, outputs, logs) -> the floor's rule
+    producer: dict[str, str] = {}
+    placed = []
+    for rule, _, outputs, logs in jobs:
+        kind = kinds.setdefault((rule, len(outputs), len(logs)), f"{rule}_{len(kinds)}")
+        jid = sum(1 for k, _ in placed if k == kind)
+        placed.append((kind, jid))
+        for k, f in enumerate(outputs):
+            producer[f] = f"o/{kind}/{jid}/{k}"
+    # inputs no job makes (the data) keep their paths: they exist
+    table: dict[str, dict] = {}
+    for (kind, jid), (_, inputs, _, _) in zip(placed, jobs):
+        table.setdefault(kind, {})[str(jid)] = [producer.get(f, f) for f in inputs]
+    dest.mkdir(parents=True, exist_ok=True)
+    (dest / "jobs.json").write_text(json.dumps(table))
+    lines = ["import json", "", f"J = json.load(open({str(dest / 'jobs.json')!r}))", ""]
+    targets = None
+    for (rule, n_out, n_log), kind in kinds.items():
+        if n_out == 0:  # the target rule
+            targets = kind
+            lines += [f"rule {kind}:", f"    input: J[{kind!r}]['0']", "    default_target: True", ""]
+            continue
+        lines += [f"rule {kind}:", f"    input: lambda wc: J[{kind!r}][wc.id]",
+                  f"    output: {[f'o/{kind}/{{id}}/{k}' for k in range(n_out)]}"]
+        if n_log:
+            lines.append(f"    log: {[f'l/{kind}/{{id}}/{k}' for k in range(n_log)]}")
+        lines += [f"    wildcard_constraints: id=r'\\d+'", "    shell: 'touch {output}'", ""]
+    if targets is None:
+        sys.exit("bench_plan: the listing has no target job")
+    (dest / "Snakefile").write_text("\n".join(lines))
+    return dest
+
+
 def dry_run(snakefile_dir: Path, workdir: Path, config: dict | None, extra: list[str],
-            cprofile: Path | None = None) -> tuple[int, float, float]:
-    """(jobs, wall seconds, CPU seconds) of one `snakemake -n` in a fresh working directory."""
+            cprofile: Path | None = None, listing: list | None = None) -> tuple[int, float, float]:
+    """(jobs, wall seconds, CPU seconds) of one `snakemake -n` in a fresh working directory; its
+    listing appended to `listing` if given."""
     if workdir.exists():
         shutil.rmtree(workdir)
     workdir.mkdir(parents=True)
@@ -102,6 +153,8 @@ def dry_run(snakefile_dir: Path, workdir: Path, config: dict | None, extra: list
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
         sys.exit(f"bench_plan: {' '.join(cmd)} failed:\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
+    if listing is not None:
+        listing.append(proc.stdout)
     total = re.search(r"^total\s+(\d+)$", proc.stdout, re.M)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return int(total.group(1)) if total else 0, wall, cpu
@@ -116,8 +169,12 @@ def report(rows: dict, baseline: str, repeat: int) -> str:
     the table. The figures are rounded only here, in text."""
     (j0, w0, c0), (j1, w1, c1) = rows[f"baseline {baseline}"], rows["this checkout"]
     _, wt, ct = rows[f"trivial jobs ({j1})"]
+    _, ws, cs = rows["same graph, bare rules"]
     lines = [f"- this checkout / trivial graph of the same job count: **{w1 / wt:.2f}x** wall, {c1 / ct:.2f}x CPU "
              f"(goal: under 1.5x)",
+             f"- this checkout / the same graph with bare rules (its jobs, files, logs and edges; no params, "
+             f"conda, config or imports): {w1 / ws:.2f}x wall, {c1 / cs:.2f}x CPU; that graph / the trivial one: "
+             f"{ws / wt:.2f}x wall, {cs / ct:.2f}x CPU",
              f"- this checkout vs baseline {baseline}: {j0 / j1:.2f}x fewer jobs, {w0 / w1:.2f}x less wall time, "
              f"{c0 / c1:.2f}x less CPU",
              f"- this checkout: {j1:,} jobs planned in {w1:.1f} s (goal on a quiet 2-core machine: under 5 s)",
@@ -150,12 +207,15 @@ def main(argv=None) -> int:
     try:
         config = write_config(base / "data")
         layouts = {f"baseline {args.baseline}": extract(args.baseline, base / "baseline"), "this checkout": ROOT}
-        rows = {}
+        rows, listing = {}, []
         for name, tree in layouts.items():
-            rows[name] = best([dry_run(tree, base / "work", config, args.snakemake_args) for _ in range(args.repeat)])
+            rows[name] = best([dry_run(tree, base / "work", config, args.snakemake_args,
+                                       listing=listing if tree == ROOT else None) for _ in range(args.repeat)])
         n_new = rows["this checkout"][0]
         floor = trivial_snakefile(base / "trivial", n_new)
         rows[f"trivial jobs ({n_new})"] = best([dry_run(floor, base / "work", None, []) for _ in range(args.repeat)])
+        shaped = shaped_snakefile(base / "shaped", listing[-1])
+        rows["same graph, bare rules"] = best([dry_run(shaped, base / "work", None, []) for _ in range(args.repeat)])
         text = report(rows, args.baseline, args.repeat)
         print(text)
         if args.write_docs:

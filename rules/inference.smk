@@ -11,7 +11,7 @@ rule answer:
         # the audit first: no model time goes to questions that fail it
         gate=lambda wc: W.gate(wc.track, wc.scope),
         # the digest of the weights: new bytes in a local model folder re-ask the answers
-        identity=lambda wc: W.model_identity(wc.model),
+        identity=W.IDENTITY,
     output:
         answered="results/answers/{track}/{scope}/{model}.json",
     params:

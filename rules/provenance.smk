@@ -16,7 +16,7 @@ rule provenance:
         scores=W.record_scores(),
         # the score jobs read it as ancient; the records cite it, so they follow each new answer job
         summary="results/answers/lrworld/{dataset}/{model}.json",
-        identity=lambda wc: W.model_identity(wc.model),
+        identity=W.IDENTITY,
     output:
         **W.record_outputs(),
     params:
@@ -38,7 +38,7 @@ rule provenance_table:
         csv="results/tables/{dataset}.csv",
         md="results/tables/{dataset}.md",
         table_job="results/provenance/{dataset}/table-job.json",
-        records=lambda wc: [f.replace("results/scores/", "results/provenance/", 1) for f in W.score_files(wc.dataset)],
+        records=lambda wc: W.table_records(wc.dataset),
     output:
         record=report("results/provenance/{dataset}/table.json", caption="../docs/provenance_caption.rst",
                       category="Provenance", subcategory="{dataset}", labels={"model": "(table)", "measure": "all",

@@ -11,7 +11,7 @@ rule score:
         answered=ancient("results/answers/lrworld/{dataset}/{model}.json"),
         code_stamp="results/code/score.json",
         # not ancient: new weights re-score every cell (the answers were asked again)
-        identity=lambda wc: W.model_identity(wc.model),
+        identity=W.IDENTITY,
     output:
         **W.score_outputs(),
     params:

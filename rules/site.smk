@@ -29,10 +29,11 @@ rule site_page:
         table="results/tables/{dataset}.csv",
         heatmap="results/analysis/{dataset}/plots/heatmap.png",
         radar="results/analysis/{dataset}/plots/radar.png",
-        scores=lambda wc: W.score_files(wc.dataset),
-        responses=lambda wc: W.responses_files(wc.dataset),
-        prompts=lambda wc: W.prompt_files(wc.dataset),
-        records=lambda wc: [f.replace("results/scores/", "results/provenance/", 1) for f in W.score_files(wc.dataset)],
+        # The page reads every cell's score, responses, prompts and provenance record. They are
+        # upstream of the table and of its provenance record, so those two stand for them: a change
+        # to any cell re-runs the page through them, and the page job has 5 inputs rather than
+        # ~2,500 per dataset at paper scale (docs/slurm.md, planning at scale).
+        records="results/provenance/{dataset}/table.json",
         audit="results/audit/{dataset}.json",
     output:
         # the label keys of the plots beside it (lrworld.workflow.analysis.plot_outputs)
@@ -40,6 +41,7 @@ rule site_page:
                     subcategory="{dataset}", labels={"dataset": "{dataset}", "table": "results browser", "figure": ""}),
     params:
         domain=lambda wc: DATASETS[wc.dataset]["domain"],
+        scores=lambda wc: W.score_files(wc.dataset),
         bootstrap=WA.bootstrap,
         code=W.code("site.py"),
     log:

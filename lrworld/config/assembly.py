@@ -24,9 +24,16 @@ from lrworld.questions import measures
 
 
 def schema() -> dict:
-    """The config schema: the YAML file, with what the registries declare filled in."""
+    """The config schema: the YAML file, with what the registries declare filled in (a fresh
+    copy: callers may change theirs)."""
+    return copy.deepcopy(_schema())
+
+
+@functools.lru_cache(maxsize=1)
+def _schema() -> dict:
+    # read once per process: a plan validates the config and fills its defaults from it
     with open(SCHEMA_PATH, encoding="utf-8") as fh:
-        s = yaml.safe_load(fh)
+        s = yaml.load(fh, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     _add_backends(s)
     dataset_schema.add_dataset_registries(s)
     _add_measures_and_variants(s)

@@ -44,10 +44,13 @@ class Plan:
         self.measures = sorted({m for ds in self.datasets.values() for m in ds["measures"]})
         self.cache_dir = config["cache_dir"]
         self.digests = DigestStore()
+        self.code_index = code.CodeIndex(self.root)
+        self._chain_code: dict[str, list[str]] | None = None
         self._weights: dict[str, dict] = {}
         self.gt_artifacts = measure_registry.ground_truth()
         self._needs: dict[str, dict] = {}
         self._chain_ends: dict[str, dict] = {}
+        self._lists: dict[tuple, list[str]] = {}
         self.gt = self._groundtruth()
         self.gt_measures = [m for m in self.measures if m in self.gt_artifacts]
         # datasets scored from a release (source: {benchmark: ...}): {name: (folder, manifest)}
@@ -73,7 +76,7 @@ class Plan:
     def code(self, script: str) -> str:
         """The digest of a script and every package module it runs: a rule's `params: code=`, so a
         code change re-runs exactly the rules whose scripts import the module, directly or not."""
-        return code.digest(self.root, code.closure(self.root, f"scripts/{script}"))
+        return self.code_index.digest(self.code_index.closure(f"scripts/{script}"))
 
     # Scripts of rules that read an upstream job's output as ancient(): their code stamps
     # (rules/code.smk) re-run them when their own code changes.
@@ -81,7 +84,8 @@ class Plan:
 
     def code_files(self, script: str) -> list[str]:
         """The closure's files relative to the checkout (so moving the checkout re-runs nothing)."""
-        return [p.relative_to(self.root).as_posix() for p in code.closure(self.root, f"scripts/{script}")]
+        root = self.code_index.root
+        return [p.relative_to(root).as_posix() for p in self.code_index.closure(f"scripts/{script}")]
 
     # -- models ------------------------------------------------------------------------------------
     def model_cfg(self, model: str) -> dict:
@@ -107,9 +111,12 @@ class Plan:
                 self._weights[model] = {}
         return self._weights[model]
 
-    @staticmethod
-    def model_identity(model: str) -> str:
-        return f"results/models/{model}.identity.json"
+    # a wildcard pattern, not an input function: the rules that read it plan ~1,300 jobs at paper scale
+    IDENTITY = "results/models/{model}.identity.json"
+
+    @classmethod
+    def model_identity(cls, model: str) -> str:
+        return cls.IDENTITY.format(model=model)
 
     def captioner_params(self) -> dict:
         """config["captioner"] with its instruction and download limits, without its sizing keys."""
@@ -212,9 +219,17 @@ class Plan:
         needs = measure_registry.get(self.datasets[dataset]["domain"], measure).needs
         return {"captions": f"results/captions/{dataset}/captions.parquet"} if "captions" in needs else {}
 
+    def _listed(self, key: tuple, make) -> list[str]:
+        """A file list the input functions ask for once per job of a rule (e.g. an answer job per
+        model asks for its dataset's prompts): expanded once per plan, a fresh copy each time."""
+        if key not in self._lists:
+            self._lists[key] = make()
+        return list(self._lists[key])
+
     def question_files(self, dataset: str, suffix: str = ".jsonl") -> list[str]:
-        return expand("results/questions/{dataset}/{measure}{suffix}", dataset=dataset,
-                      measure=self.datasets[dataset]["measures"], suffix=suffix)
+        return self._listed(("questions", dataset, suffix), lambda: expand(
+            "results/questions/{dataset}/{measure}{suffix}", dataset=dataset,
+            measure=self.datasets[dataset]["measures"], suffix=suffix))
 
     def template(self, dataset: str, measure: str, variant: str) -> str:
         """The template's package-relative name (lrworld/prompts/render.py:packaged finds its file).
@@ -222,9 +237,10 @@ class Plan:
         return template_id(self.datasets[dataset]["domain"], measure, template_variant(variant))
 
     def prompt_files(self, dataset: str, variants=None) -> list[str]:
-        return expand("results/prompts/{dataset}/{measure}/{variant}.jsonl", dataset=dataset,
-                      measure=self.datasets[dataset]["measures"],
-                      variant=self.variants if variants is None else variants)
+        variants = self.variants if variants is None else variants
+        return self._listed(("prompts", dataset, *variants), lambda: expand(
+            "results/prompts/{dataset}/{measure}/{variant}.jsonl", dataset=dataset,
+            measure=self.datasets[dataset]["measures"], variant=variants))
 
     def variants_of_kind(self, kind: str) -> list[str]:
         return [v for v in self.variants if variant_kind(v) == kind]
@@ -254,9 +270,10 @@ class Plan:
         raise ValueError(f"unknown track {track!r}")
 
     def responses_files(self, dataset: str, variants=None) -> list[str]:
-        return expand("results/responses/{dataset}/{model}/{measure}/{variant}.jsonl", dataset=dataset,
-                      model=self.models, measure=self.datasets[dataset]["measures"],
-                      variant=self.variants if variants is None else variants)
+        variants = self.variants if variants is None else variants
+        return self._listed(("responses", dataset, *variants), lambda: expand(
+            "results/responses/{dataset}/{model}/{measure}/{variant}.jsonl", dataset=dataset,
+            model=self.models, measure=self.datasets[dataset]["measures"], variant=variants))
 
     # -- scores and tables -------------------------------------------------------------------------
     # One score job per (dataset, model, measure) over its variants (issue 25): a quarter of the
@@ -279,8 +296,14 @@ class Plan:
         return out
 
     def score_files(self, dataset: str) -> list[str]:
-        return expand("results/scores/{dataset}/{model}/{measure}/{variant}.json", dataset=dataset,
-                      model=self.models, measure=self.datasets[dataset]["measures"], variant=self.variants)
+        return self._listed(("scores", dataset), lambda: expand(
+            "results/scores/{dataset}/{model}/{measure}/{variant}.json", dataset=dataset,
+            model=self.models, measure=self.datasets[dataset]["measures"], variant=self.variants))
+
+    def table_records(self, dataset: str) -> list[str]:
+        """The provenance record of every score of a dataset (what its table's record cites)."""
+        return self._listed(("records", dataset), lambda: [
+            f.replace("results/scores/", "results/provenance/", 1) for f in self.score_files(dataset)])
 
     # -- provenance --------------------------------------------------------------------------------
     # The rules of a score's chain, whose code its record lists; the ground-truth rules from the
@@ -329,12 +352,14 @@ class Plan:
         return self._chain_ends[dataset]
 
     def chain_code(self, rules) -> dict[str, list[str]]:
-        """{rule: the files of its script's code closure}, read from the rules themselves."""
-        out = {}
-        for name in self.CHAIN_RULES:
-            rule = getattr(rules, name).rule
-            out[name] = self.code_files(Path(rule.script).name) if rule.script else []
-        return out
+        """{rule: the files of its script's code closure}, read from the rules themselves, once per
+        plan."""
+        if self._chain_code is None:
+            self._chain_code = {}
+            for name in self.CHAIN_RULES:
+                rule = getattr(rules, name).rule
+                self._chain_code[name] = self.code_files(Path(rule.script).name) if rule.script else []
+        return self._chain_code
 
     def provenance_config(self, dataset: str, model: str, measure: str) -> dict[str, dict]:
         """{variant: the config subset that shaped its score} (hashed and shown in its record)."""

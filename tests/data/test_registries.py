@@ -36,11 +36,11 @@ def test_format_enum_is_the_registry():
 
 @pytest.fixture
 def fresh_validators():
-    """The validators are built once per process from the registries as they are then: a format
+    """The schema and its validators are built once per process from the registries as they are then: a format
     registered later (as here) needs them built again, and the next test needs them as they were."""
     from lrworld.data import schema as data_schema
 
-    caches = (config._config_filler, config._entry_validator, data_schema._dataset_validator)
+    caches = (config._schema, config._config_filler, config._entry_validator, data_schema._dataset_validator)
     for c in caches:
         c.cache_clear()
     yield
