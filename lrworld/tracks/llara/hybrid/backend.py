@@ -85,9 +85,10 @@ class HybridBackend:
             with torch.inference_mode():
                 emb = wrap_embeds(model, projector, ids, [it.history_items for it in batch],
                                   [it.candidate_items for it in batch], table, token_ids)
-                # from inputs_embeds alone, a decoder-only model returns the new tokens only
+                # from inputs_embeds alone, a decoder-only model returns the new tokens only; greedy
+                # with at least one new token, as LLaRA's generate (do_sample False, min_gen_length 1)
                 gen = model.generate(inputs_embeds=emb, attention_mask=mask, max_new_tokens=self.max_new_tokens,
-                                     do_sample=False, pad_token_id=pad)
+                                     min_new_tokens=1, do_sample=False, num_beams=1, pad_token_id=pad)
             per_item = (time.perf_counter() - t0) / len(batch)
             for it, r, row in zip(batch, rows, gen.tolist()):
                 finish = "eos" if eos in row else "length"
