@@ -65,3 +65,30 @@ def test_train_then_answer(tmp_path):
     again = fill_cache(reqs, lambda: HybridBackend("tiny-llara", cfg_b), cache)
     assert again["identity"]["projector_sha256"] != ident["projector_sha256"] and again["asked"] == 3
     assert len(cache) == 6
+
+
+def test_placeholder_rows_come_back_when_the_adapter_has_no_embedding_table(tmp_path):
+    """A GGUF base (SmolLM2) gives peft no config to compare the resized table with, so the adapter
+    holds LoRA tensors only; the rows the placeholder tokens got in training come back from
+    projector.pt, not a new draw (the text form's [PH] reads them)."""
+    from lrworld.tracks.llara.hybrid.projector import MlpProjector
+    from lrworld.tracks.llara.hybrid.run import load_base, load_trained, save_trained
+    from lrworld.tracks.llara.hybrid.tokens import add_placeholder_tokens
+    from lrworld.tracks.llara.hybrid.train import with_lora
+
+    base_cfg = {"model": str(build_tiny_llama(tmp_path / "m"))}
+    tok, base, _ = load_base("tiny", base_cfg)
+    torch.manual_seed(1)
+    ids = add_placeholder_tokens(tok, base)
+    model = with_lora(base, HP)
+    trained_ph = model.get_input_embeddings().weight[ids["[PH]"]].detach().clone()
+    plain_save = model.save_pretrained
+    model.save_pretrained = lambda d: plain_save(d, save_embedding_layers=False)
+    save_trained(model, MlpProjector(8, 16), tok, tmp_path / "adapter", tmp_path / "proj.pt")
+    assert "embed" not in " ".join(__import__("safetensors.torch").torch.load_file(
+        tmp_path / "adapter" / "adapter_model.safetensors"))
+    tok2, base2, _ = load_base("tiny", base_cfg)
+    torch.manual_seed(2)  # another draw for the re-added tokens' rows
+    model2, _, ids2 = load_trained(base2, tok2, tmp_path / "adapter", tmp_path / "proj.pt")
+    assert ids2 == ids
+    assert torch.equal(model2.get_input_embeddings().weight[ids["[PH]"]], trained_ph)

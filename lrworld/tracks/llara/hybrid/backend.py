@@ -39,7 +39,7 @@ class HybridBackend:
 
         base = self.cfg["base"]
         rec = self.cfg.get("rec_model")
-        ident = {"backend": HYBRID_BACKEND, "base": base.get("model") or f"package:{base.get('package')}",
+        ident = {"backend": HYBRID_BACKEND, "model": base.get("model") or f"package:{base.get('package')}",
                  "gguf_file": base.get("gguf_file"), "revision": base.get("revision"),
                  "dtype": base.get("dtype", "float32"), "form": self.form, "max_new_tokens": self.max_new_tokens,
                  "adapter_sha256": sha256_file(adapter_file(self.cfg["adapter"])),
@@ -94,6 +94,8 @@ class HybridBackend:
                 finish = "eos" if eos in row else "length"
                 new = row[: row.index(eos)] if eos in row else row
                 new = [t for t in new if t != pad]
-                out.append(Response(qid=it.qid, raw_text=tok.decode(new, skip_special_tokens=True), tokens_in=len(r),
+                # stripped as LLaRA's generate does: a bare "\n" before eos is the empty answer (invalid)
+                text = tok.decode(new, skip_special_tokens=True).strip()
+                out.append(Response(qid=it.qid, raw_text=text, tokens_in=len(r),
                                     tokens_out=len(new), latency_s=per_item, extra={"finish_reason": finish}))
         return out

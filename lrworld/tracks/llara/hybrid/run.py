@@ -12,7 +12,7 @@ import torch
 from lrworld.core.io import sha256_file, sha256_text, dumps_canonical, write_json
 from lrworld.core.seeding import rng_for
 from lrworld.tracks.llara.hybrid.projector import MlpProjector
-from lrworld.tracks.llara.hybrid.tokens import add_placeholder_tokens, item_table
+from lrworld.tracks.llara.hybrid.tokens import SPECIAL_TOKENS, add_placeholder_tokens, item_table
 
 # The paper's settings (LLaRA's train_*.sh / main.py); the CPU default overrides only the size of the run.
 PAPER_HPARAMS = {"lr": 7e-4, "lr_warmup_start_lr": 7e-6, "lr_decay_min_lr": 7e-6, "weight_decay": 1e-5,
@@ -59,21 +59,46 @@ def load_base(name: str, cfg: dict):
     return tok, model, digest
 
 
-def save_trained(model, projector, out_adapter: str | os.PathLike, out_projector: str | os.PathLike) -> dict:
+def _placeholder_ids(tok) -> list[int]:
+    return [tok.convert_tokens_to_ids(t) for t in SPECIAL_TOKENS]
+
+
+def _untied_output(model):
+    out, inp = model.get_output_embeddings(), model.get_input_embeddings()
+    return None if out is None or out.weight.data_ptr() == inp.weight.data_ptr() else out
+
+
+def save_trained(model, projector, tok, out_adapter: str | os.PathLike, out_projector: str | os.PathLike) -> dict:
+    """The adapter folder and projector.pt. The placeholder tokens' embedding rows (initialised when
+    they were added, never trained) go with the projector: peft saves the resized table only when it
+    can compare it with the base's config, which a GGUF base (SmolLM2) does not give it, and
+    re-adding the tokens draws new rows, so a text-form [PH] would read other vectors than in training."""
     model.save_pretrained(out_adapter)
+    ids = _placeholder_ids(tok)
+    rows = {"input": model.get_input_embeddings().weight[ids].detach().cpu().clone()}
+    if (out := _untied_output(model)) is not None:
+        rows["output"] = out.weight[ids].detach().cpu().clone()
     torch.save({"projector": projector.state_dict(), "rec_size": projector.rec_size,
-                "llm_size": projector.llm_size}, out_projector)
+                "llm_size": projector.llm_size, "placeholder_rows": rows}, out_projector)
     return {"adapter_sha256": sha256_file(Path(out_adapter) / "adapter_model.safetensors"),
             "projector_sha256": sha256_file(out_projector)}
 
 
 def load_trained(base_model, tok, adapter: str | os.PathLike, projector_path: str | os.PathLike):
-    """The base model with a saved adapter and projector (placeholder tokens added first, as in training)."""
+    """The base model with a saved adapter and projector (placeholder tokens added first, as in
+    training, with the embedding rows they had in training when projector.pt holds them)."""
     from peft import PeftModel
 
-    token_ids = add_placeholder_tokens(tok, base_model)
-    model = PeftModel.from_pretrained(base_model, str(adapter))
     st = torch.load(projector_path, map_location="cpu", weights_only=True)
+    token_ids = add_placeholder_tokens(tok, base_model)
+    if "placeholder_rows" in st:
+        ids = _placeholder_ids(tok)
+        with torch.no_grad():
+            for key, layer in (("input", base_model.get_input_embeddings()), ("output", _untied_output(base_model))):
+                if key in st["placeholder_rows"] and layer is not None:
+                    w = layer.weight
+                    w[ids] = st["placeholder_rows"][key].to(dtype=w.dtype, device=w.device)
+    model = PeftModel.from_pretrained(base_model, str(adapter))
     projector = MlpProjector(st["rec_size"], st["llm_size"])
     projector.load_state_dict(st["projector"])
     model.eval()
@@ -107,7 +132,7 @@ def run_train(name: str, cfg: dict, rec_checkpoint: str | os.PathLike | None, ba
              else torch.zeros(1, TEXT_ONLY_REC_SIZE))
     template = load_template(cfg.get("template", name))
     model, projector, record = train(examples, template, tok, base, items, hp, seed, name, work_dir, log=log)
-    digests = save_trained(model, projector, out_adapter, out_projector)
+    digests = save_trained(model, projector, tok, out_adapter, out_projector)
     record.update({"dataset": name, "base_model": base_name, "base_weights_sha256": weights,
                    "rec_model_sha256": sha256_file(rec_checkpoint) if rec_checkpoint is not None else None, "template_sha256": sha256_text(template),
                    "data_sha256": {Path(p).name: sha256_file(p) for p in dataset_inputs(name, cfg)}, **digests})
