@@ -28,14 +28,16 @@ VARIANTS = W.variants
 
 wildcard_constraints:
     dataset=alt(DATASETS),
-    model=alt([*MODELS, CAPTIONER]),
+    model=alt([*MODELS, CAPTIONER, *W.llara.trained]),
     measure=alt(W.measures),
     variant=alt(VARIANTS),
     track=alt(TRACKS),
     scope=alt(W.scopes()),
     sr_dataset=alt(W.srbench.datasets),
     ll_dataset=alt(W.llara.datasets),
-    llm=alt(W.llara.models),
+    llm=alt(W.llara.answered),
+    trained=alt(W.llara.trained),
+    ll_form=alt(W.llara.forms),
     baseline=alt(W.llara.baselines),
     sr_baseline=alt(W.srbench.baselines),
     ll_seed=r"\d+",

@@ -7,15 +7,17 @@
 
 rule answer:
     input:
-        requests=lambda wc: W.requests(wc.track, wc.scope),
+        requests=lambda wc: W.requests(wc.track, wc.scope, wc.model),
         # the audit first: no model time goes to questions that fail it
         gate=lambda wc: W.gate(wc.track, wc.scope),
         # the digest of the weights: new bytes in a local model folder re-ask the answers
         identity=W.IDENTITY,
+        # a LLaRA-trained row's adapter, projector and rec model (none for other models)
+        trained=lambda wc: W.answer_inputs(wc.track, wc.scope, wc.model),
     output:
         answered="results/answers/{track}/{scope}/{model}.json",
     params:
-        model_cfg=lambda wc: W.model_params(wc.model),
+        model_cfg=lambda wc: W.answer_params(wc.track, wc.scope, wc.model),
         cache_dir=config["cache_dir"],
         code=W.code("answer.py"),
     resources:

@@ -40,9 +40,27 @@ rule llara_prompts:
         "../scripts/llara_prompts.py"
 
 
+# A LLaRA-trained row's requests (lrworld/tracks/llara/hybrid/requests.py): the hybrid prompt with
+# the item ids its placeholders carry, or the text form ([PH]) of a text-only LoRA.
+rule llara_hybrid_requests:
+    input:
+        candidates="results/llara/{ll_dataset}/candidates.jsonl",
+    output:
+        requests="results/llara/{ll_dataset}/hybrid_requests/{ll_form}.jsonl",
+    params:
+        template=lambda wc: WL.datasets[wc.ll_dataset].get("template", wc.ll_dataset),
+        code=W.code("llara_hybrid_requests.py"),
+    log:
+        "logs/llara/{ll_dataset}/hybrid_requests/{ll_form}.log",
+    conda:
+        "../envs/lrworld.yaml"
+    script:
+        "../scripts/llara_hybrid_requests.py"
+
+
 rule llara_responses:
     input:
-        prompts="results/llara/{ll_dataset}/prompts.jsonl",
+        prompts=lambda wc: WL.request_file(wc.ll_dataset, wc.llm),
         answered="results/answers/llara/{ll_dataset}/{llm}.json",
     output:
         responses="results/llara/{ll_dataset}/responses/{llm}.jsonl",
@@ -89,26 +107,37 @@ rule llara_baseline:
 
 
 # LLaRA's own model: projector + LoRA with the curriculum (lrworld/tracks/llara/hybrid/train.py) on a
-# base `hf` model and one traditional model's seed; hybrid_share 0 is the text-only LoRA.
+# base `hf` model and one traditional model's seed, for each `llara.trained` entry; an entry without
+# `rec` (hybrid_share 0) is the text-only LoRA. Sized like its base model's answer job.
 rule llara_train:
     input:
         data=lambda wc: WL.inputs(wc.ll_dataset),
-        rec_model="results/llara/{ll_dataset}/baseline_{baseline}/seed{ll_seed}.pt",
+        rec_model=lambda wc: WL.rec_checkpoint(wc.ll_dataset, wc.trained) or [],
     output:
-        adapter=directory("results/llara/{ll_dataset}/train/{llm}_{baseline}_seed{ll_seed}/adapter"),
-        projector="results/llara/{ll_dataset}/train/{llm}_{baseline}_seed{ll_seed}/projector.pt",
-        record="results/llara/{ll_dataset}/train/{llm}_{baseline}_seed{ll_seed}/record.json",
+        adapter=directory("results/llara/{ll_dataset}/train/{trained}/adapter"),
+        projector="results/llara/{ll_dataset}/train/{trained}/projector.pt",
+        record="results/llara/{ll_dataset}/train/{trained}/record.json",
     params:
         cfg=lambda wc: WL.datasets[wc.ll_dataset],
-        model_cfg=lambda wc: W.model_params(wc.llm),
-        hparams=WL.cfg["train"],
+        base=lambda wc: WL.base(wc.trained),
+        model_cfg=lambda wc: W.model_params(WL.base(wc.trained)),
+        rec_model=lambda wc: WL.rec_checkpoint(wc.ll_dataset, wc.trained),
+        hparams=lambda wc: WL.train_hparams(wc.trained),
         candidate_seed=WL.cfg["seed"],
         n_candidates=WL.cfg["n_candidates"],
-        work="results/llara/{ll_dataset}/train/{llm}_{baseline}_seed{ll_seed}/work",
+        work="results/llara/{ll_dataset}/train/{trained}/work",
         code=W.code("llara_train.py"),
+    resources:
+        gpu=lambda wc: WL.train_resources(wc.trained)["gpu"],
+        gpu_model=lambda wc: WL.train_resources(wc.trained)["gpu_model"],
+        slurm_partition=lambda wc: WL.train_resources(wc.trained)["slurm_partition"],
+        mem_mb=lambda wc: WL.train_resources(wc.trained)["mem_mb"],
+        runtime=lambda wc: WL.train_resources(wc.trained)["runtime"],
     threads: 1
     log:
-        "logs/llara/{ll_dataset}/train/{llm}_{baseline}_seed{ll_seed}.log",
+        "logs/llara/{ll_dataset}/train/{trained}.log",
+    benchmark:
+        "logs/benchmark/llara/{ll_dataset}/train/{trained}.tsv"
     conda:
         "../envs/lrworld.yaml"
     script:
@@ -142,6 +171,9 @@ rule llara_table:
                   labels={"table": "md"}),
     params:
         paper_datasets=WL.paper_datasets(),
+        # LLaRA-trained rows: their kind and the paper's row in the same role
+        row_kinds=WL.row_kinds(),
+        paper_rows=WL.paper_rows(),
         code=W.code("llara_table.py"),
     log:
         "logs/llara/table.log",

@@ -33,8 +33,9 @@ def cache_key(identity: dict, prompt: str) -> str:
 
 # Request fields besides the prompt that change the answer: the images shown (by content) and
 # the sample index of repeated runs (SRBench asks the same prompt T times; each run is its own
-# entry, so a killed run resumes and a finished one is never re-sampled).
-KEYED_FIELDS = ("image_sha256", "sample")
+# entry, so a killed run resumes and a finished one is never re-sampled), and the items whose
+# behavioural embeddings fill a LLaRA hybrid prompt's placeholders (two items may share a title).
+KEYED_FIELDS = ("image_sha256", "sample", "history_items", "candidate_items")
 
 
 def request_key(identity: dict, request: dict) -> str:

@@ -25,7 +25,9 @@ log = logging.getLogger(__name__)
 def to_item(req: dict) -> PromptItem:
     return PromptItem(qid=req["qid"], prompt=req["prompt"], labels=tuple(req.get("labels", ())),
                       candidates=tuple(req.get("candidates", ())), image_paths=tuple(req.get("image_paths", ())),
-                      list_k=req.get("list_k"), id_range=tuple(req["id_range"]) if req.get("id_range") else None)
+                      list_k=req.get("list_k"), id_range=tuple(req["id_range"]) if req.get("id_range") else None,
+                      history_items=tuple(req.get("history_items", ())),
+                      candidate_items=tuple(req.get("candidate_items", ())))
 
 
 def fill_cache(requests: list[dict], backend_factory: Callable[[], object], cache: ResponseCache,

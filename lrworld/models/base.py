@@ -22,6 +22,10 @@ class PromptItem:
     # model is asked to produce, so a baseline such as `random` can answer it in kind
     list_k: int | None = None
     id_range: tuple[int, int] | None = None
+    # LLaRA's hybrid prompts: the item ids whose behavioural embeddings fill the prompt's
+    # [HistoryEmb] / [CansEmb] placeholders, in order (lrworld/tracks/llara/hybrid/backend.py)
+    history_items: tuple[int, ...] = ()
+    candidate_items: tuple[int, ...] = ()
 
 
 @dataclass

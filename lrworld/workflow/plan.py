@@ -92,6 +92,8 @@ class Plan:
         """A model's entry; the captioner's without the keys that are not its backend's."""
         if model == CAPTIONER:
             return {k: v for k, v in self.config["captioner"].items() if k not in CAPTIONER_KEYS}
+        if model in self.llara.trained:  # a LLaRA-trained row: its base model's weights and sizing
+            return self.config["models"][self.llara.base(model)]
         return self.models[model]
 
     def model_params(self, model: str) -> dict:
@@ -256,18 +258,31 @@ class Plan:
         stop the build, issue 24); not request files, so they do not size the job."""
         return [f"results/audit/{scope}.json", "results/audit/_all.json"] if track == "lrworld" else []
 
-    def requests(self, track: str, scope: str) -> list[str]:
-        """The request files one answer job reads (every prompt of the track's scope)."""
+    def requests(self, track: str, scope: str, model: str | None = None) -> list[str]:
+        """The request files one answer job reads (every prompt of the track's scope; a LLaRA-trained
+        model's hybrid or text-form requests)."""
         if track == "lrworld":
             return self.prompt_files(scope)
         if track == "llara":
-            return [f"results/llara/{scope}/prompts.jsonl"]
+            return [self.llara.request_file(scope, model)]
         if track == "srbench":
             modes = self.config["srbench"]["llm"]["modes"]
             return expand("results/srbench/{scope}/prompts/{mode}.jsonl", scope=scope, mode=modes)
         if track == "captions":
             return [f"results/captions/{scope}/requests.jsonl"]
         raise ValueError(f"unknown track {track!r}")
+
+    def answer_params(self, track: str, scope: str, model: str) -> dict:
+        """The answer job's backend config: the model's entry, or a LLaRA-trained row's hybrid
+        backend (its base model's entry and trained files, lrworld/tracks/llara/hybrid/entries.py)."""
+        if track == "llara" and model in self.llara.trained:
+            return self.llara.answer_cfg(scope, model)
+        return self.model_params(model)
+
+    def answer_inputs(self, track: str, scope: str, model: str) -> list[str]:
+        """What an answer job reads besides requests and identity: a LLaRA-trained row's adapter,
+        projector and rec model (new bytes re-run it, and only it)."""
+        return self.llara.answer_inputs(scope, model) if track == "llara" else []
 
     def responses_files(self, dataset: str, variants=None) -> list[str]:
         variants = self.variants if variants is None else variants

@@ -32,7 +32,7 @@ def _jobs(plan: Plan):
         if "multimodal" in spec["measures"]:
             yield "captions", ds, CAPTIONER
     for ds in plan.llara.datasets:
-        for model in plan.llara.models:
+        for model in plan.llara.answered:  # LLM rows and LLaRA-trained rows
             yield "llara", ds, model
     for ds in plan.srbench.datasets:
         for model in plan.srbench.models:
@@ -77,7 +77,7 @@ def status(directory: str | Path = ".", configfiles=()) -> dict:
     cache_dir = cache_dir if cache_dir.is_absolute() else directory / cache_dir
     jobs, read = [], {}
     for track, scope, model in _jobs(plan):
-        files = plan.requests(track, scope)
+        files = plan.requests(track, scope, model)
         prompt_files = [f for f in files if f.endswith(".jsonl")]
         built = [f for f in prompt_files if (directory / f).exists()]
         requests = []

@@ -9,7 +9,9 @@ from pathlib import Path
 from snakemake.io import expand
 
 from lrworld.core.schema import ConfigError
+from lrworld.tracks.llara.hybrid import entries as llara_entries
 from lrworld.tracks.llara.pipeline import BASELINE_PREFIX, dataset_inputs, paper_dataset
+from lrworld.workflow import resources
 from lrworld.tracks.srbench import steps as srbench_steps
 
 # Keys of an SRBench dataset spec that name input files (the `contract` loader reads the spine's outputs).
@@ -33,7 +35,14 @@ class LlaraPlan:
         # one training job per traditional model and seed (0..baseline_seeds-1)
         self.seeds = list(range(self.cfg["baseline_seeds"]))
         self.models = _enabled("llara", self.cfg.get("models", list(plan.models)), plan)
-        self.rows = self.models + [BASELINE_PREFIX + b for b in self.baselines]
+        baseline_rows = [BASELINE_PREFIX + b for b in self.baselines]
+        # LLaRA-trained rows (projector + LoRA): one llara_train job and one answer job per dataset
+        self.trained = llara_entries.check(self.cfg["trained"], plan.config["models"], self.baselines,
+                                           self.cfg["baseline_seeds"], {*plan.config["models"], *baseline_rows})
+        # the rows answered through the `answer` rule
+        self.answered = self.models + list(self.trained)
+        self.rows = self.answered + baseline_rows
+        self.forms = llara_entries.FORMS
 
     def targets(self) -> list[str]:
         return ["results/tables/llara.csv", "results/tables/llara.md"] if self.datasets else []
@@ -46,6 +55,45 @@ class LlaraPlan:
         if row.startswith(BASELINE_PREFIX):
             return [f"results/llara/{dataset}/{row}/seed{s}.jsonl" for s in self.seeds]
         return f"results/llara/{dataset}/responses/{row}.jsonl"
+
+    def request_file(self, dataset: str, row: str) -> str:
+        """The requests an answered row is asked: the text prompts, or a trained row's hybrid/text form."""
+        if row in self.trained:
+            return llara_entries.requests_file(dataset, self.trained[row])
+        return f"results/llara/{dataset}/prompts.jsonl"
+
+    # -- LLaRA-trained rows --------------------------------------------------------------------
+    def base(self, name: str) -> str:
+        return self.trained[name]["base"]
+
+    def rec_checkpoint(self, dataset: str, name: str) -> str | None:
+        return llara_entries.rec_checkpoint(dataset, self.trained[name])
+
+    def train_hparams(self, name: str) -> dict:
+        """llara.train with the entry's curriculum share and seed."""
+        e = self.trained[name]
+        return {**self.cfg["train"], "hybrid_share": e["hybrid_share"], "seed": e["seed"]}
+
+    def train_resources(self, name: str) -> dict:
+        """A training job asks for what its base model's answer job asks (GPUs, memory); its time:
+        forward + backward (3 passes) over every training token at the model's throughput."""
+        need = self.plan.answer_resources(self.base(name))
+        hp = self.cfg["train"]
+        # a LLaRA training example (30 titles and the instruction) is about 600 tokens
+        tokens = 3 * 600 * hp["max_steps"] * hp["batch_size"] * hp["accumulate_grad_batches"]
+        return {**need, "mem_mb": resources.mem_mb(need), "runtime": resources.runtime_min(need, tokens)}
+
+    def answer_inputs(self, dataset: str, model: str) -> list[str]:
+        return llara_entries.answer_inputs(dataset, model, self.trained[model]) if model in self.trained else []
+
+    def answer_cfg(self, dataset: str, model: str) -> dict:
+        return llara_entries.answer_cfg(dataset, model, self.trained[model], self.plan.model_params(self.base(model)))
+
+    def row_kinds(self) -> dict[str, str]:
+        return {n: llara_entries.kind(e) for n, e in self.trained.items()}
+
+    def paper_rows(self) -> dict[str, str]:
+        return {n: llara_entries.paper_row(e) for n, e in self.trained.items()}
 
     def max_epochs(self, dataset: str) -> int:
         return self.datasets[dataset].get("max_epochs", self.cfg["max_epochs"])

@@ -32,10 +32,11 @@ RESULTS: dict[str, dict[str, tuple[float, float]]] = {
 ROW_OF = {"baseline_gru4rec": "GRU4Rec", "baseline_caser": "Caser", "baseline_sasrec": "SASRec"}
 
 
-def figures(row: str, dataset: str | None) -> tuple[float, float] | None:
+def figures(row: str, dataset: str | None, rows: dict[str, str] | None = None) -> tuple[float, float] | None:
     """(ValidRatio, HitRatio@1) the paper reports for our ``row`` on the paper's ``dataset``
-    (None when the row or the dataset is not in the paper)."""
-    model = ROW_OF.get(row)
+    (None when the row or the dataset is not in the paper). ``rows``: more of our rows -> the
+    paper's model (LLaRA-trained rows)."""
+    model = ROW_OF.get(row) or (rows or {}).get(row)
     return RESULTS[model].get(dataset) if model and dataset else None
 
 

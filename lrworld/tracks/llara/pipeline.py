@@ -161,16 +161,18 @@ def paper_dataset(name: str, cfg: dict) -> str | None:
 
 
 def run_table(score_paths: list[str], out_csv: str | os.PathLike, out_md: str | os.PathLike,
-              paper_datasets: dict[str, str] | None = None) -> pd.DataFrame:
+              paper_datasets: dict[str, str] | None = None, kinds: dict[str, str] | None = None,
+              paper_rows: dict[str, str] | None = None) -> pd.DataFrame:
     """Score files are ``results/llara/{dataset}/scores/{model}.json``: the dataset is the folder
-    two levels up, the model the file stem. ``paper_datasets``: see
-    :func:`lrworld.tracks.llara.tables.build_table`."""
-    scores, kinds = {}, {}
+    two levels up, the model the file stem. ``paper_datasets``, ``paper_rows``: see
+    :func:`lrworld.tracks.llara.tables.build_table`; ``kinds``: a row's kind instead of its score's
+    (LLaRA-trained rows)."""
+    scores, row_kinds = {}, {}
     for p in map(Path, score_paths):
         s = read_json(p)
         scores[(p.stem, p.parent.parent.name)] = s
-        kinds[p.stem] = s.get("kind", "")
-    df = build_table(scores, kinds, paper_datasets)
+        row_kinds[p.stem] = (kinds or {}).get(p.stem, s.get("kind", ""))
+    df = build_table(scores, row_kinds, paper_datasets, paper_rows)
     write_text(out_csv, df.to_csv(index=False))
     write_text(out_md, to_markdown(df))
     return df

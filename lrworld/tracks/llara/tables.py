@@ -25,6 +25,8 @@ HitRatio@1 = correct / all questions (an invalid answer is a miss): LLaRA's repo
 valid = correct / valid answers (LLaRA's `test_hr`). valid ratio = answers naming exactly one
 candidate title / all questions. Traditional recommenders pick a candidate by index (always valid);
 their figures are mean ± sample sd over `seeds` trainings, as the paper's (mean of 5 seeds).
+LLaRA-trained rows (kind LLaRA(...) and the text-only LoRA) are one training each, on the base model
+their entry names; the paper's figures beside them are its Llama2-7B models in the same role.
 """
 
 
@@ -33,11 +35,13 @@ def _round(v) -> float | None:
 
 
 def build_table(scores: dict[tuple[str, str], dict], kinds: dict[str, str] | None = None,
-                paper_datasets: Mapping[str, str] | None = None) -> pd.DataFrame:
+                paper_datasets: Mapping[str, str] | None = None,
+                paper_rows: Mapping[str, str] | None = None) -> pd.DataFrame:
     """``scores[(model, dataset)]`` = a scoring summary. ``kinds[model]`` ("LLM"/"traditional")
     adds a ``kind`` column. ``paper_datasets[dataset]`` names the paper's dataset a dataset is
     (LLaRA's released sets); those get ``paper HitRatio@1`` / ``paper valid ratio`` columns, filled
-    for the rows the paper has (:data:`lrworld.tracks.llara.paper.ROW_OF`). Missing cells stay
+    for the rows the paper has (:data:`lrworld.tracks.llara.paper.ROW_OF`, and ``paper_rows``:
+    our row -> the paper's row in the same role, for LLaRA-trained rows). Missing cells stay
     empty. Rows and columns are sorted."""
     paper_datasets = paper_datasets or {}
     models = sorted({m for m, _ in scores}, key=lambda m: ((kinds or {}).get(m, ""), m))
@@ -52,7 +56,7 @@ def build_table(scores: dict[tuple[str, str], dict], kinds: dict[str, str] | Non
             for label, key in METRICS:
                 row[f"{d} {label}"] = None if s is None else _round(s.get(key))
             if d in paper_datasets:
-                fig = paper.figures(m, paper_datasets[d])
+                fig = paper.figures(m, paper_datasets[d], paper_rows)
                 row[f"{d} paper HitRatio@1"] = fig[1] if fig else None
                 row[f"{d} paper valid ratio"] = fig[0] if fig else None
             row[f"{d} n"] = None if s is None else int(s["n_questions"])

@@ -1,5 +1,5 @@
-"""`llara_train` and hybrid answering on a LLaRA dataset: training examples with drawn candidate
-sets, the base model, the saved adapter + projector, and greedy generation from hybrid embeddings."""
+"""`llara_train` on a LLaRA dataset: training examples with drawn candidate sets, the base model,
+the saved adapter + projector (answered by lrworld/tracks/llara/hybrid/backend.py)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from typing import Callable
 
 import torch
 
-from lrworld.core.io import read_jsonl, sha256_file, sha256_text, dumps_canonical, write_json
+from lrworld.core.io import sha256_file, sha256_text, dumps_canonical, write_json
 from lrworld.core.seeding import rng_for
 from lrworld.tracks.llara.hybrid.projector import MlpProjector
-from lrworld.tracks.llara.hybrid.tokens import add_placeholder_tokens, hybrid_prompt, item_table, wrap_embeds
+from lrworld.tracks.llara.hybrid.tokens import SPECIAL_TOKENS, add_placeholder_tokens, item_table
 
 # The paper's settings (LLaRA's train_*.sh / main.py); the CPU default overrides only the size of the run.
 PAPER_HPARAMS = {"lr": 7e-4, "lr_warmup_start_lr": 7e-6, "lr_decay_min_lr": 7e-6, "weight_decay": 1e-5,
@@ -59,21 +59,46 @@ def load_base(name: str, cfg: dict):
     return tok, model, digest
 
 
-def save_trained(model, projector, out_adapter: str | os.PathLike, out_projector: str | os.PathLike) -> dict:
+def _placeholder_ids(tok) -> list[int]:
+    return [tok.convert_tokens_to_ids(t) for t in SPECIAL_TOKENS]
+
+
+def _untied_output(model):
+    out, inp = model.get_output_embeddings(), model.get_input_embeddings()
+    return None if out is None or out.weight.data_ptr() == inp.weight.data_ptr() else out
+
+
+def save_trained(model, projector, tok, out_adapter: str | os.PathLike, out_projector: str | os.PathLike) -> dict:
+    """The adapter folder and projector.pt. The placeholder tokens' embedding rows (initialised when
+    they were added, never trained) go with the projector: peft saves the resized table only when it
+    can compare it with the base's config, which a GGUF base (SmolLM2) does not give it, and
+    re-adding the tokens draws new rows, so a text-form [PH] would read other vectors than in training."""
     model.save_pretrained(out_adapter)
+    ids = _placeholder_ids(tok)
+    rows = {"input": model.get_input_embeddings().weight[ids].detach().cpu().clone()}
+    if (out := _untied_output(model)) is not None:
+        rows["output"] = out.weight[ids].detach().cpu().clone()
     torch.save({"projector": projector.state_dict(), "rec_size": projector.rec_size,
-                "llm_size": projector.llm_size}, out_projector)
+                "llm_size": projector.llm_size, "placeholder_rows": rows}, out_projector)
     return {"adapter_sha256": sha256_file(Path(out_adapter) / "adapter_model.safetensors"),
             "projector_sha256": sha256_file(out_projector)}
 
 
 def load_trained(base_model, tok, adapter: str | os.PathLike, projector_path: str | os.PathLike):
-    """The base model with a saved adapter and projector (placeholder tokens added first, as in training)."""
+    """The base model with a saved adapter and projector (placeholder tokens added first, as in
+    training, with the embedding rows they had in training when projector.pt holds them)."""
     from peft import PeftModel
 
-    token_ids = add_placeholder_tokens(tok, base_model)
-    model = PeftModel.from_pretrained(base_model, str(adapter))
     st = torch.load(projector_path, map_location="cpu", weights_only=True)
+    token_ids = add_placeholder_tokens(tok, base_model)
+    if "placeholder_rows" in st:
+        ids = _placeholder_ids(tok)
+        with torch.no_grad():
+            for key, layer in (("input", base_model.get_input_embeddings()), ("output", _untied_output(base_model))):
+                if key in st["placeholder_rows"] and layer is not None:
+                    w = layer.weight
+                    w[ids] = st["placeholder_rows"][key].to(dtype=w.dtype, device=w.device)
+    model = PeftModel.from_pretrained(base_model, str(adapter))
     projector = MlpProjector(st["rec_size"], st["llm_size"])
     projector.load_state_dict(st["projector"])
     model.eval()
@@ -81,33 +106,15 @@ def load_trained(base_model, tok, adapter: str | os.PathLike, projector_path: st
     return model, projector, token_ids
 
 
-@torch.no_grad()
-def generate(model, projector, tok, token_ids, items, records: list[dict], template: str, hybrid: bool,
-             max_new_tokens: int = 32, batch_size: int = 8, log: Callable[[str], None] = print) -> list[str]:
-    """Greedy answers (first line, as LLaRA's test_step) for candidate records, left-padded batches."""
-    out = []
-    pad = tok.pad_token_id
-    for b0 in range(0, len(records), batch_size):
-        recs = records[b0:b0 + batch_size]
-        rows = [tok(hybrid_prompt(template, r["history_titles"], r["candidate_titles"], hybrid),
-                    add_special_tokens=False)["input_ids"] for r in recs]
-        width = max(map(len, rows))
-        ids = torch.tensor([[pad] * (width - len(r)) + r for r in rows])
-        mask = torch.tensor([[0] * (width - len(r)) + [1] * len(r) for r in rows])
-        emb = wrap_embeds(model, projector, ids, [r["history"] for r in recs], [r["candidates"] for r in recs],
-                          items, token_ids)
-        gen = model.generate(inputs_embeds=emb, attention_mask=mask, max_new_tokens=max_new_tokens, do_sample=False,
-                             pad_token_id=pad)
-        texts = tok.batch_decode(gen, skip_special_tokens=True)
-        out += [t.strip().split("\n")[0] for t in texts]
-        log(f"answered {len(out)}/{len(records)}")
-    return out
+# The projector's input size of a text-only LoRA (no rec model; its projector is never used).
+TEXT_ONLY_REC_SIZE = 64
 
 
-def run_train(name: str, cfg: dict, rec_checkpoint: str | os.PathLike, base_name: str, base_cfg: dict, hp: dict,
-              seed: int, candidate_seed: int, n_candidates: int, work_dir, out_adapter, out_projector, out_record,
-              log: Callable[[str], None] = print) -> dict:
-    """The `llara_train` job: examples, base model, rec-model table, curriculum training, outputs."""
+def run_train(name: str, cfg: dict, rec_checkpoint: str | os.PathLike | None, base_name: str, base_cfg: dict,
+              hp: dict, seed: int, candidate_seed: int, n_candidates: int, work_dir, out_adapter, out_projector,
+              out_record, log: Callable[[str], None] = print) -> dict:
+    """The `llara_train` job: examples, base model, rec-model table, curriculum training, outputs.
+    ``rec_checkpoint`` None: the text-only LoRA (``hp["hybrid_share"]`` must be 0)."""
     from lrworld.recsys.checkpoint import load_rec_model
     from lrworld.tracks.llara.hybrid.train import train
     from lrworld.tracks.llara.pipeline import dataset_inputs, load_dataset
@@ -117,27 +124,17 @@ def run_train(name: str, cfg: dict, rec_checkpoint: str | os.PathLike, base_name
     examples = training_examples(ds, n_candidates, candidate_seed)
     if not examples:
         raise ValueError(f"llara.datasets.{name}: no training examples for llara_train")
+    if rec_checkpoint is None and hp["hybrid_share"] > 0:
+        raise ValueError(f"llara_train {name}: hybrid_share {hp['hybrid_share']} needs a rec model")
     tok, base, weights = load_base(base_name, base_cfg)
-    items = item_table(load_rec_model(rec_checkpoint))
+    base.to(base_cfg.get("device") or ("cuda" if torch.cuda.is_available() else "cpu"))
+    items = (item_table(load_rec_model(rec_checkpoint)) if rec_checkpoint is not None
+             else torch.zeros(1, TEXT_ONLY_REC_SIZE))
     template = load_template(cfg.get("template", name))
     model, projector, record = train(examples, template, tok, base, items, hp, seed, name, work_dir, log=log)
-    digests = save_trained(model, projector, out_adapter, out_projector)
+    digests = save_trained(model, projector, tok, out_adapter, out_projector)
     record.update({"dataset": name, "base_model": base_name, "base_weights_sha256": weights,
-                   "rec_model_sha256": sha256_file(rec_checkpoint), "template_sha256": sha256_text(template),
+                   "rec_model_sha256": sha256_file(rec_checkpoint) if rec_checkpoint is not None else None, "template_sha256": sha256_text(template),
                    "data_sha256": {Path(p).name: sha256_file(p) for p in dataset_inputs(name, cfg)}, **digests})
     write_json(out_record, record)
     return record
-
-
-def run_hybrid_responses(candidates, rec_checkpoint, base_name: str, base_cfg: dict, adapter, projector_path,
-                         template: str, hybrid: bool, row: str, out, max_new_tokens: int = 32,
-                         log: Callable[[str], None] = print) -> int:
-    from lrworld.core.io import write_jsonl
-    from lrworld.recsys.checkpoint import load_rec_model
-
-    recs = read_jsonl(candidates)
-    tok, base, _ = load_base(base_name, base_cfg)
-    model, projector, token_ids = load_trained(base, tok, adapter, projector_path)
-    items = item_table(load_rec_model(rec_checkpoint))
-    texts = generate(model, projector, tok, token_ids, items, recs, template, hybrid, max_new_tokens, log=log)
-    return write_jsonl(out, [{"qid": r["qid"], "raw_text": t, "model": row} for r, t in zip(recs, texts)])

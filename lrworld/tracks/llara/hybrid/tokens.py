@@ -53,6 +53,8 @@ def wrap_embeds(model, projector, input_ids: torch.Tensor, histories: Sequence[S
                 continue
             if pos.numel() != len(ids):
                 raise ValueError(f"row {b}: {pos.numel()} {tok} placeholders for {len(ids)} items")
-            vec = projector(items[torch.as_tensor(list(ids), dtype=torch.long)].to(emb.dtype))
+            # in the projector's dtype (float32 beside a bfloat16 base model), then the LLM's
+            rows = items[torch.as_tensor(list(ids), dtype=torch.long, device=items.device)]
+            vec = projector(rows.to(next(projector.parameters()).dtype))
             emb[b, pos] = vec.to(emb.dtype)
     return emb

@@ -105,7 +105,9 @@ def train(examples: Sequence[dict], template: str, tok, base_model, items: torch
     torch.manual_seed(int(rng_for(seed, dataset, "llara_init").integers(2**31)))
     token_ids = add_placeholder_tokens(tok, base_model)
     model = with_lora(base_model, hp)
-    projector = MlpProjector(rec_size=items.shape[1], llm_size=base_model.config.hidden_size)
+    device = base_model.get_input_embeddings().weight.device  # a GPU node's base model stays there
+    projector = MlpProjector(rec_size=items.shape[1], llm_size=base_model.config.hidden_size).to(device)
+    items = items.to(device)
     opt = torch.optim.Adam([
         {"params": list(projector.parameters()), "lr": hp["lr"], "weight_decay": hp["weight_decay"]},
         {"params": [p for p in model.parameters() if p.requires_grad], "lr": hp["lr"]},
@@ -137,7 +139,7 @@ def train(examples: Sequence[dict], template: str, tok, base_model, items: torch
         for micro in range(hp["accumulate_grad_batches"]):
             rows = [examples[i] for i in batch_rows(step, micro, len(examples), hp, seed, dataset)]
             prompts = [hybrid_prompt(template, r["history_titles"], r["candidate_titles"], hybrid) for r in rows]
-            ids, mask, lab = encode(tok, prompts, [" " + r["next_title"] + "\n" for r in rows])
+            ids, mask, lab = (t.to(device) for t in encode(tok, prompts, [" " + r["next_title"] + "\n" for r in rows]))
             emb = wrap_embeds(model, projector, ids, [r["history"] for r in rows], [r["candidates"] for r in rows],
                               items, token_ids)
             out = model(inputs_embeds=emb, attention_mask=mask, labels=lab, use_cache=False)

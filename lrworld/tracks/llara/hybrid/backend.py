@@ -1,0 +1,101 @@
+"""The answer job's backend for a LLaRA-trained row: an `hf` base model with the trained LoRA
+adapter and projector; a hybrid request's placeholders get the projected item embeddings of the
+rec model (``wrap_embeds``), then greedy decoding from ``inputs_embeds`` (LLaRA's
+``MInterface.generate``). The text form has no placeholders to fill ([PH] is a learned token).
+
+Its identity (the response cache's key space) holds the base weights' digest and the adapter,
+projector and rec-model digests, so new trained files are new cache keys: a rerun never reads an
+answer another training gave.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Sequence
+
+from lrworld.core.io import sha256_file
+from lrworld.models.base import PromptItem, Response
+from lrworld.tracks.llara.hybrid.entries import HYBRID_BACKEND
+
+WEIGHT_KEYS = ("weights_sha256", "resolved_revision")  # as lrworld/inference/weights.py checks them
+
+
+def adapter_file(adapter: str | Path) -> Path:
+    return Path(adapter) / "adapter_model.safetensors"
+
+
+class HybridBackend:
+    def __init__(self, name: str, cfg: dict):
+        self.name = name
+        self.cfg = cfg
+        self.form = cfg["form"]
+        self.max_new_tokens = int(cfg["max_new_tokens"])
+        self.batch_size = int(cfg["batch_size"])
+        self._loaded = None
+
+    def identity(self) -> dict:
+        from lrworld.models.backends.hf import planned_weights
+
+        base = self.cfg["base"]
+        rec = self.cfg.get("rec_model")
+        ident = {"backend": HYBRID_BACKEND, "model": base.get("model") or f"package:{base.get('package')}",
+                 "gguf_file": base.get("gguf_file"), "revision": base.get("revision"),
+                 "dtype": base.get("dtype", "float32"), "form": self.form, "max_new_tokens": self.max_new_tokens,
+                 "adapter_sha256": sha256_file(adapter_file(self.cfg["adapter"])),
+                 "projector_sha256": sha256_file(self.cfg["projector"]),
+                 "rec_model_sha256": sha256_file(rec) if rec else None}
+        weights = planned_weights(self.cfg["base_name"], base)
+        ident.update({k: weights[k] for k in WEIGHT_KEYS if k in weights})
+        return ident
+
+    def _load(self):
+        if self._loaded is None:
+            import torch
+
+            from lrworld.recsys.checkpoint import load_rec_model
+            from lrworld.tracks.llara.hybrid.run import load_base, load_trained
+            from lrworld.tracks.llara.hybrid.tokens import item_table
+
+            base_cfg = self.cfg["base"]
+            tok, base, _ = load_base(self.cfg["base_name"], base_cfg)
+            device = base_cfg.get("device") or ("cuda" if torch.cuda.is_available() else "cpu")
+            model, projector, token_ids = load_trained(base.to(device), tok, self.cfg["adapter"], self.cfg["projector"])
+            projector.to(device)
+            rec = self.cfg.get("rec_model")
+            items = item_table(load_rec_model(rec)).to(device) if rec else None
+            self._loaded = (tok, model, projector, token_ids, items, device)
+        return self._loaded
+
+    def answer(self, items: Sequence[PromptItem]) -> list[Response]:
+        import torch
+
+        from lrworld.tracks.llara.hybrid.tokens import wrap_embeds
+
+        tok, model, projector, token_ids, table, device = self._load()
+        pad, eos = tok.pad_token_id, tok.eos_token_id
+        out: list[Response] = []
+        for b0 in range(0, len(items), self.batch_size):
+            batch = items[b0:b0 + self.batch_size]
+            t0 = time.perf_counter()
+            rows = [tok(it.prompt, add_special_tokens=False)["input_ids"] for it in batch]
+            width = max(map(len, rows))
+            ids = torch.tensor([[pad] * (width - len(r)) + r for r in rows], device=device)
+            mask = torch.tensor([[0] * (width - len(r)) + [1] * len(r) for r in rows], device=device)
+            with torch.inference_mode():
+                emb = wrap_embeds(model, projector, ids, [it.history_items for it in batch],
+                                  [it.candidate_items for it in batch], table, token_ids)
+                # from inputs_embeds alone, a decoder-only model returns the new tokens only; greedy
+                # with at least one new token, as LLaRA's generate (do_sample False, min_gen_length 1)
+                gen = model.generate(inputs_embeds=emb, attention_mask=mask, max_new_tokens=self.max_new_tokens,
+                                     min_new_tokens=1, do_sample=False, num_beams=1, pad_token_id=pad)
+            per_item = (time.perf_counter() - t0) / len(batch)
+            for it, r, row in zip(batch, rows, gen.tolist()):
+                finish = "eos" if eos in row else "length"
+                new = row[: row.index(eos)] if eos in row else row
+                new = [t for t in new if t != pad]
+                # stripped as LLaRA's generate does: a bare "\n" before eos is the empty answer (invalid)
+                text = tok.decode(new, skip_special_tokens=True).strip()
+                out.append(Response(qid=it.qid, raw_text=text, tokens_in=len(r),
+                                    tokens_out=len(new), latency_s=per_item, extra={"finish_reason": finish}))
+        return out

