@@ -1,11 +1,12 @@
-# Datasets scored from a benchmark release (`source: {benchmark: <folder>}`, docs/release.md): the
-# release's files are copied, each checked against its manifest sha256, to where ingest, the
-# question builders and prompts would write them; the rest of the graph (audit, answer, score,
-# provenance, tables) runs on them as on a built dataset.
+# Datasets scored from a benchmark release (`source: {benchmark: <folder>}`, or `{url, sha256}` of
+# an archive of one, docs/release.md): the release's files are copied, each checked against its
+# manifest sha256, to where ingest, the question builders and prompts would write them; the rest
+# of the graph (audit, answer, score, provenance, tables) runs on them as on a built dataset.
 
 
 # Copying files: not worth a cluster job.
 localrules:
+    fetch_benchmark,
     release_data,
     release_questions,
     release_prompts,
@@ -17,9 +18,32 @@ ruleorder: release_questions > gt_questions
 ruleorder: release_prompts > prompts
 
 
+# A release at a URL: downloaded (its sha256 checked), unpacked safely and verified against its
+# manifest, then moved to results/release/<dataset>/ in one rename (lrworld/release/fetch.py).
+# Its manifest is the one declared file: the copies below read the folder beside it and check
+# each file's sha256 again. It runs where Snakemake runs: compute nodes often have no network.
+rule fetch_benchmark:
+    output:
+        manifest="results/release/{dataset}/release.json",
+    wildcard_constraints:
+        dataset=alt(W.fetched_benchmarks),
+    params:
+        source=lambda wc: DATASETS[wc.dataset]["source"]["benchmark"],
+        domain=lambda wc: DATASETS[wc.dataset]["domain"],
+        downloads=lambda wc: f"results/raw/{wc.dataset}/.downloads",
+        code=W.code("fetch_benchmark.py"),
+    log:
+        "logs/fetch_benchmark/{dataset}.log",
+    conda:
+        "../envs/lrworld.yaml"
+    script:
+        "../scripts/fetch_benchmark.py"
+
+
 rule release_data:
     input:
-        lambda wc: W.release_files("data", wc)[0],
+        manifest=lambda wc: W.release_manifest(wc.dataset),
+        files=lambda wc: W.release_files("data", wc)[0],
     output:
         interactions="results/data/{dataset}/interactions.parquet",
         item_table="results/data/{dataset}/items.parquet",
@@ -28,7 +52,7 @@ rule release_data:
     wildcard_constraints:
         dataset=alt(W.benchmarks),
     params:
-        sha256=lambda wc: W.release_files("data", wc)[1],
+        files=lambda wc: W.release_files("data", wc)[1],
         code=W.code("release_files.py"),
     log:
         "logs/release/{dataset}/data.log",
@@ -40,14 +64,15 @@ rule release_data:
 
 rule release_questions:
     input:
-        lambda wc: W.release_files("questions", wc)[0],
+        manifest=lambda wc: W.release_manifest(wc.dataset),
+        files=lambda wc: W.release_files("questions", wc)[0],
     output:
         questions="results/questions/{dataset}/{measure}.jsonl",
         report="results/questions/{dataset}/{measure}.report.json",
     wildcard_constraints:
         dataset=alt(W.benchmarks),
     params:
-        sha256=lambda wc: W.release_files("questions", wc)[1],
+        files=lambda wc: W.release_files("questions", wc)[1],
         code=W.code("release_files.py"),
     log:
         "logs/release/{dataset}/{measure}.log",
@@ -59,13 +84,14 @@ rule release_questions:
 
 rule release_prompts:
     input:
-        lambda wc: W.release_files("prompts", wc)[0],
+        manifest=lambda wc: W.release_manifest(wc.dataset),
+        files=lambda wc: W.release_files("prompts", wc)[0],
     output:
         prompts="results/prompts/{dataset}/{measure}/{variant}.jsonl",
     wildcard_constraints:
         dataset=alt(W.benchmarks),
     params:
-        sha256=lambda wc: W.release_files("prompts", wc)[1],
+        files=lambda wc: W.release_files("prompts", wc)[1],
         code=W.code("release_files.py"),
     log:
         "logs/release/{dataset}/{measure}/{variant}.log",

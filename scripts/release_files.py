@@ -7,8 +7,15 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakema
 
 from lrworld.core import runlog
 from lrworld.release.copy import copy_checked
+from lrworld.release.pack import ReleaseError
 
 smk = snakemake  # noqa: F821
 log = runlog.setup(smk)
-copy_checked(list(smk.input), list(smk.output), list(smk.params.sha256))
+wc = dict(smk.wildcards.items())
+try:
+    copy_checked(Path(smk.input.manifest).parent, list(smk.params.files), list(smk.output), wc["dataset"],
+                 [wc["measure"]] if "measure" in wc else [], [wc["variant"]] if "variant" in wc else [])
+except ReleaseError as exc:
+    log.error("%s", exc)
+    raise SystemExit(1) from None
 log.info("%d release files copied and checked", len(smk.output))

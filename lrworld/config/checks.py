@@ -42,6 +42,10 @@ def check(config: dict) -> None:
             # no credentials, and nothing but http(s) (file:///proc/self/environ would be copied)
             _base_url(f"datasets.{name}.source.url" + (f"[{i}]" if not isinstance(url, str) else ""), u,
                       fix="download it yourself and give `path:`, or use a public URL")
+        bench = (d.get("source") or {}).get("benchmark") if isinstance(d.get("source"), dict) else None
+        if isinstance(bench, dict):  # a release archive: the same policy as a raw download's URL
+            _base_url(f"datasets.{name}.source.benchmark.url", bench.get("url"),
+                      fix="download and unpack it yourself and give the folder (`benchmark: <folder>`)")
     variants = config.get("variants", ["zero_shot"])
     if "cot" in variants:
         for name, m in enabled.items():

@@ -52,7 +52,10 @@ def one_line(err) -> str:
     if err.validator == "enum":
         return f"{where}: {err.instance!r} is not one of {err.validator_value}"
     if err.validator == "oneOf" and where.endswith("source"):
-        return f"{where}: give exactly one of path, url, or wheel"
+        return f"{where}: give exactly one of path, url, wheel, or benchmark"
+    if err.validator == "oneOf" and where.endswith("source.benchmark"):
+        return (f"{where}: a release folder, or {{url: <http(s) URL of its .tar.gz/.zip>, sha256: <the archive's "
+                f"sha256>}} (both keys; {err.instance!r} given)")
     if err.validator == "dependentRequired":
         key = next(k for k, need in err.validator_value.items() if k in err.instance and
                    any(n not in err.instance for n in need))

@@ -6,18 +6,32 @@ import shutil
 from pathlib import Path
 
 from lrworld.core import io
-from lrworld.release.pack import ReleaseError
+from lrworld.release import source
+from lrworld.release.pack import ReleaseError, read_manifest
 
 
-def copy_checked(sources: list[str], outputs: list[str], sha256: list[str]) -> None:
-    for src, out, want in zip(sources, outputs, sha256, strict=True):
-        got = io.sha256_file(src)
+def copy_checked(folder: str | Path, rels: list[str], outputs: list[str], dataset: str,
+                 measures=(), variants=()) -> None:
+    """Copy release paths `rels` of `folder` to `outputs`. A measure or variant the release lacks
+    (a release at a URL is first read here) is named by its config key; a file whose sha256 is not
+    the manifest's stops the copy before anything is written."""
+    folder = Path(folder)
+    man = read_manifest(folder)
+    line = source.problem(dataset, man, folder, measures=measures, variants=variants)
+    if line:
+        raise ReleaseError(line)
+    for rel in rels:
+        src, want = folder / rel, man["files"].get(rel)
+        if want is None:
+            raise ReleaseError(f"{folder / 'release.json'}: lists no {rel} (not a complete release)")
+        got = io.sha256_file(src) if src.exists() else "(missing)"
         if got != want:
-            raise SystemExit(f"{src}: sha256 {got} differs from the release manifest's {want} "
-                             "(a changed release: `lrworld verify` on the folder lists every file)")
+            raise ReleaseError(f"{src}: sha256 {got} differs from the release manifest's {want} "
+                               "(a changed release: `lrworld verify` on the folder lists every file)")
+    for rel, out in zip(rels, outputs, strict=True):
         Path(out).parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(str(out) + ".partial")
-        shutil.copyfile(src, tmp)
+        shutil.copyfile(folder / rel, tmp)
         tmp.replace(out)
 
 

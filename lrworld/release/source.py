@@ -1,5 +1,7 @@
-"""A dataset entry `source: {benchmark: <release folder>}`: the graph takes its questions, prompts
-and ingested data from the release instead of fetching, ingesting and building ground truth."""
+"""A dataset entry `source: {benchmark: ...}`: the graph takes its questions, prompts and ingested
+data from a release instead of fetching, ingesting and building ground truth. The release is a
+folder written by `lrworld pack`, or an archive of one at a URL with its sha256, which rule
+`fetch_benchmark` downloads and unpacks to results/release/<dataset>/ (lrworld/release/fetch.py)."""
 
 from __future__ import annotations
 
@@ -9,33 +11,50 @@ from lrworld.core.schema import ConfigError
 from lrworld.release import layout
 from lrworld.release.pack import ReleaseError, read_manifest
 
+FETCHED = "results/release/{dataset}"  # a release given by URL, unpacked and verified
+
 
 def is_benchmark(entry: dict) -> bool:
     return "benchmark" in entry["source"]
 
 
-def check(name: str, entry: dict, variants: list[str]) -> tuple[Path, dict]:
-    """(release folder, manifest), or ConfigError naming the key the release cannot serve."""
-    folder = Path(entry["source"]["benchmark"])
+def is_fetched(entry: dict) -> bool:
+    """A release given as {url, sha256} (its manifest exists only once fetch_benchmark ran)."""
+    return isinstance(entry["source"].get("benchmark"), dict)
+
+
+def problem(name: str, man: dict, folder, domain: str | None = None, measures=(), variants=()) -> str | None:
+    """One line naming the config key this release cannot serve, or None."""
     key = f"config: datasets.{name}"
+    if domain is not None and domain != man["domain"]:
+        return f"{key}.domain: {domain!r}, but the release {folder} is of domain {man['domain']!r}"
+    extra = [m for m in measures if m not in man["measures"]]
+    if extra:
+        return f"{key}.measures: {extra[0]!r} is not in the release {folder} (it has {man['measures']})"
+    extra = [v for v in variants if v not in man["variants"]]
+    if extra:
+        return (f"config: variants: {extra[0]!r} has no prompts in the release {folder} of datasets.{name} "
+                f"(it has {man['variants']})")
+    return None
+
+
+def check(name: str, entry: dict, variants: list[str]) -> tuple[Path, dict | None]:
+    """(release folder, manifest), or ConfigError naming the key the release cannot serve. A
+    release at a URL is checked where it is fetched (its manifest: None here)."""
+    if is_fetched(entry):
+        return Path(FETCHED.format(dataset=name)), None
+    folder = Path(entry["source"]["benchmark"])
     try:
         man = read_manifest(folder, f"datasets.{name}.source.benchmark")
     except ReleaseError as exc:
-        raise ConfigError(f"{key}.source.benchmark: {exc}") from None
-    if entry["domain"] != man["domain"]:
-        raise ConfigError(f"{key}.domain: {entry['domain']!r}, but the release {folder} is of domain {man['domain']!r}")
-    extra = [m for m in entry["measures"] if m not in man["measures"]]
-    if extra:
-        raise ConfigError(f"{key}.measures: {extra[0]!r} is not in the release {folder} (it has {man['measures']})")
-    extra = [v for v in variants if v not in man["variants"]]
-    if extra:
-        raise ConfigError(f"config: variants: {extra[0]!r} has no prompts in the release {folder} of datasets.{name} "
-                          f"(it has {man['variants']})")
+        raise ConfigError(f"config: datasets.{name}.source.benchmark: {exc}") from None
+    line = problem(name, man, folder, entry["domain"], entry["measures"], variants)
+    if line:
+        raise ConfigError(line)
     return folder, man
 
 
-def files(dataset: str, folder: Path, man: dict, results_paths: list[str]) -> tuple[list[str], list[str]]:
-    """(release files, their manifest sha256) behind these results paths, in order."""
-    by_built = {b: r for r, b in layout.pairs(dataset, man["measures"], man["variants"])}
-    rels = [by_built[p] for p in results_paths]
-    return [str(folder / r) for r in rels], [man["files"][r] for r in rels]
+def files(dataset: str, measures, variants, results_paths: list[str]) -> list[str]:
+    """The release paths behind these results paths, in order."""
+    by_built = {b: r for r, b in layout.pairs(dataset, measures, variants)}
+    return [by_built[p] for p in results_paths]

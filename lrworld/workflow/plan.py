@@ -153,17 +153,27 @@ class Plan:
 
     def raw_inputs(self, dataset: str) -> list[str]:
         if dataset in self.benchmarks:  # a release's chain ends in its manifest (every file's sha256)
-            return [str(self.benchmarks[dataset][0] / release_layout.MANIFEST)]
+            return [self.release_manifest(dataset)]
         return data_inputs.raw_inputs(dataset, self.datasets[dataset])
 
+    @property
+    def fetched_benchmarks(self) -> list[str]:
+        """Datasets whose release is an archive at a URL (rule fetch_benchmark)."""
+        return [name for name in self.benchmarks if release_source.is_fetched(self.datasets[name])]
+
+    def release_manifest(self, dataset: str) -> str:
+        return str(self.benchmarks[dataset][0] / release_layout.MANIFEST)
+
     def release_files(self, kind: str, wc) -> tuple[list[str], list[str]]:
-        """(release files, manifest sha256s) that a release rule (kind: data, questions, prompts)
-        copies to its outputs, in the order of its outputs."""
+        """(input files, release paths) of a release rule (kind: data, questions, prompts), in
+        the order of its outputs. A folder's files are inputs (new bytes re-run the copy); a
+        fetched release's are not declared by its fetch job, which declares its manifest."""
         folder, man = self.benchmarks[wc.dataset]
         patterns = {"data": release_layout.DATA, "questions": release_layout.QUESTIONS,
                     "prompts": release_layout.PROMPTS}[kind].values()
         outputs = [p.format(**dict(wc.items())) for p in patterns]
-        return release_source.files(wc.dataset, folder, man, outputs)
+        rels = release_source.files(wc.dataset, self.datasets[wc.dataset]["measures"], self.variants, outputs)
+        return ([] if man is None else [str(folder / r) for r in rels]), rels
 
     def local_digests(self, dataset: str) -> dict[str, str]:
         """Content of the files ingest reads from outside results/ (a rule's params: new bytes re-run it)."""
