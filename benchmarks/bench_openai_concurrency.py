@@ -85,7 +85,8 @@ def bench_llama(args, load_before: str = "unknown") -> None:
     text = "\n".join(lines)
     print(text)
     if args.write_docs:
-        docs_block.write(DOCS, f"bench_openai_concurrency_{args.mode}", text, docs_block.command(None), load_before)
+        docs_block.write(DOCS, f"bench_openai_concurrency_{args.mode}", text, docs_block.command(None), load_before,
+                         "bench_openai_concurrency")
 
 
 def bench_fault(args) -> None:
