@@ -1,7 +1,8 @@
 # lrworld: benchmarks of LLMs in recommendation as a build graph.
 # LRWorld stages, one rules file each: data -> (ground truth) -> questions (captions for the
 # multimodal measure) -> prompts (-> audit) -> answers -> scores -> tables -> provenance and
-# analyses. SRBench and LLaRA are tracks of their own, planned when config has their section;
+# analyses; every results table -> its docs snippet (docs/generated/). SRBench and LLaRA are
+# tracks of their own, planned when config has their section;
 # every model call of every track goes through the one `answer` rule (rules/inference.smk).
 from snakemake.utils import min_version
 
@@ -26,6 +27,7 @@ include: "rules/analysis.smk"
 include: "rules/srbench.smk"
 include: "rules/llara.smk"
 include: "rules/site.smk"
+include: "rules/docs.smk"
 
 
 rule all:

@@ -8,6 +8,11 @@ when it is installed.
     python benchmarks/bench_gpu.py                       # Qwen2-7B on cuda, meant to take under 5 minutes on an H200
     python benchmarks/bench_gpu.py --arch llama3-8b --sample 0.1 --max-batch-tokens 131072
     python benchmarks/bench_gpu.py --tiny                # a small config on CPU: checks the script (tested)
+    python benchmarks/bench_gpu.py --write-docs          # also writes the figures into docs/results.md
+
+--write-docs: the token-budget / fixed-batch ratio first, then each path's row, into docs/results.md's
+block (bench_gpu for a GPU run, bench_gpu_tiny for --tiny), stamped with the date, the machine's load
+and the command (benchmarks/docs_block.py).
 
 Prompts: the paper's 31 (dataset, measure) cells. Tokens per cell are Tables 16-17 (23.28M in all,
 GPT-3.5 tokenizer); questions per cell are recovered from Tables 12-14 (the answer-position shares
@@ -42,6 +47,9 @@ import torch  # noqa: E402
 from lrworld.models.batching import PaddingStats, plan_batches  # noqa: E402
 from lrworld.models.backends.hf import last_token_logits  # noqa: E402
 from lrworld.core.seeding import rng_for  # noqa: E402
+from benchmarks import docs_block  # noqa: E402
+
+DOCS = ROOT / "docs" / "results.md"
 
 # (dataset, factor, prompt tokens fed to GPT-3.5 [Tables 16-17], questions [from Tables 12-14])
 PAPER_CELLS = [
@@ -207,7 +215,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--no-vllm", action="store_true")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json", help="also write the figures to this file")
+    ap.add_argument("--write-docs", action="store_true", help="write the figures into docs/results.md's block")
     args = ap.parse_args(argv)
+    load_before = docs_block.load()
 
     if args.tiny:
         # float32: CPUs without bf16 matrix units run bf16 tens of times slower
@@ -253,6 +263,24 @@ def main(argv: list[str] | None = None) -> None:
             rows.append(report(row, shape, peak))
     if args.json:
         Path(args.json).write_text(json.dumps({"arch": arch, "device": name, "rows": rows}, indent=1))
+    if args.write_docs:
+        block = "bench_gpu_tiny" if args.tiny else "bench_gpu"
+        docs_block.write(DOCS, block, docs_text(arch, name, n_params, rows), docs_block.command(argv), load_before,
+                         "bench_gpu")
+
+
+def docs_text(arch: str, device: str, n_params: int, rows: list[dict]) -> str:
+    """The ratio first (token budget over fixed batches, same prompts, one run), then each path."""
+    head = f"{arch} ({n_params / 1e6:,.1f}M parameters, random weights) on {device}."
+    if len(rows) > 1 and "padding_share" in rows[1]:
+        head += (f" Token budget / fixed batches: **{rows[0]['tokens_per_s'] / rows[1]['tokens_per_s']:.2f}x** "
+                 "the tokens/s.")
+    lines = [head, "", "| path | questions | tokens | s | tokens/s | padding | batches | floor / measured |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    lines += [f"| {r['path']} | {r['questions']:,} | {r['tokens']:,} | {r['seconds']:.1f} | {r['tokens_per_s']:,.0f} | "
+              + (f"{r['padding_share']:.1%} | {r['batches']} |" if "padding_share" in r else "– | – |")
+              + f" {r['ratio_to_compute_floor']:.2f} |" for r in rows]
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,8 @@ Part 1 (baselines, at --baseline-scale, a size where the dense baselines still r
   rule sets are checked equal. Similarity: ours (sparse, sampled targets) vs sklearn
   cosine_similarity on the dense matrix (n x n); answers checked equal.
 Part 2 (--scale): the whole ground truth of all five factors, time per stage and peak RSS.
+--write-docs: the ratios, then the whole run's figures, into docs/results.md's bench_groundtruth
+block, stamped with the date, the machine's load and this command (benchmarks/docs_block.py).
 """
 
 from __future__ import annotations
@@ -24,6 +26,10 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks import docs_block  # noqa: E402
+
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "results.md"
 
 FULL = {"users": 162_000, "items": 62_000, "interactions": 25_000_000}
 
@@ -115,6 +121,11 @@ def rule_baselines(scale, args):
     o = r["rules: hmine, sparse frame (ours)"]
     print(f"  RATIO vs ours (hmine-sparse): dense-apriori {r['rules: plain mlxtend apriori, dense one-hot'] / o:.1f}x, "
           f"apriori-sparse {r['rules: apriori, sparse frame'] / o:.1f}x, fpgrowth-sparse {r['rules: fpgrowth, sparse frame'] / o:.1f}x")
+    size = f"{scale} ({len(inter):,} interactions)"
+    return [(f"rule mining: {name} / ours (mlxtend hmine, sparse frame); rule sets equal: {same}", size,
+             r[row] / o, o) for name, row in (("plain mlxtend apriori, dense one-hot", "rules: plain mlxtend apriori, dense one-hot"),
+                                              ("apriori, sparse frame", "rules: apriori, sparse frame"),
+                                              ("fpgrowth, sparse frame", "rules: fpgrowth, sparse frame"))]
 
 
 
@@ -130,6 +141,7 @@ def similarity_baselines(scale, args):
     T = Timer()
     idx = index_interactions(inter)
     B = binary_matrix(idx)
+    out = []
     for kind in ("item", "user"):
         pairs, _ = T(f"similarity {kind}: sparse, {args.n_questions} targets (ours)", similar_pairs, inter, kind,
                      args.n_questions, threshold=args.threshold, seed=0, dataset="syn")
@@ -142,7 +154,10 @@ def similarity_baselines(scale, args):
         del S
         print(f"  RATIO dense-cosine / sparse ({kind}) = {b / a:.1f}x  (dense matrix {M.shape[0]}x{M.shape[0]}, "
               f"{M.shape[0] ** 2 * 8 / 2**20:.0f} MiB); answers = dense argmax: {ok}")
+        out.append((f"{kind} cosine: sklearn dense {M.shape[0]:,}x{M.shape[0]:,} / ours (sparse, "
+                     f"{args.n_questions} targets); answers equal: {ok}", f"{scale} ({len(inter):,} interactions)", b / a, a))
         del M
+    return out
 
 
 def full(scale, args):
@@ -185,6 +200,11 @@ def full(scale, args):
     print(f"  questions per measure: { {m: len(v[0]) for m, v in qs.items()} }; NeuMF held-out HR@10 {res['hr10']:.3f}")
     print(f"  TOTAL ground truth (excluding data generation): {gt:.1f} s wall; whole run {time.perf_counter() - t_all:.1f} s "
           f"wall, {cpu_seconds():.1f} s CPU; peak RSS {peak_rss_gib():.2f} GiB")
+    head = (f"All five factors at scale {scale} ({len(inter):,} interactions, {inter.user_id.nunique():,} users, "
+            f"{inter.item_id.nunique():,} items, {args.threads} torch threads, NeuMF {args.epochs} epoch(s), held-out "
+            f"HR@10 {res['hr10']:.3f}): {gt:.1f} s wall for the ground truth, {cpu_seconds():.1f} s CPU for the "
+            f"whole run, peak RSS {peak_rss_gib():.2f} GiB.")
+    return "\n".join([head, "", "| stage | s wall |", "|---|---:|"] + [f"| {n} | {t:.2f} |" for n, t, _ in T.rows])
 
 
 def main(argv=None):
@@ -208,12 +228,23 @@ def main(argv=None):
     ap.add_argument("--eval-users", type=int, default=1000)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--device", default="auto")
+    ap.add_argument("--write-docs", action="store_true", help="write the figures into docs/results.md's block")
     args = ap.parse_args(argv)
+    load_before = docs_block.load()
+    ratios, whole = [], None
     if not args.skip_baselines:
-        rule_baselines(args.baseline_scale, args)
-        similarity_baselines(args.similarity_baseline_scale, args)
+        ratios = rule_baselines(args.baseline_scale, args) + similarity_baselines(args.similarity_baseline_scale, args)
     if not args.skip_full:
-        full(args.scale, args)
+        whole = full(args.scale, args)
+    if args.write_docs:
+        docs_block.write(DOCS, "bench_groundtruth", docs_text(ratios, whole), docs_block.command(argv), load_before)
+
+
+def docs_text(ratios: list[tuple], whole: str | None) -> str:
+    """Ratios first (each baseline's time over ours, side by side in this run), then the whole run."""
+    lines = ["| baseline / ours | scale | ratio | ours (s) |", "|---|---|---:|---:|"]
+    lines += [f"| {name} | {size} | {ratio:.1f}x | {ours:.2f} |" for name, size, ratio, ours in ratios]
+    return "\n".join((lines if ratios else []) + ([""] if ratios and whole else []) + ([whole] if whole else []))
 
 
 if __name__ == "__main__":

@@ -85,6 +85,7 @@ def default_run_prompts(prompts_dir: Path | None, per_measure: int) -> list[Prom
 
 
 def batching(args) -> None:
+    load_before = docs_block.load()
     torch.set_num_threads(os.cpu_count() or 1)
     items = default_run_prompts(args.prompts, args.per_measure)
     plain = {k: v for k, v in SMOL.items() if k != "batch_size"}
@@ -113,7 +114,19 @@ def batching(args) -> None:
               f"{summary['padding_share']:8.1%}")
     (fixed, _), (budget, _) = rows.values()
     a, b = picks.values()
-    print(f"\ntoken budget / fixed batches throughput: {fixed / budget:.2f}x; same pick for {sum(x == y for x, y in zip(a, b))}/{n}")
+    same = sum(x == y for x, y in zip(a, b))
+    print(f"\ntoken budget / fixed batches throughput: {fixed / budget:.2f}x; same pick for {same}/{n}")
+    if args.write_docs:
+        text = "\n".join([f"- token budget / fixed batches throughput: **{fixed / budget:.2f}x**; same pick for {same}/{n}",
+                          "", f"{n} default-run prompts ({args.per_measure} per measure x {len(DEFAULT_MEASURES)}), "
+                          f"{min(lengths)}-{max(lengths)} tokens, {tokens:,} in all; {torch.get_num_threads()} torch "
+                          f"threads; best of {args.repeats} alternated runs each:", "",
+                          "| batching | seconds | tokens/s | questions/s | batches | padding |",
+                          "|---|---:|---:|---:|---:|---:|"]
+                         + [f"| {name} | {secs:.1f} | {tokens / secs:.0f} | {n / secs:.2f} | {summary['batches']} | "
+                            f"{summary['padding_share']:.1%} |" for name, (secs, summary) in rows.items()])
+        docs_block.write(DOCS, "bench_inference_batching", text, docs_block.command(None), load_before,
+                         "bench_inference")
 
 
 def main() -> None:
@@ -124,6 +137,7 @@ def main() -> None:
         ap.add_argument("--batch-size", type=int, default=8)
         ap.add_argument("--max-batch-tokens", type=int, default=4096)
         ap.add_argument("--repeats", type=int, default=2)
+        ap.add_argument("--write-docs", action="store_true", help="write the figures into docs/results.md's block")
         batching(ap.parse_args(sys.argv[2:]))
         return
     ap = argparse.ArgumentParser()

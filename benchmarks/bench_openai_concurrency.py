@@ -85,10 +85,11 @@ def bench_llama(args, load_before: str = "unknown") -> None:
     text = "\n".join(lines)
     print(text)
     if args.write_docs:
-        docs_block.write(DOCS, f"bench_openai_concurrency_{args.mode}", text, docs_block.command(None), load_before)
+        docs_block.write(DOCS, f"bench_openai_concurrency_{args.mode}", text, docs_block.command(None), load_before,
+                         "bench_openai_concurrency")
 
 
-def bench_fault(args) -> None:
+def bench_fault(args, load_before: str) -> None:
     from tests.support.fault_server import FaultServer
 
     items = [PromptItem(qid=f"f{i}", prompt=f"fault-load question {i}", labels=("A", "B", "C", "D"))
@@ -102,9 +103,13 @@ def bench_fault(args) -> None:
         once = len(srv.answered) == args.n and set(srv.answered.values()) == {1}
         in_order = [r.qid for r in out] == [it.qid for it in items]
     injected = sum(v for k, v in faults.items() if k != "ok")
-    print(f"fault server: {args.n} prompts, concurrency {args.fault_concurrency}, {injected} injected faults "
-          f"({dict(faults)}), {elapsed:.1f}s, {args.n / elapsed:.0f} prompts/s; "
-          f"each answered exactly once: {once}; in order: {in_order}")
+    text = (f"fault server: {args.n:,} prompts, concurrency {args.fault_concurrency}, {injected:,} injected faults "
+            f"({dict(faults)}), {elapsed:.1f} s, {args.n / elapsed:.0f} prompts/s (client and server in one process); "
+            f"each answered exactly once: {once}; in order: {in_order}")
+    print(text)
+    if args.write_docs:
+        docs_block.write(DOCS, "bench_openai_concurrency_fault", text, docs_block.command(None), load_before,
+                         "bench_openai_concurrency")
     if not (once and in_order):
         sys.exit(1)
 
@@ -120,7 +125,8 @@ def main() -> None:
     ap.add_argument("--fault-rate", type=float, default=0.05)
     ap.add_argument("--fault-concurrency", type=int, default=32)
     ap.add_argument("--write-docs", action="store_true",
-                    help="llama: write the figures into the bench_openai_concurrency_<mode> block of docs/openai_backend.md")
+                    help="write the figures into docs/openai_backend.md's bench_openai_concurrency_<mode> "
+                         "(llama) or _fault block")
     args = ap.parse_args()
     load_before = docs_block.load()
     if args.target == "llama":
@@ -128,7 +134,7 @@ def main() -> None:
         bench_llama(args, load_before)
     else:
         args.n = args.n or 20000
-        bench_fault(args)
+        bench_fault(args, load_before)
 
 
 if __name__ == "__main__":

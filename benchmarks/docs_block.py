@@ -31,18 +31,19 @@ def command(argv: list[str] | None) -> str:
                        *(sys.argv[1:] if argv is None else argv)])
 
 
-def block(name: str, body: str, cmd: str, load_before: str, load_after: str) -> str:
+def block(name: str, body: str, cmd: str, load_before: str, load_after: str, script: str | None = None) -> str:
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    return (f"<!-- {name}:start (written by benchmarks/{name}.py --write-docs; do not edit by hand) -->\n"
+    return (f"<!-- {name}:start (written by benchmarks/{script or name}.py --write-docs; do not edit by hand) -->\n"
             f"Measured {stamp}, load average (1, 5, 15 min) {load_before} before and {load_after} after, "
             f"by `{cmd}`:\n\n{body.rstrip()}\n<!-- {name}:end -->")
 
 
-def write(page: Path, name: str, body: str, cmd: str, load_before: str) -> None:
-    """Replace (or append) the block `name` of `page`."""
+def write(page: Path, name: str, body: str, cmd: str, load_before: str, script: str | None = None) -> None:
+    """Replace (or append) the block `name` of `page` (`script`: the benchmark's file name when a
+    benchmark writes several blocks, which `name` then tells apart)."""
     text = page.read_text()
     start, end = f"<!-- {name}:start", f"<!-- {name}:end -->"
-    new = block(name, body, cmd, load_before, load())
+    new = block(name, body, cmd, load_before, load(), script)
     if start in text:
         i = text.index(start)
         j = text.index(end, i) + len(end)

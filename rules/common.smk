@@ -44,6 +44,7 @@ wildcard_constraints:
     sr_seed=r"\d+",
     row=alt(W.llara.rows),
     recommender=alt(W.srbench.recommenders),
+    table=alt(W.docs.names()),
 
 
 # the stages' shorthands

@@ -21,6 +21,7 @@ from lrworld.release import layout as release_layout, source as release_source
 from lrworld.prompts.variants import kind as variant_kind, template_variant
 from lrworld.workflow import code, resources
 from lrworld.workflow.analysis import AnalysisPlan
+from lrworld.workflow.docs import DocsPlan
 from lrworld.workflow.tracks import LlaraPlan, SrbenchPlan
 
 # The tracks whose model calls go through the one `answer` rule, each with its own request files.
@@ -59,6 +60,7 @@ class Plan:
         self.analysis = AnalysisPlan(self)
         self.llara = LlaraPlan(self)
         self.srbench = SrbenchPlan(self)
+        self.docs = DocsPlan(self)
 
     def _groundtruth(self) -> dict:
         """config["groundtruth"]; question count and seed follow the rest of the config unless set."""
@@ -402,4 +404,5 @@ class Plan:
             "results/provenance/{dataset}/table.json", dataset=self.datasets)
         audit = expand("results/audit/{dataset}.{ext}", dataset=self.datasets, ext=["json", "md"]) + [
             "results/audit/_all.json"]
-        return lrworld + audit + self.analysis.targets() + self.srbench.targets() + self.llara.targets()
+        tracks = self.srbench.targets() + self.llara.targets()
+        return lrworld + audit + self.analysis.targets() + tracks + self.docs.targets()

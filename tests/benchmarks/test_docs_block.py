@@ -25,3 +25,13 @@ def test_the_block_is_appended_then_replaced_and_the_page_around_it_kept(tmp_pat
 
 def test_load_reads_uptime():
     assert re.fullmatch(r"[\d.]+,? [\d.]+,? [\d.]+", docs_block.load())
+
+
+def test_a_benchmark_with_several_blocks_names_its_own_file(tmp_path):
+    # bench_gpu writes bench_gpu_tiny, bench_openai_concurrency one block per mode: the header names the script
+    page = tmp_path / "page.md"
+    page.write_text("<!-- bench_gpu_tiny:start -->\n(not measured yet)\n<!-- bench_gpu_tiny:end -->\n")
+    docs_block.write(page, "bench_gpu_tiny", "1.65x", "python benchmarks/bench_gpu.py --tiny", "1, 1, 1", "bench_gpu")
+    text = page.read_text()
+    assert text.startswith("<!-- bench_gpu_tiny:start (written by benchmarks/bench_gpu.py --write-docs;")
+    assert "(not measured yet)" not in text and text.endswith("1.65x\n<!-- bench_gpu_tiny:end -->\n")

@@ -51,6 +51,10 @@ def test_default_graph_end_to_end_is_deterministic_and_incremental(tmp_path, sha
     assert table.iloc[:, 1:].apply(lambda c: c.between(0, 1)).all().all()
     built = list((tmp_path / "results/questions").rglob("*.jsonl")) + list((tmp_path / "results/prompts").rglob("*.jsonl"))
     first, first_table = digest(built), (tmp_path / "results/tables/ml.csv").read_bytes()
+    # the docs snippet (issue 23, item 4): the table as results/ holds it, naming its table record
+    snippet = (tmp_path / "docs/generated/ml.md").read_text()
+    assert (tmp_path / "results/tables/ml.md").read_text().rstrip("\n") + "\n<!-- table:end -->" in snippet
+    assert "- record: `results/provenance/ml/table.json`: 4 cells" in snippet
     scores = {p: p.read_bytes() for p in (tmp_path / "results/scores").rglob("*.json")}
     assert len(scores) == 4
 
@@ -59,16 +63,17 @@ def test_default_graph_end_to_end_is_deterministic_and_incremental(tmp_path, sha
     run(tmp_path)
     assert digest(built) == first
     assert (tmp_path / "results/tables/ml.csv").read_bytes() == first_table
+    assert (tmp_path / "docs/generated/ml.md").read_text() == snippet  # a committed snippet stays clean
     assert {p: p.read_bytes() for p in scores} == scores
 
     # adding a model plans only that model's answers, cells (one score job per measure, every
     # variant's responses and score) and their provenance (one job per measure, every variant's
     # record), plus the table and its plots and browser page (and the site's index, which counts
-    # the table's rows), and its weights' identity file
+    # the table's rows), its docs snippet, and its weights' identity file
     write_config(tmp_path, shared_data, {**models, "random-c": {"backend": "random", "seed": 9}})
     plan = job_counts(run(tmp_path, "-n").stdout)
     assert plan == {"all": 1, "model_identity": 1, "answer": 1, "score": 1, "provenance": 1, "table": 1,
-                    "provenance_table": 1, "site_plots": 1, "site_page": 1, "site_index": 1}
+                    "provenance_table": 1, "site_plots": 1, "site_page": 1, "site_index": 1, "docs_snippet": 1}
 
 
 def test_bad_config_stops_before_any_job(tmp_path, shared_data):

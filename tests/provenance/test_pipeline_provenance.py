@@ -19,7 +19,8 @@ pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
 COPY = ["Snakefile", "rules", "scripts", "lrworld", "envs", "docs"]
 MODELS = {"random": {"backend": "random", "seed": 0}, "random-b": {"backend": "random", "seed": 5}}
-SITE = {"site_plots": 1, "site_page": 1, "site_index": 1}  # a new table: its plots and browser pages follow
+# a new table: its plots, browser pages and docs snippet (docs/generated/) follow
+SITE = {"site_plots": 1, "site_page": 1, "site_index": 1, "docs_snippet": 1}
 
 
 def write_config(work, shared_data, models):

@@ -1,0 +1,26 @@
+"""The docs snippets in the plan (lrworld/workflow/docs.py): one per results table of the run, in
+the default target, so `make run` rewrites the default-run table the docs quote."""
+
+from lrworld.config import files
+from lrworld.config.assembly import fill_defaults
+from lrworld.workflow.plan import Plan
+from tests.graph import ROOT
+
+
+def plan(*overlays):
+    return Plan(fill_defaults(files.load(ROOT, [ROOT / o for o in overlays])), ROOT)
+
+
+def test_the_default_target_writes_the_default_run_snippet():
+    p = plan()
+    assert "docs/generated/ml100k.md" in p.all_targets()
+    assert p.docs.inputs(type("wc", (), {"table": "ml100k"})) == {
+        "md": "results/tables/ml100k.md", "csv": "results/tables/ml100k.csv",
+        "record": "results/provenance/ml100k/table.json"}
+
+
+def test_every_track_table_gets_a_snippet_and_an_overlay_can_leave_them_out():
+    p = plan("config/llara.yaml")
+    assert {"docs/generated/ml100k.md", "docs/generated/llara.md"} <= set(p.all_targets())
+    assert p.docs.inputs(type("wc", (), {"table": "llara"}))["sources"] == p.llara.score_files()
+    assert [t for t in plan(".ci/small.yaml").all_targets() if t.startswith("docs/")] == []
