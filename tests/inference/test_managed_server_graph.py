@@ -5,6 +5,7 @@ to the answer job mid-run leaves no server process, and the rerun asks only what
 from __future__ import annotations
 
 import json
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -27,6 +28,29 @@ MANAGED = {**CHOICE, "server": {"command": ["{python}", str(ROOT / "lrworld/infe
                                 "startup_timeout_s": 120, "stop_grace_s": 10}}
 
 
+N = 8  # questions: the server answers a few before a signal can come mid-run
+TARGET = "results/responses/ml/managed/attr_genre/zero_shot.jsonl"
+
+
+@pytest.fixture(scope="module")
+def upstream(tmp_path_factory, shared_data):
+    """The graph up to the answer job (ingest, questions, prompts, audits, the managed model's
+    identity), built once: each test runs its answer jobs in a copy (a copied build plans nothing
+    new: tests/provenance/test_relocatable.py)."""
+    work = tmp_path_factory.mktemp("upstream")
+    write_config(work, shared_data, {"managed": MANAGED}, N)
+    proc = subprocess.run(smk_cmd(work, TARGET, "--omit-from", "answer"), capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return work
+
+
+def workdir_from(upstream: Path, dest: Path, shared_data: Path, models: dict) -> Path:
+    """A copy of the upstream build (mtimes kept) under dest, configured for `models`."""
+    shutil.copytree(upstream, dest, symlinks=True)
+    write_config(dest, shared_data, models, N)
+    return dest
+
+
 def responses(workdir: Path, model: str) -> list[dict]:
     path = workdir / f"results/responses/ml/{model}/attr_genre/zero_shot.jsonl"
     return [json.loads(line) for line in path.read_text().splitlines()]
@@ -41,20 +65,22 @@ def in_process_url():
         yield url
 
 
-def test_managed_server_gives_the_in_process_choices(tmp_path, shared_data, in_process_url):
-    write_config(tmp_path, shared_data, {"managed": MANAGED, "inproc": {**CHOICE, "base_url": in_process_url}}, 10)
+def test_managed_server_gives_the_in_process_choices(tmp_path, shared_data, in_process_url, upstream):
+    tmp_path = workdir_from(upstream, tmp_path / "work", shared_data,
+                            {"managed": MANAGED, "inproc": {**CHOICE, "base_url": in_process_url}})
     targets = [f"results/responses/ml/{m}/attr_genre/zero_shot.jsonl" for m in ("managed", "inproc")]
     proc = subprocess.run(smk_cmd(tmp_path, *targets), capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "rule questions:" not in proc.stdout + proc.stderr  # the copy's upstream was not rebuilt
     managed, inproc = responses(tmp_path, "managed"), responses(tmp_path, "inproc")
-    assert len(managed) == 10 and [r["qid"] for r in managed] == [r["qid"] for r in inproc]
+    assert len(managed) == N and [r["qid"] for r in managed] == [r["qid"] for r in inproc]
     assert [r["choice_index"] for r in managed] == [r["choice_index"] for r in inproc]
     assert all(r["choice_index"] is not None for r in managed)
     diff = max(abs(a - b) for m, i in zip(managed, inproc) for a, b in zip(m["label_logprobs"], i["label_logprobs"])
                if a is not None and b is not None)
     assert diff < 1e-3
     summary = json.loads((tmp_path / "results/answers/lrworld/ml/managed.json").read_text())
-    assert summary["identity"]["base_url"] == "managed" and summary["asked"] == 10
+    assert summary["identity"]["base_url"] == "managed" and summary["asked"] == N
     server_log = (tmp_path / "logs/answer/lrworld/ml/managed.server.log").read_text()
     assert "llama_cpp_server: SIGTERM, stopping" in server_log  # stopped by the job, politely
 
@@ -83,9 +109,9 @@ def server_with_answers(smk, workdir, n=2):
     return server
 
 
-def test_sigterm_mid_run_leaves_no_server_and_the_rerun_resumes(tmp_path, shared_data):
-    write_config(tmp_path, shared_data, {"managed": MANAGED}, 8)
-    target = "results/responses/ml/managed/attr_genre/zero_shot.jsonl"
+def test_sigterm_mid_run_leaves_no_server_and_the_rerun_resumes(tmp_path, shared_data, upstream):
+    tmp_path = workdir_from(upstream, tmp_path / "work", shared_data, {"managed": MANAGED})
+    target = TARGET
     smk = subprocess.Popen(smk_cmd(tmp_path, target), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         server = server_with_answers(smk, tmp_path)
@@ -108,12 +134,12 @@ def test_sigterm_mid_run_leaves_no_server_and_the_rerun_resumes(tmp_path, shared
     assert len(responses(tmp_path, "managed")) == 8
 
 
-def test_sigkill_of_the_run_leaves_an_orphan_that_the_rerun_stops(tmp_path, shared_data):
+def test_sigkill_of_the_run_leaves_an_orphan_that_the_rerun_stops(tmp_path, shared_data, upstream):
     """SIGKILL to Snakemake and the answer job (nothing unwinds): the server group outlives them
     (parent no longer the job); the rerun's answer job stops it, logs one line, starts one server,
     and after the rerun no llama.cpp server of this workdir runs."""
-    write_config(tmp_path, shared_data, {"managed": MANAGED}, 8)
-    target = "results/responses/ml/managed/attr_genre/zero_shot.jsonl"
+    tmp_path = workdir_from(upstream, tmp_path / "work", shared_data, {"managed": MANAGED})
+    target = TARGET
     smk = subprocess.Popen(smk_cmd(tmp_path, target), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         server = server_with_answers(smk, tmp_path)
