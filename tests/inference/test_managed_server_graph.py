@@ -5,7 +5,6 @@ to the answer job mid-run leaves no server process, and the rerun asks only what
 from __future__ import annotations
 
 import json
-import shutil
 import signal
 import sqlite3
 import subprocess
@@ -15,7 +14,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from tests.support.fixtures_graph import ROOT, smk_cmd, write_config
+from tests.support.fixtures_graph import ROOT, UPSTREAM_QUESTIONS, smk_cmd, workdir_from
 from tests.support.processes import descendant
 
 pytestmark = pytest.mark.slow
@@ -28,27 +27,8 @@ MANAGED = {**CHOICE, "server": {"command": ["{python}", str(ROOT / "lrworld/infe
                                 "startup_timeout_s": 120, "stop_grace_s": 10}}
 
 
-N = 8  # questions: the server answers a few before a signal can come mid-run
+N = UPSTREAM_QUESTIONS  # 8: the server answers a few before a signal can come mid-run
 TARGET = "results/responses/ml/managed/attr_genre/zero_shot.jsonl"
-
-
-@pytest.fixture(scope="module")
-def upstream(tmp_path_factory, shared_data):
-    """The graph up to the answer job (ingest, questions, prompts, audits, the managed model's
-    identity), built once: each test runs its answer jobs in a copy (a copied build plans nothing
-    new: tests/provenance/test_relocatable.py)."""
-    work = tmp_path_factory.mktemp("upstream")
-    write_config(work, shared_data, {"managed": MANAGED}, N)
-    proc = subprocess.run(smk_cmd(work, TARGET, "--omit-from", "answer"), capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return work
-
-
-def workdir_from(upstream: Path, dest: Path, shared_data: Path, models: dict) -> Path:
-    """A copy of the upstream build (mtimes kept) under dest, configured for `models`."""
-    shutil.copytree(upstream, dest, symlinks=True)
-    write_config(dest, shared_data, models, N)
-    return dest
 
 
 def responses(workdir: Path, model: str) -> list[dict]:
@@ -65,8 +45,8 @@ def in_process_url():
         yield url
 
 
-def test_managed_server_gives_the_in_process_choices(tmp_path, shared_data, in_process_url, upstream):
-    tmp_path = workdir_from(upstream, tmp_path / "work", shared_data,
+def test_managed_server_gives_the_in_process_choices(tmp_path, shared_data, in_process_url, answer_upstream):
+    tmp_path = workdir_from(answer_upstream, tmp_path / "work", shared_data,
                             {"managed": MANAGED, "inproc": {**CHOICE, "base_url": in_process_url}})
     targets = [f"results/responses/ml/{m}/attr_genre/zero_shot.jsonl" for m in ("managed", "inproc")]
     proc = subprocess.run(smk_cmd(tmp_path, *targets), capture_output=True, text=True)
@@ -109,8 +89,8 @@ def server_with_answers(smk, workdir, n=2):
     return server
 
 
-def test_sigterm_mid_run_leaves_no_server_and_the_rerun_resumes(tmp_path, shared_data, upstream):
-    tmp_path = workdir_from(upstream, tmp_path / "work", shared_data, {"managed": MANAGED})
+def test_sigterm_mid_run_leaves_no_server_and_the_rerun_resumes(tmp_path, shared_data, answer_upstream):
+    tmp_path = workdir_from(answer_upstream, tmp_path / "work", shared_data, {"managed": MANAGED})
     target = TARGET
     smk = subprocess.Popen(smk_cmd(tmp_path, target), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
@@ -134,11 +114,11 @@ def test_sigterm_mid_run_leaves_no_server_and_the_rerun_resumes(tmp_path, shared
     assert len(responses(tmp_path, "managed")) == 8
 
 
-def test_sigkill_of_the_run_leaves_an_orphan_that_the_rerun_stops(tmp_path, shared_data, upstream):
+def test_sigkill_of_the_run_leaves_an_orphan_that_the_rerun_stops(tmp_path, shared_data, answer_upstream):
     """SIGKILL to Snakemake and the answer job (nothing unwinds): the server group outlives them
     (parent no longer the job); the rerun's answer job stops it, logs one line, starts one server,
     and after the rerun no llama.cpp server of this workdir runs."""
-    tmp_path = workdir_from(upstream, tmp_path / "work", shared_data, {"managed": MANAGED})
+    tmp_path = workdir_from(answer_upstream, tmp_path / "work", shared_data, {"managed": MANAGED})
     target = TARGET
     smk = subprocess.Popen(smk_cmd(tmp_path, target), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
