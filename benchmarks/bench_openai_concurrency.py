@@ -90,7 +90,7 @@ def bench_llama(args, load_before: str = "unknown") -> None:
 
 
 def bench_fault(args, load_before: str) -> None:
-    from tests.support.fault_server import FaultServer
+    from tests.support.fault_server import FaultServer, expected_label
 
     items = [PromptItem(qid=f"f{i}", prompt=f"fault-load question {i}", labels=("A", "B", "C", "D"))
              for i in range(args.n)]
@@ -102,10 +102,15 @@ def bench_fault(args, load_before: str) -> None:
         faults = srv.faults_served()
         once = len(srv.answered) == args.n and set(srv.answered.values()) == {1}
         in_order = [r.qid for r in out] == [it.qid for it in items]
+        right = all(r.choice_index is not None and "ABCD"[r.choice_index] == expected_label(it.prompt)
+                    for it, r in zip(items, out))
+        requests = sum(srv.requests.values())
     injected = sum(v for k, v in faults.items() if k != "ok")
+    # every fault re-asked once more, nothing else: the request count is the prompts plus the faults
+    once = once and right and requests == args.n + injected
     text = (f"fault server: {args.n:,} prompts, concurrency {args.fault_concurrency}, {injected:,} injected faults "
             f"({dict(faults)}), {elapsed:.1f} s, {args.n / elapsed:.0f} prompts/s (client and server in one process); "
-            f"each answered exactly once: {once}; in order: {in_order}")
+            f"each answered exactly once (right answer, one request per prompt and fault): {once}; in order: {in_order}")
     print(text)
     if args.write_docs:
         docs_block.write(DOCS, "bench_openai_concurrency_fault", text, docs_block.command(None), load_before,

@@ -39,3 +39,12 @@ def smollm2_choice():
                                     "gguf_file": "SmolLM2-135M-Instruct.Q4_1.gguf", "max_new_tokens": 6})
     backend.model  # load now, outside any test's timing
     return backend
+
+
+@pytest.fixture(scope="session")
+def answer_upstream(tmp_path_factory, shared_data):
+    """ML-100K attr_genre up to the answer job, built once: answer-job tests copy it
+    (tests/support/fixtures_graph.workdir_from) instead of each re-running its seven jobs."""
+    from tests.support.fixtures_graph import build_upstream
+
+    return build_upstream(tmp_path_factory.mktemp("answer_upstream"), shared_data)

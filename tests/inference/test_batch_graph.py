@@ -12,17 +12,17 @@ import time
 import pytest
 
 from tests.support.batch_server import BatchServer
-from tests.support.fixtures_graph import smk_cmd, write_config
+from tests.support.fixtures_graph import smk_cmd, workdir_from
 from tests.support.processes import descendant
 
 pytestmark = pytest.mark.slow
 
 
-def test_killed_after_submit_then_resumed_bills_each_prompt_once(tmp_path, shared_data):
+def test_killed_after_submit_then_resumed_bills_each_prompt_once(tmp_path, shared_data, answer_upstream):
     with BatchServer(hold=True) as srv:
         model = {"backend": "openai", "model": "gpt-4o-mini", "mode": "choice", "batch": True,
                  "base_url": srv.base_url, "batch_poll_s": 0.05, "batch_poll_max_s": 0.2}
-        write_config(tmp_path, shared_data, {"api": model}, 8)
+        tmp_path = workdir_from(answer_upstream, tmp_path / "work", shared_data, {"api": model})
         target = "results/responses/ml/api/attr_genre/zero_shot.jsonl"
         smk = subprocess.Popen(smk_cmd(tmp_path, target), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         try:

