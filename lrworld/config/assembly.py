@@ -33,7 +33,11 @@ def schema() -> dict:
 def _schema() -> dict:
     # read once per process: a plan validates the config and fills its defaults from it
     with open(SCHEMA_PATH, encoding="utf-8") as fh:
-        s = yaml.load(fh, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(fh)  # libyaml's safe loader where built
+        try:
+            s = loader.get_single_data()
+        finally:
+            loader.dispose()
     _add_backends(s)
     dataset_schema.add_dataset_registries(s)
     _add_measures_and_variants(s)
