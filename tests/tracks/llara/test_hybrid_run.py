@@ -4,7 +4,6 @@ backend and cache (issue 26 items 2, 3)."""
 
 import json
 
-import pandas as pd
 import torch
 
 from lrworld.core.io import read_jsonl, sha256_file
@@ -14,6 +13,7 @@ from lrworld.inference.stage import fill_cache
 from lrworld.tracks.llara.hybrid.backend import HybridBackend
 from lrworld.tracks.llara.hybrid.requests import build_requests
 from lrworld.tracks.llara.hybrid.run import run_train
+from tests.support.fixtures_sequences import write_toy_sequences
 from tests.support.tiny_llama import build_tiny_llama
 
 HP = {"lr": 7e-4, "lr_warmup_start_lr": 7e-6, "lr_decay_min_lr": 7e-6, "weight_decay": 1e-5, "batch_size": 2,
@@ -22,11 +22,7 @@ HP = {"lr": 7e-4, "lr_warmup_start_lr": 7e-6, "lr_decay_min_lr": 7e-6, "weight_d
 
 
 def test_train_then_answer(tmp_path):
-    rows = [{"user_id": f"u{u}", "item_id": f"i{(u * 7 + t) % 60}", "rating": 4.0, "timestamp": 1000 * u + t}
-            for u in range(30) for t in range(12)]
-    pd.DataFrame(rows).to_parquet(tmp_path / "interactions.parquet", index=False)
-    pd.DataFrame({"item_id": [f"i{k}" for k in range(60)],
-                  "title": [f"alpha {k:02d}" for k in range(60)]}).to_parquet(tmp_path / "items.parquet", index=False)
+    write_toy_sequences(tmp_path)
     cfg = {"interactions": str(tmp_path / "interactions.parquet"), "items": str(tmp_path / "items.parquet"),
            "template": "generic"}
     P.run_candidates("toy", cfg, seed=1, n=20, out=tmp_path / "c.jsonl")

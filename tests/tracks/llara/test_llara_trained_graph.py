@@ -5,22 +5,14 @@ row answered by the one `answer` rule; then a changed projector re-plans that ro
 
 import csv
 
-import pandas as pd
 import pytest
 import torch
 import yaml
 
 from lrworld.core.io import read_json, read_jsonl
 from tests.graph import job_counts, snakemake
+from tests.support.fixtures_sequences import write_toy_sequences
 from tests.support.tiny_llama import build_tiny_llama
-
-
-def _toy(folder):
-    rows = [{"user_id": f"u{u}", "item_id": f"i{(u * 7 + t) % 60}", "rating": 4.0, "timestamp": 1000 * u + t}
-            for u in range(30) for t in range(12)]
-    pd.DataFrame(rows).to_parquet(folder / "interactions.parquet", index=False)
-    pd.DataFrame({"item_id": [f"i{k}" for k in range(60)],
-                  "title": [f"alpha {k:02d}" for k in range(60)]}).to_parquet(folder / "items.parquet", index=False)
 
 
 def _config(tmp_path, shared_data, trained):
@@ -46,7 +38,7 @@ TRAINED = [{"name": "tiny-text", "base": "tiny", "hybrid_share": 0, "max_new_tok
 
 @pytest.mark.slow
 def test_trained_rows_through_the_graph(tmp_path, shared_data):
-    _toy(tmp_path)
+    write_toy_sequences(tmp_path)
     build_tiny_llama(tmp_path / "tiny")
     (tmp_path / "config.yaml").write_text(yaml.safe_dump(_config(tmp_path, shared_data, TRAINED)))
     plan = job_counts(snakemake(tmp_path, "-n", "results/tables/llara.md").stdout)
