@@ -152,6 +152,8 @@ rule llara_score:
         score="results/llara/{ll_dataset}/scores/{row}.json",
         per_question="results/llara/{ll_dataset}/scores/{row}.per_question.jsonl",
     params:
+        # a LLaRA-trained row of several training seeds: one responses file per seed, mean ± sd
+        seeds=lambda wc: WL.row_seeds(wc.row),
         code=W.code("llara_score.py"),
     log:
         "logs/llara/{ll_dataset}/score/{row}.log",

@@ -6,4 +6,4 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakema
 from lrworld.tracks.llara.pipeline import run_score
 
 run_score(snakemake.input.candidates, snakemake.input.responses, snakemake.wildcards.row,  # noqa: F821
-          snakemake.output.score, snakemake.output.per_question)  # noqa: F821
+          snakemake.output.score, snakemake.output.per_question, seeds=snakemake.params.seeds)  # noqa: F821

@@ -36,12 +36,14 @@ class LlaraPlan:
         self.seeds = list(range(self.cfg["baseline_seeds"]))
         self.models = _enabled("llara", self.cfg.get("models", list(plan.models)), plan)
         baseline_rows = [BASELINE_PREFIX + b for b in self.baselines]
-        # LLaRA-trained rows (projector + LoRA): one llara_train job and one answer job per dataset
+        # LLaRA-trained rows (projector + LoRA): one llara_train job and one answer job per training
+        # and dataset; a row of several training seeds is scored as their mean ± sd
         self.trained = llara_entries.check(self.cfg["trained"], plan.config["models"], self.baselines,
                                            self.cfg["baseline_seeds"], {*plan.config["models"], *baseline_rows})
-        # the rows answered through the `answer` rule
+        self.trained_rows = llara_entries.rows(self.trained)
+        # the models and trainings answered through the `answer` rule
         self.answered = self.models + list(self.trained)
-        self.rows = self.answered + baseline_rows
+        self.rows = self.models + list(self.trained_rows) + baseline_rows
         self.forms = llara_entries.FORMS
 
     def targets(self) -> list[str]:
@@ -54,7 +56,17 @@ class LlaraPlan:
         """An LLM's responses file, or a traditional model's files (one per training seed)."""
         if row.startswith(BASELINE_PREFIX):
             return [f"results/llara/{dataset}/{row}/seed{s}.jsonl" for s in self.seeds]
+        if row in self.trained_rows and self.trained_rows[row] != [row]:
+            return [f"results/llara/{dataset}/responses/{t}.jsonl" for t in self.trained_rows[row]]
         return f"results/llara/{dataset}/responses/{row}.jsonl"
+
+    def row_seeds(self, row: str) -> list[int] | None:
+        """The training seeds of a LLaRA-trained row of several trainings, in its responses' order
+        (scored as mean ± sd); None for every other row (a baseline's records name their seed)."""
+        names = self.trained_rows.get(row)
+        if not names or names == [row]:
+            return None
+        return [self.trained[t]["seed"] for t in names]
 
     def request_file(self, dataset: str, row: str) -> str:
         """The requests an answered row is asked: the text prompts, or a trained row's hybrid/text form."""
@@ -90,10 +102,10 @@ class LlaraPlan:
         return llara_entries.answer_cfg(dataset, model, self.trained[model], self.plan.model_params(self.base(model)))
 
     def row_kinds(self) -> dict[str, str]:
-        return {n: llara_entries.kind(e) for n, e in self.trained.items()}
+        return {e["row"]: llara_entries.kind(e) for e in self.trained.values()}
 
     def paper_rows(self) -> dict[str, str]:
-        return {n: llara_entries.paper_row(e) for n, e in self.trained.items()}
+        return {e["row"]: llara_entries.paper_row(e) for e in self.trained.values()}
 
     def max_epochs(self, dataset: str) -> int:
         return self.datasets[dataset].get("max_epochs", self.cfg["max_epochs"])

@@ -126,12 +126,18 @@ def split_train_val(examples: list, fraction: float, seed: int, dataset: str) ->
 
 
 def run_score(candidates: str | os.PathLike, responses, model: str, out: str | os.PathLike,
-              out_per_question: str | os.PathLike | None = None) -> dict:
+              out_per_question: str | os.PathLike | None = None, seeds: list[int] | None = None) -> dict:
     """``responses``: an LLM's responses file, or a baseline's files (one per training seed, each
-    record naming its ``seed``), scored with :func:`score_seeds` (mean ± sd over seeds)."""
+    record naming its ``seed``), scored with :func:`score_seeds` (mean ± sd over seeds). ``seeds``:
+    a LLaRA-trained row's training seeds, one per responses file (text answers, mean ± sd)."""
     paths = [responses] if isinstance(responses, (str, os.PathLike)) else list(responses)
     cands = read_jsonl(candidates)
-    if model.startswith(BASELINE_PREFIX):
+    if seeds is not None:
+        if len(seeds) != len(paths) or len(set(seeds)) != len(seeds):
+            raise ValueError(f"{model}: {len(paths)} responses file(s) for training seeds {seeds}")
+        per_q, summ = score_seeds(cands, {s: read_jsonl(p) for s, p in zip(seeds, paths)}, mode="text")
+        summ["kind"] = "LLM"
+    elif model.startswith(BASELINE_PREFIX):
         by_seed: dict[int, list[dict]] = {}
         for path in paths:
             rows = read_jsonl(path)

@@ -45,20 +45,22 @@ def score_responses(candidate_records: list[dict], responses: list[dict], mode: 
 SEED_METRICS = ("hit_ratio_at_1_all", "hit_ratio_at_1_valid", "valid_ratio")
 
 
-def score_seeds(candidate_records: list[dict], responses_by_seed: dict[int, list[dict]]) -> tuple[list[dict], dict]:
-    """A traditional recommender trained once per seed (index mode): each seed scored on its own,
-    then the mean and sample standard deviation (ddof 1; None for one seed) over seeds, as LLaRA
-    reports its traditional models (mean of 5 seeds). ``per_seed`` keeps every seed's figures;
-    the per-question records carry their ``seed``."""
+def score_seeds(candidate_records: list[dict], responses_by_seed: dict[int, list[dict]],
+                mode: str = "index") -> tuple[list[dict], dict]:
+    """A model trained once per seed (a traditional recommender: ``mode="index"``; a LLaRA-trained
+    row: ``"text"``): each seed scored on its own, then the mean and sample standard deviation
+    (ddof 1; None for one seed) over seeds, as LLaRA reports its traditional models (mean of 5
+    seeds). ``per_seed`` keeps every seed's figures; the per-question records carry their ``seed``."""
     if not responses_by_seed:
         raise ValueError("no seed's responses to score")
     per_q, per_seed = [], []
     for seed in sorted(responses_by_seed):
-        rows, summ = score_responses(candidate_records, responses_by_seed[seed], mode="index")
+        rows, summ = score_responses(candidate_records, responses_by_seed[seed], mode=mode)
         per_q += [{**r, "seed": seed} for r in rows]
         per_seed.append({"seed": seed, "n_correct": summ["n_correct"], "n_valid": summ["n_valid"],
                          **{k: summ[k] for k in SEED_METRICS}})
-    out = {"n_questions": len(candidate_records), "n_seeds": len(per_seed), "parse": "candidate_index"}
+    out = {"n_questions": len(candidate_records), "n_seeds": len(per_seed),
+           "parse": "candidate_index" if mode == "index" else "llara_title_substring"}
     for k in SEED_METRICS:
         values = np.array([s[k] for s in per_seed])
         out[k] = float(values.mean())

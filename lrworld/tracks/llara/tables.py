@@ -25,8 +25,9 @@ HitRatio@1 = correct / all questions (an invalid answer is a miss): LLaRA's repo
 valid = correct / valid answers (LLaRA's `test_hr`). valid ratio = answers naming exactly one
 candidate title / all questions. Traditional recommenders pick a candidate by index (always valid);
 their figures are mean ± sample sd over `seeds` trainings, as the paper's (mean of 5 seeds).
-LLaRA-trained rows (kind LLaRA(...) and the text-only LoRA) are one training each, on the base model
-their entry names; the paper's figures beside them are its Llama2-7B models in the same role.
+LLaRA-trained rows (kind LLaRA(...) and the text-only LoRA) are trained on the base model their entry
+names, mean ± sample sd over `seeds` trainings when there are several; the paper's figures beside them
+are its Llama2-7B models in the same role.
 """
 
 

@@ -76,3 +76,24 @@ def test_resume_after_sigkill_continues_exactly(tmp_path):
     pb = torch.load(tmp_path / "resumed" / "final.pt")["proj"]
     assert all(torch.equal(pa[k], pb[k]) for k in pa)
     assert a["loss_curve"][0]["loss"] > 0
+
+
+def test_a_checkpoint_of_other_settings_is_not_resumed(tmp_path):
+    """Killed at step 4 of 6, then asked for 8 steps: every learning rate of the schedule moved, so
+    the run starts over (8 steps from step 1, the same first batch and loss) instead of mixing
+    two schedules; the log names what changed."""
+    import json
+    from tests.support.tiny_llama import build_tiny_llama
+    build_tiny_llama(tmp_path / "m")
+    killed = _run(tmp_path, tmp_path / "w", kill_at="4")
+    assert killed.returncode == -signal.SIGKILL
+    first = torch.load(tmp_path / "w" / "train_state.pt", weights_only=False)["losses"][0]["loss"]
+    env = {**os.environ, "PYTHONPATH": os.getcwd(), "OMP_NUM_THREADS": "1"}
+    longer = subprocess.run([sys.executable, "-c", RUN.replace("log=log", "log=print"), str(tmp_path / "m"),
+                             str(tmp_path / "w"), "", json.dumps({**HP, "max_steps": 8})],
+                            env=env, capture_output=True, text=True)
+    assert longer.returncode == 0, longer.stderr[-2000:]
+    assert "a checkpoint of other settings (max_steps 6 -> 8); starting over" in longer.stdout
+    rec = json.loads((tmp_path / "w" / "record.json").read_text())
+    assert [r["step"] for r in rec["loss_curve"]] == list(range(1, 9)) and rec["steps"] == 8
+    assert rec["loss_curve"][0]["loss"] == first

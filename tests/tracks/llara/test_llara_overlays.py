@@ -25,6 +25,13 @@ def test_cpu_overlay():
     assert wl.rec_checkpoint("lastfm", "smollm2-llara-sasrec-s2") == "results/llara/lastfm/baseline_sasrec/seed2.pt"
     assert wl.train_hparams("smollm2-text-s1")["hybrid_share"] == 0 and wl.train_hparams("smollm2-text-s1")["seed"] == 1
     assert wl.train_resources("smollm2-text-s0")["gpu"] == 0
+    # two rows of 3 trainings each, scored as mean ± sd over the seeds
+    assert wl.rows == ["smollm2-135m-generate", "smollm2-text", "smollm2-llara-sasrec", "baseline_popularity",
+                       "baseline_sasrec"]
+    assert wl.row_seeds("smollm2-llara-sasrec") == [0, 1, 2] and wl.row_seeds("smollm2-135m-generate") is None
+    assert wl.responses("lastfm", "smollm2-text") == [f"results/llara/lastfm/responses/smollm2-text-s{s}.jsonl"
+                                                      for s in range(3)]
+    assert wl.row_kinds() == {"smollm2-text": "LoRA, text (TALLRec-style)", "smollm2-llara-sasrec": "LLaRA(SASRec)"}
 
 
 def test_gpu_overlay_is_sized_like_its_answer_jobs():

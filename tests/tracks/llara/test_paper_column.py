@@ -71,3 +71,34 @@ def test_paper_rows_match_ours():
 @pytest.mark.parametrize("name", ["Llama2", "TALLRec"])
 def test_markdown_lists_every_paper_row(name):
     assert f"| {name} |" in paper.markdown()
+
+
+def test_a_trained_row_over_three_seeds(tmp_path, lastfm_cands):
+    """A LLaRA-trained row of 3 training seeds (one responses file each): seed 0 answers the 3
+    scripted golds, seed 1 also the 4th question's gold, seed 2 nothing valid. HitRatio@1 over all
+    122: 3/122, 4/122, 0 -> mean 7/366 = 0.0191, sd (ddof 1) 2.0817/122 = 0.0171; valid ratio 42, 43 and 0 of
+    122 -> mean 0.2322; the table shows "mean ± sd" and 3 seeds beside the paper's LLaRA(SASRec)."""
+    cands = sorted(lastfm_cands, key=lambda c: c["ambiguous"])
+    write_jsonl(tmp_path / "c.jsonl", cands)
+    s0 = _scripted_answers(cands)
+    s1 = [dict(r, raw_text=f"{cands[3]['next_title']}") if k == 3 else r for k, r in enumerate(s0)]
+    s2 = [{"qid": r["qid"], "raw_text": "no idea"} for r in s0]
+    for k, rows in enumerate((s0, s1, s2)):
+        write_jsonl(tmp_path / f"r{k}.jsonl", rows)
+    d = tmp_path / "results" / "llara" / "lastfm" / "scores"
+    s = P.run_score(tmp_path / "c.jsonl", [tmp_path / f"r{k}.jsonl" for k in range(3)], "smol-llara",
+                    d / "smol-llara.json", d / "smol-llara.per_question.jsonl", seeds=[0, 1, 2])
+    assert [(x["seed"], x["n_correct"], x["n_valid"]) for x in s["per_seed"]] == [(0, 3, 42), (1, 4, 43), (2, 0, 0)]
+    assert s["n_seeds"] == 3 and s["parse"] == "llara_title_substring" and s["kind"] == "LLM"
+    assert s["hit_ratio_at_1_all"] == pytest.approx(7 / 366)
+    assert round(s["hit_ratio_at_1_all_sd"], 4) == 0.0171  # sd of (3, 4, 0) = 2.0817, over 122
+    assert round(s["valid_ratio"], 4) == 0.2322  # (42 + 43 + 0) / 366
+    df = P.run_table([d / "smol-llara.json"], tmp_path / "t.csv", tmp_path / "t.md",
+                     paper_datasets={"lastfm": "lastfm"}, kinds={"smol-llara": "LLaRA(SASRec)"},
+                     paper_rows={"smol-llara": "LLaRA(SASRec)"})
+    row = df.iloc[0]
+    assert (row["lastfm seeds"], row["lastfm paper HitRatio@1"]) == (3, 0.4508)
+    assert "| smol-llara | LLaRA(SASRec) | 0.0191 ± 0.0171 |" in (tmp_path / "t.md").read_text()
+    with pytest.raises(ValueError, match="3 responses file"):
+        P.run_score(tmp_path / "c.jsonl", [tmp_path / f"r{k}.jsonl" for k in range(3)], "smol-llara",
+                    d / "x.json", seeds=[0, 1])

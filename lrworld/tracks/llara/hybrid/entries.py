@@ -14,12 +14,17 @@ PAPER_REC = {"gru4rec": "GRU4Rec", "caser": "Caser", "sasrec": "SASRec"}
 
 
 def check(entries: list[dict], models: dict, baselines: list[str], baseline_seeds: int, taken) -> dict[str, dict]:
-    """{name: entry} of ``llara.trained``; impossible entries are refused in one line naming the key."""
+    """{training name: entry} of ``llara.trained``, one per training: an entry with ``seeds: N``
+    (N > 1) is N trainings, seeds ``seed .. seed+N-1``, named ``<name>-s<seed>`` and shown as one
+    row ``name`` (mean ± sd, as the traditional rows); with one seed the training is the row.
+    Each training's entry holds its ``seed`` and ``row``. Impossible entries are refused in one
+    line naming the key."""
     out: dict[str, dict] = {}
+    rows: set[str] = set()
     for i, e in enumerate(entries):
         where = f"config: llara.trained[{i}]"
         name = e["name"]
-        if name in out or name in taken:
+        if name in rows or name in out or name in taken:
             raise ConfigError(f"{where}.name: {name!r} is already a row or model name; choose another")
         base = models.get(e["base"])
         if base is None:
@@ -37,10 +42,34 @@ def check(entries: list[dict], models: dict, baselines: list[str], baseline_seed
             raise ConfigError(f"{where}.rec: {rec!r} is not in llara.baselines {baselines}")
         if rec is None and "rec_seed" in e:
             raise ConfigError(f"{where}.rec_seed: a text-only entry reads no rec model; remove rec_seed")
-        if rec is not None and rec_seed(e) >= baseline_seeds:
-            raise ConfigError(f"{where}.rec_seed: {rec_seed(e)} is not a trained seed (llara.baseline_seeds "
-                              f"{baseline_seeds}: seeds 0..{baseline_seeds - 1})")
-        out[name] = e
+        trainings = training_names(e)
+        for t_name, t_entry in trainings.items():
+            if rec is not None and rec_seed(t_entry) >= baseline_seeds:
+                # a seeded row reads the rec model's seed of each training unless rec_seed fixes one
+                key = "seeds" if len(trainings) > 1 and "rec_seed" not in e else "rec_seed"
+                raise ConfigError(f"{where}.{key}: {rec_seed(t_entry)} is not a trained seed (llara.baseline_seeds "
+                                  f"{baseline_seeds}: seeds 0..{baseline_seeds - 1})")
+            if t_name != name and (t_name in out or t_name in rows or t_name in taken):
+                raise ConfigError(f"{where}.seeds: its training {t_name!r} is already a row or model name; "
+                                  f"choose another name")
+        rows.add(name)
+        out.update(trainings)
+    return out
+
+
+def training_names(entry: dict) -> dict[str, dict]:
+    """{training name: the entry with its seed and row}: ``name`` itself for one seed."""
+    first, n = int(entry.get("seed", 0)), int(entry.get("seeds", 1))
+    if n == 1:
+        return {entry["name"]: {**entry, "seed": first, "row": entry["name"]}}
+    return {f"{entry['name']}-s{s}": {**entry, "seed": s, "row": entry["name"]} for s in range(first, first + n)}
+
+
+def rows(trainings: dict[str, dict]) -> dict[str, list[str]]:
+    """{table row: its training names, in seed order}."""
+    out: dict[str, list[str]] = {}
+    for t_name, e in trainings.items():
+        out.setdefault(e["row"], []).append(t_name)
     return out
 
 

@@ -93,6 +93,16 @@ def _atomic_save(obj, path: Path) -> None:
     os.replace(tmp, path)
 
 
+def _diff(old: dict | None, new: dict) -> str:
+    if not old:
+        return "none recorded"
+    keys = sorted({*old.get("hparams", {}), *new["hparams"]})
+    moved = [f"{k} {old['hparams'].get(k)} -> {new['hparams'].get(k)}" for k in keys
+             if old["hparams"].get(k) != new["hparams"].get(k)]
+    moved += [f"{k} {old.get(k)} -> {new[k]}" for k in ("seed", "dataset", "n_examples") if old.get(k) != new[k]]
+    return ", ".join(moved)
+
+
 def train(examples: Sequence[dict], template: str, tok, base_model, items: torch.Tensor, hp: dict, seed: int,
           dataset: str, work_dir: str | os.PathLike, log: Callable[[str], None] = print) -> tuple:
     """Train; returns (peft model, projector, record). ``examples``: dicts with ``history``,
@@ -116,8 +126,14 @@ def train(examples: Sequence[dict], template: str, tok, base_model, items: torch
     losses: list[dict] = []
     step, seconds = 0, 0.0
     state_path = work / CKPT
-    if state_path.exists():
-        st = torch.load(state_path, map_location="cpu", weights_only=True)  # tensors, numbers, lists: no code
+    run_key = {"hparams": dict(hp), "seed": seed, "dataset": dataset, "n_examples": len(examples)}
+    st = torch.load(state_path, map_location="cpu", weights_only=True) if state_path.exists() else None
+    if st is not None and st.get("run") != run_key:
+        # a checkpoint of other hyper-parameters (another max_steps moves every learning rate): resuming
+        # it would mix two schedules into one record
+        log(f"{state_path}: a checkpoint of other settings ({_diff(st.get('run'), run_key)}); starting over")
+        st = None
+    if st is not None:  # tensors, numbers, lists: no code
         set_peft_model_state_dict(model, st["lora"])
         projector.load_state_dict(st["projector"])
         opt.load_state_dict(st["optimizer"])
@@ -149,7 +165,7 @@ def train(examples: Sequence[dict], template: str, tok, base_model, items: torch
         step += 1
         losses.append({"step": step, "loss": round(total, 6), "hybrid": hybrid, "lr": lr})
         if step % hp["checkpoint_every"] == 0 or step == S:
-            _atomic_save({**trainable_state(model, projector), "optimizer": opt.state_dict(), "step": step,
+            _atomic_save({**trainable_state(model, projector), "optimizer": opt.state_dict(), "step": step, "run": run_key,
                           "losses": losses, "seconds": seconds + time.time() - t0}, state_path)
             log(f"step {step}/{S} loss {total:.4f} ({'hybrid' if hybrid else 'text'}); checkpoint")
     seconds += time.time() - t0
