@@ -312,15 +312,17 @@ class Plan:
         """The `score` rule's prompt inputs, one per variant (wildcard patterns)."""
         return {f"prompts_{v}": f"results/prompts/{{dataset}}/{{measure}}/{v}.jsonl" for v in self.variants}
 
+    # the job's clock record (start, end, host): one per score job, which every variant's record cites
+    SCORE_JOB = "results/provenance/{dataset}/{model}/{measure}.score-job.json"
+
     def score_outputs(self) -> dict:
-        """The `score` rule's outputs, per variant: responses, score and the job's clock record
-        (the same paths as when each variant was its own job)."""
+        """The `score` rule's outputs: each variant's responses and score (the same paths as when
+        each variant was its own job), and the job's one clock record."""
         out = {}
         for v in self.variants:
             cell = self.SCORE_CELL % v
-            out.update({f"responses_{v}": f"results/responses/{cell}.jsonl", f"score_{v}": f"results/scores/{cell}.json",
-                        f"job_{v}": f"results/provenance/{cell}.score-job.json"})
-        return out
+            out.update({f"responses_{v}": f"results/responses/{cell}.jsonl", f"score_{v}": f"results/scores/{cell}.json"})
+        return {**out, "job": self.SCORE_JOB}
 
     def score_files(self, dataset: str) -> list[str]:
         return self._listed(("scores", dataset), lambda: expand(
@@ -365,7 +367,7 @@ class Plan:
                   "items": f"results/data/{dataset}/items.parquet",
                   "ingest_report": f"results/data/{dataset}/ingest_report.json"}
         roles = {v: {"score": f"results/scores/{cell}/{v}.json",
-                     "score_job": f"results/provenance/{cell}/{v}.score-job.json",
+                     "score_job": self.SCORE_JOB.format(dataset=dataset, model=model, measure=measure),
                      "responses": f"results/responses/{cell}/{v}.jsonl",
                      "prompts": f"results/prompts/{dataset}/{measure}/{v}.jsonl",
                      "template": self.template(dataset, measure, v), **shared} for v in self.variants}
