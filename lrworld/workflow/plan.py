@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 from snakemake.io import expand, report
+from snakemake_interface_storage_plugins.exceptions import FileOrDirectoryNotFoundError
 
 from lrworld.config.assembly import CAPTIONER_KEYS, enabled_models
 from lrworld.core.schema import ConfigError
@@ -138,9 +139,15 @@ class Plan:
         return resources.mem_mb(self.answer_resources(model), attempt)
 
     def answer_runtime(self, model: str, requests, attempt: int) -> int:
-        """Minutes for the model's answer job over these request files (FileNotFoundError until
-        they are written: Snakemake evaluates it again before the job is submitted)."""
-        return resources.runtime_min(self.answer_resources(model), resources.request_tokens(requests), attempt)
+        """Minutes for the model's answer job over these request files. Until they are written,
+        Snakemake's not-found error for a resource's files: it shows <TBD> in a dry run and
+        evaluates the resource again before the job is submitted (LRWorld's prompt files are not
+        the job's inputs, see `answer_inputs`, so a plain FileNotFoundError would not do)."""
+        try:
+            tokens = resources.request_tokens(requests)
+        except FileNotFoundError as exc:
+            raise FileOrDirectoryNotFoundError(Path(exc.filename)) from exc
+        return resources.runtime_min(self.answer_resources(model), tokens, attempt)
 
     @staticmethod
     def partition(gpus: int) -> str:
@@ -283,6 +290,14 @@ class Plan:
         if track == "captions":
             return [f"results/captions/{scope}/requests.jsonl"]
         raise ValueError(f"unknown track {track!r}")
+
+    def answer_requests(self, track: str, scope: str, model: str) -> list[str]:
+        """The request files an answer job declares as inputs: every track's but LRWorld's. Each of
+        a dataset's prompt files is an input of the dataset's audit, which gates the job (`gate`):
+        a new or missing prompt file re-runs the audit and through it the job, as when the job
+        declared all 40-odd of them (2,666 inputs at paper scale, docs/slurm.md). The job reads
+        them by `requests` (its params: a changed list re-runs it)."""
+        return [] if track == "lrworld" else self.requests(track, scope, model)
 
     def answer_params(self, track: str, scope: str, model: str) -> dict:
         """The answer job's backend config: the model's entry, or a LLaRA-trained row's hybrid
