@@ -362,15 +362,12 @@ class Plan:
                           subcategory="{dataset}", labels={"model": "{model}", "measure": "{measure}", "variant": v})
                 for v in self.variants}
 
-    def record_scores(self) -> list[str]:
-        """The scores a `provenance` job records (wildcard patterns, one per variant)."""
-        return [f"results/scores/{{dataset}}/{{model}}/{{measure}}/{v}.json" for v in self.variants]
-
     def record_files(self, dataset: str, model: str, measure: str) -> dict:
         """The chain of each variant's score of a (dataset, model, measure), by role
         (lrworld/provenance/record.py), plus the raw and metadata files at its end. The record job
-        declares only the scores and the answer summary as inputs: every other file of the chain
-        is upstream of a score, so a change anywhere re-runs the record through it."""
+        declares only the score job's clock record (written last by the job that writes the
+        scores) and the answer summary as inputs: every other file of the chain is upstream of the
+        score job, so a change anywhere re-runs the record through it."""
         cell = f"{dataset}/{model}/{measure}"
         shared = {"summary": f"results/answers/lrworld/{dataset}/{model}.json",
                   "identity": self.model_identity(model),
