@@ -7,7 +7,9 @@
 
 rule answer:
     input:
-        requests=lambda wc: W.requests(wc.track, wc.scope, wc.model),
+        # a track's request files; not LRWorld's prompts: the audit below reads every one of them
+        # and stands for them (lrworld/workflow/plan.py:answer_requests)
+        requests=lambda wc: W.answer_requests(wc.track, wc.scope, wc.model),
         # the audit first: no model time goes to questions that fail it
         gate=lambda wc: W.gate(wc.track, wc.scope),
         # the digest of the weights: new bytes in a local model folder re-ask the answers
@@ -17,6 +19,8 @@ rule answer:
     output:
         answered="results/answers/{track}/{scope}/{model}.json",
     params:
+        # every request file the job answers (a changed list re-runs it)
+        requests=lambda wc: W.requests(wc.track, wc.scope, wc.model),
         model_cfg=lambda wc: W.answer_params(wc.track, wc.scope, wc.model),
         cache_dir=config["cache_dir"],
         code=W.code("answer.py"),
@@ -27,7 +31,7 @@ rule answer:
         # sized by the model and its request files (lrworld/workflow/resources.py, docs/slurm.md);
         # <TBD> in a dry run until the requests exist, evaluated again before submission
         mem_mb=lambda wc, attempt: W.answer_mem_mb(wc.model, attempt),
-        runtime=lambda wc, input, attempt: W.answer_runtime(wc.model, input.requests, attempt),
+        runtime=lambda wc, attempt: W.answer_runtime(wc.model, W.requests(wc.track, wc.scope, wc.model), attempt),
     threads: 2
     log:
         "logs/answer/{track}/{scope}/{model}.log",

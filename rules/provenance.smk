@@ -1,7 +1,9 @@
 # Provenance: one record per score and one per table, beside the results (results/provenance/).
-# A record job declares the scores it records and the answer summary; every other file of the
-# chain is upstream of a score, so a change anywhere in the chain rebuilds the record through it
-# (lrworld/workflow/plan.py:record_files). `lrworld explain` and `lrworld verify` read them back.
+# A record job declares the clock record of the score job whose scores it records (that job writes
+# it last, beside every variant's score and responses) and the answer summary; every other file of
+# the chain is upstream of the score job, so a change anywhere in the chain rebuilds the record
+# through it (lrworld/workflow/plan.py:record_files). `lrworld explain` and `lrworld verify` read
+# them back.
 
 
 # Reading and hashing a few files: not worth a cluster job each.
@@ -13,10 +15,12 @@ localrules:
 rule provenance:
     # The records of a (dataset, model, measure), one per variant: one job, not one per cell.
     input:
-        scores=W.record_scores(),
+        # stands for the job's scores and responses, which the table declares (a missing one is
+        # rebuilt through it); the model identity is a plain input of the score job, so new
+        # weights re-run the records through it too
+        score_job=W.SCORE_JOB,
         # the score jobs read it as ancient; the records cite it, so they follow each new answer job
         summary="results/answers/lrworld/{dataset}/{model}.json",
-        identity=W.IDENTITY,
     output:
         **W.record_outputs(),
     params:

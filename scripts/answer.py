@@ -14,7 +14,7 @@ smk = snakemake  # noqa: F821
 servers.exit_on_sigterm()  # a cancelled job unwinds and stops its managed server
 log = runlog.setup(smk)
 model = smk.wildcards.model
-requests = [r for f in smk.input.requests for r in io.read_jsonl(f)]
+requests = [r for f in smk.params.requests for r in io.read_jsonl(f)]
 cache = ResponseCache(Path(smk.params.cache_dir) / f"{model}.sqlite")
 model_cfg = dict(smk.params.model_cfg)
 if model_cfg.get("batch"):
@@ -36,5 +36,5 @@ except (servers.ServerError, weights.IdentityMismatch) as exc:
     log.error("%s", exc)
     sys.exit(str(exc))
 log.info("%s", summary_line(model, f"{smk.wildcards.track}/{smk.wildcards.scope}", info))
-info["prompt_files"] = {f: io.sha256_file(f) for f in smk.input.requests}
+info["prompt_files"] = {f: io.sha256_file(f) for f in smk.params.requests}
 io.write_json(smk.output.answered, info)

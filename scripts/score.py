@@ -27,7 +27,7 @@ except weights.IdentityMismatch as exc:
 cache = ResponseCache(Path(smk.params.cache_dir) / f"{w.model}.sqlite")
 m = measures.get(smk.params.domain, w.measure)
 for variant in smk.params.variants:
-    out = {kind: smk.output[f"{kind}_{variant}"] for kind in ("responses", "score", "job")}
+    out = {kind: smk.output[f"{kind}_{variant}"] for kind in ("responses", "score")}
     records = collect_responses(io.read_jsonl(smk.input[f"prompts_{variant}"]), identity, cache)
     log.info("%s: %d responses, %d unparsed", variant, len(records), sum(r["parsed"] is None for r in records))
     io.write_jsonl(out["responses"], records)
@@ -37,5 +37,4 @@ for variant in smk.params.variants:
                    "provenance": out["score"].replace("results/scores/", "results/provenance/", 1)})
     log.info("%s", result)
     io.write_json(out["score"], result)
-for variant in smk.params.variants:  # one job: every variant's record carries its start and end
-    clock.write(smk, smk.output[f"job_{variant}"])
+clock.write(smk, smk.output.job)  # one job, one clock record: every variant's provenance record cites it

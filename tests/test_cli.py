@@ -12,7 +12,7 @@ from lrworld.cli import main
 from lrworld.provenance.record import score_record, table_record
 
 ROLES = {"score": "results/scores/ml/random/g/zero_shot.json",
-         "score_job": "results/provenance/ml/random/g/zero_shot.score-job.json",
+         "score_job": "results/provenance/ml/random/g.score-job.json",
          "responses": "results/responses/ml/random/g/zero_shot.jsonl",
          "summary": "results/answers/lrworld/ml/random.json",
          "prompts": "results/prompts/ml/g/zero_shot.jsonl", "template": "templates/g/zero_shot.txt",

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 from snakemake.io import expand, report
+from snakemake_interface_storage_plugins.exceptions import FileOrDirectoryNotFoundError
 
 from lrworld.config.assembly import CAPTIONER_KEYS, enabled_models
 from lrworld.core.schema import ConfigError
@@ -138,9 +139,15 @@ class Plan:
         return resources.mem_mb(self.answer_resources(model), attempt)
 
     def answer_runtime(self, model: str, requests, attempt: int) -> int:
-        """Minutes for the model's answer job over these request files (FileNotFoundError until
-        they are written: Snakemake evaluates it again before the job is submitted)."""
-        return resources.runtime_min(self.answer_resources(model), resources.request_tokens(requests), attempt)
+        """Minutes for the model's answer job over these request files. Until they are written,
+        Snakemake's not-found error for a resource's files: it shows <TBD> in a dry run and
+        evaluates the resource again before the job is submitted (LRWorld's prompt files are not
+        the job's inputs, see `answer_inputs`, so a plain FileNotFoundError would not do)."""
+        try:
+            tokens = resources.request_tokens(requests)
+        except FileNotFoundError as exc:
+            raise FileOrDirectoryNotFoundError(Path(exc.filename)) from exc
+        return resources.runtime_min(self.answer_resources(model), tokens, attempt)
 
     @staticmethod
     def partition(gpus: int) -> str:
@@ -284,6 +291,14 @@ class Plan:
             return [f"results/captions/{scope}/requests.jsonl"]
         raise ValueError(f"unknown track {track!r}")
 
+    def answer_requests(self, track: str, scope: str, model: str) -> list[str]:
+        """The request files an answer job declares as inputs: every track's but LRWorld's. Each of
+        a dataset's prompt files is an input of the dataset's audit, which gates the job (`gate`):
+        a new or missing prompt file re-runs the audit and through it the job, as when the job
+        declared all 40-odd of them (2,666 inputs at paper scale, docs/slurm.md). The job reads
+        them by `requests` (its params: a changed list re-runs it)."""
+        return [] if track == "lrworld" else self.requests(track, scope, model)
+
     def answer_params(self, track: str, scope: str, model: str) -> dict:
         """The answer job's backend config: the model's entry, or a LLaRA-trained row's hybrid
         backend (its base model's entry and trained files, lrworld/tracks/llara/hybrid/entries.py)."""
@@ -312,15 +327,17 @@ class Plan:
         """The `score` rule's prompt inputs, one per variant (wildcard patterns)."""
         return {f"prompts_{v}": f"results/prompts/{{dataset}}/{{measure}}/{v}.jsonl" for v in self.variants}
 
+    # the job's clock record (start, end, host): one per score job, which every variant's record cites
+    SCORE_JOB = "results/provenance/{dataset}/{model}/{measure}.score-job.json"
+
     def score_outputs(self) -> dict:
-        """The `score` rule's outputs, per variant: responses, score and the job's clock record
-        (the same paths as when each variant was its own job)."""
+        """The `score` rule's outputs: each variant's responses and score (the same paths as when
+        each variant was its own job), and the job's one clock record."""
         out = {}
         for v in self.variants:
             cell = self.SCORE_CELL % v
-            out.update({f"responses_{v}": f"results/responses/{cell}.jsonl", f"score_{v}": f"results/scores/{cell}.json",
-                        f"job_{v}": f"results/provenance/{cell}.score-job.json"})
-        return out
+            out.update({f"responses_{v}": f"results/responses/{cell}.jsonl", f"score_{v}": f"results/scores/{cell}.json"})
+        return {**out, "job": self.SCORE_JOB}
 
     def score_files(self, dataset: str) -> list[str]:
         return self._listed(("scores", dataset), lambda: expand(
@@ -345,15 +362,12 @@ class Plan:
                           subcategory="{dataset}", labels={"model": "{model}", "measure": "{measure}", "variant": v})
                 for v in self.variants}
 
-    def record_scores(self) -> list[str]:
-        """The scores a `provenance` job records (wildcard patterns, one per variant)."""
-        return [f"results/scores/{{dataset}}/{{model}}/{{measure}}/{v}.json" for v in self.variants]
-
     def record_files(self, dataset: str, model: str, measure: str) -> dict:
         """The chain of each variant's score of a (dataset, model, measure), by role
         (lrworld/provenance/record.py), plus the raw and metadata files at its end. The record job
-        declares only the scores and the answer summary as inputs: every other file of the chain
-        is upstream of a score, so a change anywhere re-runs the record through it."""
+        declares only the score job's clock record (written last by the job that writes the
+        scores) and the answer summary as inputs: every other file of the chain is upstream of the
+        score job, so a change anywhere re-runs the record through it."""
         cell = f"{dataset}/{model}/{measure}"
         shared = {"summary": f"results/answers/lrworld/{dataset}/{model}.json",
                   "identity": self.model_identity(model),
@@ -365,7 +379,7 @@ class Plan:
                   "items": f"results/data/{dataset}/items.parquet",
                   "ingest_report": f"results/data/{dataset}/ingest_report.json"}
         roles = {v: {"score": f"results/scores/{cell}/{v}.json",
-                     "score_job": f"results/provenance/{cell}/{v}.score-job.json",
+                     "score_job": self.SCORE_JOB.format(dataset=dataset, model=model, measure=measure),
                      "responses": f"results/responses/{cell}/{v}.jsonl",
                      "prompts": f"results/prompts/{dataset}/{measure}/{v}.jsonl",
                      "template": self.template(dataset, measure, v), **shared} for v in self.variants}
