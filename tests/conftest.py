@@ -48,3 +48,59 @@ def answer_upstream(tmp_path_factory, shared_data):
     from tests.support.fixtures_graph import build_upstream
 
     return build_upstream(tmp_path_factory.mktemp("answer_upstream"), shared_data)
+
+
+# --- pytest-xdist (`make test` runs `-n 2 --dist loadgroup`) -----------------------------------------
+# Tests that share a module- or session-scoped fixture of this tree (a build, a loaded model, a server)
+# go to one worker as one unit (an xdist_group), so each such fixture is built once per run, not once
+# per worker; the units holding slow tests are queued first, the most slow tests first, so the two
+# workers share the long ones and the fast tests fill in at the end.
+CHEAP_SHARED = {"shared_data", "_one_torch_thread"}  # session fixtures that cost nothing to build twice
+
+
+def _shared_fixtures(item) -> list[tuple]:
+    """The expensive fixtures (by definition, not name) this test shares with other tests."""
+    out = []
+    for name, defs in getattr(item, "_fixtureinfo").name2fixturedefs.items():
+        fd = defs[-1]
+        if fd.scope in ("function",) or name in CHEAP_SHARED or not fd.baseid.startswith("tests"):
+            continue
+        # a module fixture's instance is its module's; a session fixture's is its definition's
+        key = (fd.baseid, name, item.module.__name__ if fd.scope in ("module", "class") else "")
+        out.append(key)
+    return out
+
+
+def xdist_units(items) -> dict:
+    """{item: unit name}: tests linked by shared expensive fixtures, transitively, share a unit."""
+    parent: dict = {}
+
+    def find(x):
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    keys = {item: _shared_fixtures(item) for item in items}
+    for ks in keys.values():
+        for a, b in zip(ks, ks[1:]):
+            parent[find(a)] = find(b)
+    return {item: ("shared:" + "|".join(find(ks[0])[:2]) if ks else None) for item, ks in keys.items()}
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the xdist_group marks
+def pytest_collection_modifyitems(config, items):
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    units = xdist_units(items)
+    for item, unit in units.items():
+        if unit:
+            item.add_marker(pytest.mark.xdist_group(unit))
+    slow: dict = {}
+    first: dict = {}
+    for i, item in enumerate(items):
+        key = units[item] or item.nodeid
+        first.setdefault(key, i)
+        slow[key] = slow.get(key, 0) + (item.get_closest_marker("slow") is not None)
+    # stable: a unit's tests keep their order (a module's fixture is set up once)
+    items.sort(key=lambda it: (-slow[units[it] or it.nodeid], first[units[it] or it.nodeid]))
