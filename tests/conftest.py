@@ -85,7 +85,7 @@ def xdist_units(items) -> dict:
     for ks in keys.values():
         for a, b in zip(ks, ks[1:]):
             parent[find(a)] = find(b)
-    return {item: ("shared:" + "|".join(find(ks[0])[:2]) if ks else None) for item, ks in keys.items()}
+    return {item: ("shared:" + "|".join(filter(None, find(ks[0]))) if ks else None) for item, ks in keys.items()}
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the xdist_group marks
