@@ -50,11 +50,13 @@ def answer_upstream(tmp_path_factory, shared_data):
     return build_upstream(tmp_path_factory.mktemp("answer_upstream"), shared_data)
 
 
-# --- pytest-xdist (`make test` runs `-n 2 --dist loadgroup`) -----------------------------------------
-# Tests that share a module- or session-scoped fixture of this tree (a build, a loaded model, a server)
-# go to one worker as one unit (an xdist_group), so each such fixture is built once per run, not once
-# per worker; the units holding slow tests are queued first, the most slow tests first, so the two
-# workers share the long ones and the fast tests fill in at the end.
+# --- pytest-xdist (`make test` runs `-n 2 --dist loadfile`) ------------------------------------------
+# loadfile sends each test file to one worker, so a module-scoped fixture (a pipeline build, a model)
+# is set up once per run. (`--dist loadgroup` would group across files by xdist_group marks, but
+# pytest-xdist 3.8 renames nodeids through `item._nodeid`, which pytest 9.2 no longer reads: its groups
+# silently fall apart.) A session fixture several files use is set up at most once per worker. On the
+# workers the tests are queued units of shared fixtures first, the units holding the most slow tests
+# first, so the two workers share the long ones and the fast tests fill in at the end.
 CHEAP_SHARED = {"shared_data", "_one_torch_thread"}  # session fixtures that cost nothing to build twice
 
 
@@ -88,14 +90,10 @@ def xdist_units(items) -> dict:
     return {item: ("shared:" + "|".join(filter(None, find(ks[0]))) if ks else None) for item, ks in keys.items()}
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the xdist_group marks
 def pytest_collection_modifyitems(config, items):
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         return
     units = xdist_units(items)
-    for item, unit in units.items():
-        if unit:
-            item.add_marker(pytest.mark.xdist_group(unit))
     slow: dict = {}
     first: dict = {}
     for i, item in enumerate(items):
