@@ -1,5 +1,6 @@
-"""`make test`'s xdist groups (tests/conftest.py): tests that share an expensive fixture of tests/
-(a session build, a module's model) run on one worker, so the fixture is built once per run."""
+"""`make test`'s queue on the xdist workers (tests/conftest.py): tests that share an expensive fixture
+of tests/ (a session build, a module's model) form one unit, queued together (contiguous, so a
+module fixture is set up once) and ranked by the slow tests they hold."""
 
 from types import SimpleNamespace as NS
 
