@@ -63,11 +63,25 @@ def test_training_seeds_are_derived_by_name():
     assert training_seeds(0, "ml100k", 2) != training_seeds(0, "ml1m", 2)
 
 
+def _moved(emb, scale, seed):
+    rng = np.random.default_rng(seed)
+    return emb.assign(gmf=[v + rng.uniform(-scale, scale, len(v)).astype(np.float32) for v in emb["gmf"]])
+
+
 def test_one_and_two_threads_give_byte_identical_question_files(small, by_threads):
-    # the trainings do differ (the noise this guards against) ...
-    assert not np.array_equal(_gmf(by_threads[1]), _gmf(by_threads[2]))
-    one, report = _files(small[0], by_threads[1])
-    two, _ = _files(small[0], by_threads[2])
+    one_emb, two_emb = by_threads[1], by_threads[2]
+    if np.array_equal(_gmf(one_emb), _gmf(two_emb)):
+        # Some CPUs' kernels give bit-identical trainings at 1 and 2 threads (this project's CI
+        # machine in December 2026); others differ by up to 1.5e-5 at most (ML-100K, 2 epochs:
+        # shared/notes/environment-facts.md). Where they agree, every value is moved by up to 1e-5,
+        # the bound the rule is built for (lrworld/groundtruth/prototypes.py), so the test guards
+        # against that noise on every machine. (Every value moved by up to 1.5e-5 changes 2 of 3
+        # draws here: a crossing at a top-10 cut moves the negatives.)
+        two_emb = _moved(two_emb, 1e-5, seed=2)
+    # the embeddings differ (the noise this guards against) ...
+    assert not np.array_equal(_gmf(one_emb), _gmf(two_emb))
+    one, report = _files(small[0], one_emb)
+    two, _ = _files(small[0], two_emb)
     assert all(f.count("\n") == N for f in one.values()) and report["seeds"] == 3
     # ... and the questions do not
     assert one == two
@@ -93,8 +107,7 @@ def _three_trainings(inter):
 def test_embeddings_moved_by_1e5_give_the_same_questions(small):
     """A simulated other device: every embedding value moved by up to 1e-5."""
     emb = _three_trainings(small[0])
-    rng = np.random.default_rng(23)
-    moved = emb.assign(gmf=[v + rng.uniform(-1e-5, 1e-5, len(v)).astype(np.float32) for v in emb["gmf"]])
+    moved = _moved(emb, 1e-5, seed=23)
     files, report = _files(small[0], emb)
     assert all(files.values()) and report["seeds"] == 3 and report["dropped_seed_disagreement"] > 0
     assert all(f.count("\n") == N for f in files.values())
