@@ -56,7 +56,7 @@ class LlaraPlan:
         """An LLM's responses file, or a traditional model's files (one per training seed)."""
         if row.startswith(BASELINE_PREFIX):
             return [f"results/llara/{dataset}/{row}/seed{s}.jsonl" for s in self.seeds]
-        if row in self.trained_rows and self.trained_rows[row] != [row]:
+        if self.row_seeds(row) is not None:  # a trained row of several seeds: a file per training
             return [f"results/llara/{dataset}/responses/{t}.jsonl" for t in self.trained_rows[row]]
         return f"results/llara/{dataset}/responses/{row}.jsonl"
 

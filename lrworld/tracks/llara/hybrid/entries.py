@@ -20,11 +20,11 @@ def check(entries: list[dict], models: dict, baselines: list[str], baseline_seed
     Each training's entry holds its ``seed`` and ``row``. Impossible entries are refused in one
     line naming the key."""
     out: dict[str, dict] = {}
-    rows: set[str] = set()
+    row_names: set[str] = set()  # the entries' names (the `rows` function maps trainings to them)
     for i, e in enumerate(entries):
         where = f"config: llara.trained[{i}]"
         name = e["name"]
-        if name in rows or name in out or name in taken:
+        if name in row_names or name in out or name in taken:
             raise ConfigError(f"{where}.name: {name!r} is already a row or model name; choose another")
         base = models.get(e["base"])
         if base is None:
@@ -49,10 +49,10 @@ def check(entries: list[dict], models: dict, baselines: list[str], baseline_seed
                 key = "seeds" if len(trainings) > 1 and "rec_seed" not in e else "rec_seed"
                 raise ConfigError(f"{where}.{key}: {rec_seed(t_entry)} is not a trained seed (llara.baseline_seeds "
                                   f"{baseline_seeds}: seeds 0..{baseline_seeds - 1})")
-            if t_name != name and (t_name in out or t_name in rows or t_name in taken):
+            if t_name != name and (t_name in out or t_name in row_names or t_name in taken):
                 raise ConfigError(f"{where}.seeds: its training {t_name!r} is already a row or model name; "
                                   f"choose another name")
-        rows.add(name)
+        row_names.add(name)
         out.update(trainings)
     return out
 
