@@ -7,9 +7,12 @@ among 99 items the user never interacted with, sampled uniformly). Loss: binary 
 negative may rarely be an interacted item; standard NCF practice). Seeded: same seed, same device,
 same thread count -> same weights. Every random number (initial weights, negatives, batch order) is
 drawn on the CPU whatever the device, so a GPU trains from the same draws and differs from the CPU
-only by float rounding; a different thread count or device still moves the weights by ~1e-5
-(docs/groundtruth.md), which is why the questions take their golds over several seeds with a
-margin (`train_neumf_seeds`, lrworld/groundtruth/prototypes.py).
+only by float rounding. Training runs in float64 (the draws are float32's, then widened): in float32 a
+rounding difference of one ulp (another CPU's kernels, thread count or a GPU) grew to ~3e-6 in the
+GMF embeddings over 5 epochs of ML-100K and moved golds; in float64 a 1e-14 difference stays below
+1e-13, and the embeddings are stored as float32 (docs/groundtruth.md). The questions still take
+their golds over several seeds with a margin (`train_neumf_seeds`, lrworld/groundtruth/prototypes.py)
+for what rounding cannot remove: a different torch version or algorithm.
 
 The ground-truth embeddings are the GMF embeddings: the only user and item vectors NeuMF places in
 one space (the GMF branch scores a pair by their element-wise product), so a user-item cosine is
@@ -36,6 +39,9 @@ class NeuMF(_NeuMF):
 
     def __init__(self, n_users: int, n_items: int, factors: int = 16, layers=(64, 32, 16)):
         super().__init__(n_users, n_items, factors, layers, sparse=True)
+
+
+DTYPE = torch.float64  # training precision (module doc); the stored embeddings are float32
 
 
 def pick_device(device: str | None = None) -> str:
@@ -113,7 +119,8 @@ def train_neumf(interactions: pd.DataFrame, epochs: int = 5, factors: int = 16, 
     tr_u = torch.as_tensor(key // idx.n_items, device=device)
     tr_i = torch.as_tensor(key % idx.n_items, device=device)
     del key
-    model = NeuMF(idx.n_users, idx.n_items, factors, layers).to(device)
+    # initialised from float32 draws (the same on every device), trained in float64: see the module doc
+    model = NeuMF(idx.n_users, idx.n_items, factors, layers).to(device=device, dtype=DTYPE)
     emb_params = [p for n, p in model.named_parameters() if n.startswith(("gmf_", "mlp_user", "mlp_item"))]
     dense_params = [p for n, p in model.named_parameters() if not n.startswith(("gmf_", "mlp_user", "mlp_item"))]
     opts = [torch.optim.SparseAdam(emb_params, lr=lr), torch.optim.Adam(dense_params, lr=lr)]
@@ -127,7 +134,8 @@ def train_neumf(interactions: pd.DataFrame, epochs: int = 5, factors: int = 16, 
         # positives once, each with num_neg uniform negatives
         users = tr_u.repeat(1 + num_neg)
         items = torch.cat([tr_i, torch.randint(0, idx.n_items, (n_pos * num_neg,), generator=gen).to(device)])
-        labels = torch.cat([torch.ones(n_pos, device=device), torch.zeros(n_pos * num_neg, device=device)])
+        labels = torch.cat([torch.ones(n_pos, device=device, dtype=DTYPE),
+                            torch.zeros(n_pos * num_neg, device=device, dtype=DTYPE)])
         perm = torch.randperm(len(users), generator=gen).to(device)
         total, count = 0.0, 0
         for s in range(0, len(perm), batch_size):

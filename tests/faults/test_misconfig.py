@@ -94,6 +94,17 @@ def test_floats_for_integers_and_negative_seeds_are_rejected(change, match):
     rejected(change, match)
 
 
+def test_an_mps_device_for_neumf_is_rejected_at_start():
+    # NeuMF trains in float64 (lrworld/groundtruth/neumf.py), which MPS lacks: named before any job
+    msg = rejected(lambda c: c.setdefault("groundtruth", {}).setdefault("neumf", {}).update(device="mps"),
+                   r"groundtruth\.neumf\.device: 'mps' does not match")
+    assert "cuda" in msg
+    for ok in ("auto", "cpu", "cuda", "cuda:1"):
+        cfg = copy.deepcopy(BASE)
+        cfg.setdefault("groundtruth", {}).setdefault("neumf", {})["device"] = ok
+        lrw_config.validate(cfg)
+
+
 @pytest.mark.parametrize("url", ["http://user:sk-secret@127.0.0.1:8000/v1", "https://:sk-secret@api.example/v1",
                                  "https://host.example/v1?api-key=sk-secret"])
 def test_credentials_in_a_base_url_are_rejected(url):
