@@ -32,9 +32,11 @@ def rejected(change, match):
 
 def test_the_shipped_configs_pass():
     lrw_config.validate(copy.deepcopy(BASE))
-    for overlay in ("ablation", "llara", "srbench"):
+    overlays = sorted((ROOT / "config").glob("*.yaml"))
+    assert {"ablation.yaml", "llara.yaml", "llara_seeds.yaml", "srbench.yaml"} <= {o.name for o in overlays}
+    for overlay in overlays:
         # as the graph combines them: Snakemake's merge, then a --configfile's datasets and models choose
-        lrw_config.validate(config_files.load(ROOT, [ROOT / f"config/{overlay}.yaml"]))
+        lrw_config.validate(config_files.load(ROOT, [overlay]))
 
 
 @pytest.fixture()
