@@ -66,7 +66,6 @@ def test_neumf_answer_has_highest_embedding_cosine(ml100k, ml100k_neumf, ml100k_
                 assert not set(q["candidates"]) & hist[t]  # never an item from the user's history
 
 
-
 class _Nudged(neumf.NeuMF):
     """NeuMF whose weights move by one ulp of the training precision once they take it: what another
     CPU's kernels, another thread count or a GPU do to a training (by rounding) from the first step."""
