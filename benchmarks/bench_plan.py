@@ -11,7 +11,9 @@ formats, tests/support), so the plan needs no data; nothing is run but dry runs.
 extracted with `git archive` into a scratch folder and planned from there with the same config.
 A third row plans a graph of trivial jobs (one shell rule) of the same size as this checkout's
 plan: what Snakemake itself costs on this machine at that moment, so a loaded machine shows as a
-slow floor rather than as a slow workflow. A fourth plans this checkout's own graph stripped to
+slow floor rather than as a slow workflow. A fourth plans the trivial graph with the house rule on
+its one rule (a log, params, a conda env and a script per job, as every rule here has): the floor
+of any workflow that keeps that rule. A fifth plans this checkout's own graph stripped to
 its shape (the same jobs, inputs, outputs, logs and edges, read from its dry-run listing; bare
 rules: no params, conda, config or imports): what Snakemake costs for what the rules declare, so
 the workflow's own cost is what this checkout takes beyond it. Each layout is planned in a fresh working directory;
@@ -85,6 +87,21 @@ def trivial_snakefile(dest: Path, n_jobs: int) -> Path:
     (dest / "Snakefile").write_text(
         f"rule all:\n    input: expand('out/{{i}}.txt', i=range({n_jobs - 1}))\n\n"
         "rule job:\n    output: 'out/{i}.txt'\n    shell: 'touch {output}'\n")
+    return dest
+
+
+def house_snakefile(dest: Path, n_jobs: int) -> Path:
+    """The trivial graph with the house rule on its one rule: each job with a log, params (a
+    constant and a wildcard function), a conda env and a script, as every rule of this workflow
+    has (rules/, `snakemake --lint`), and still one output and one edge. What Snakemake costs for
+    the rule features the house keeps before any file or edge beyond the trivial graph's."""
+    dest.mkdir(parents=True, exist_ok=True)
+    (dest / "s.py").write_text("open(snakemake.output[0], 'w').close()\n")
+    shutil.copy(ROOT / "envs" / "lrworld.yaml", dest / "env.yaml")
+    (dest / "Snakefile").write_text(
+        f"rule all:\n    input: expand('out/{{i}}.txt', i=range({n_jobs - 1}))\n\n"
+        "rule job:\n    output: 'out/{i}.txt'\n    params: seed=1, name=lambda wc: wc.i\n"
+        "    log: 'logs/{i}.log'\n    conda: 'env.yaml'\n    script: 's.py'\n")
     return dest
 
 
@@ -170,11 +187,16 @@ def report(rows: dict, baseline: str, repeat: int) -> str:
     (j0, w0, c0), (j1, w1, c1) = rows[f"baseline {baseline}"], rows["this checkout"]
     _, wt, ct = rows[f"trivial jobs ({j1})"]
     _, ws, cs = rows["same graph, bare rules"]
+    _, wh, ch = rows["trivial jobs, house rule"]
     lines = [f"- this checkout / trivial graph of the same job count: **{w1 / wt:.2f}x** wall, {c1 / ct:.2f}x CPU "
              f"(goal: under 1.5x)",
              f"- this checkout / the same graph with bare rules (its jobs, files, logs and edges; no params, "
              f"conda, config or imports): {w1 / ws:.2f}x wall, {c1 / cs:.2f}x CPU; that graph / the trivial one: "
              f"{ws / wt:.2f}x wall, {cs / ct:.2f}x CPU",
+             f"- the trivial graph with the house rule on its jobs (a log, params, a conda env and a script each; "
+             f"still one output and one edge) / the trivial one: {wh / wt:.2f}x wall, {ch / ct:.2f}x CPU; the goal "
+             f"leaves {1.5 * wt - wh:.2f} s (wall) for everything this graph has beyond it: its "
+             f"{rows['this checkout'][0]:,} jobs' other files and edges, their params, and the Snakefile",
              f"- this checkout vs baseline {baseline}: {j0 / j1:.2f}x fewer jobs, {w0 / w1:.2f}x less wall time, "
              f"{c0 / c1:.2f}x less CPU",
              f"- this checkout: {j1:,} jobs planned in {w1:.1f} s (goal on a quiet 2-core machine: under 5 s)",
@@ -214,6 +236,8 @@ def main(argv=None) -> int:
         n_new = rows["this checkout"][0]
         floor = trivial_snakefile(base / "trivial", n_new)
         rows[f"trivial jobs ({n_new})"] = best([dry_run(floor, base / "work", None, []) for _ in range(args.repeat)])
+        house = house_snakefile(base / "house", n_new)
+        rows["trivial jobs, house rule"] = best([dry_run(house, base / "work", None, []) for _ in range(args.repeat)])
         shaped = shaped_snakefile(base / "shaped", listing[-1])
         rows["same graph, bare rules"] = best([dry_run(shaped, base / "work", None, []) for _ in range(args.repeat)])
         text = report(rows, args.baseline, args.repeat)

@@ -1,12 +1,12 @@
-"""bench_plan's bare-rules floor: a dry-run listing turned into bare rules plans the same jobs, each
-input edge to the same producer."""
+"""bench_plan's floors: a dry-run listing turned into bare rules plans the same jobs, each
+input edge to the same producer; the trivial graph with the house rule plans its jobs with a log each."""
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.bench_plan import dry_run, shaped_snakefile  # noqa: E402
+from benchmarks.bench_plan import dry_run, house_snakefile, shaped_snakefile  # noqa: E402
 
 LISTING = """Building DAG of jobs...
 rule make:
@@ -45,3 +45,14 @@ def test_the_shaped_graph_plans_the_listed_jobs_and_edges(tmp_path):
     use = out.split("rule use_1:")[1].split("\n")[1]
     assert sorted(use.split("input: ")[1].split(", ")) == ["o/make_0/0/0", "o/make_0/0/1", "o/make_0/1/1"]
     assert out.count("rule make_0:") == 2 and f"input: {raw}" in out and "log: l/make_0/1/0" in out
+
+
+def test_the_house_rule_floor_plans_one_job_per_output_with_the_house_features(tmp_path):
+    floor = house_snakefile(tmp_path / "house", 4)
+    listing = []
+    jobs, _, _ = dry_run(floor, tmp_path / "work", None, [], listing=listing)
+    assert jobs == 4  # `all` and 3 jobs
+    out = listing[0]
+    assert out.count("rule job:") == 3 and "log: logs/2.log" in out
+    text = (tmp_path / "house" / "Snakefile").read_text()
+    assert "conda: 'env.yaml'" in text and "script: 's.py'" in text and "params:" in text
