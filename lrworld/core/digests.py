@@ -24,8 +24,11 @@ def _stamp(st: os.stat_result) -> list[int]:
 
 
 class DigestStore:
-    def __init__(self, path: str | Path = STORE):
+    def __init__(self, path: str | Path = STORE, min_bytes: int = 0):
+        """`min_bytes`: smaller files are hashed each time and not stored (a caller that meets
+        thousands of small outputs keeps the table to the files worth it)."""
         self.path = Path(path)
+        self.min_bytes = min_bytes
         try:
             self._table = json.loads(self.path.read_text(encoding="utf-8"))
         except (FileNotFoundError, json.JSONDecodeError):
@@ -42,6 +45,8 @@ class DigestStore:
             st = p.stat()
         except FileNotFoundError:
             return "missing"
+        if st.st_size < self.min_bytes:
+            return sha256_file(p)
         key = str(p.resolve())
         hit = self._table.get(key)
         if hit and hit["stamp"] == _stamp(st):
@@ -55,10 +60,15 @@ class DigestStore:
         """{file: sha256} of the files that lie outside results/ (the graph's own outputs are
         tracked by Snakemake)."""
         out = {str(f): self.sha256(f) for f in files if not str(f).startswith("results/")}
+        self.save()
+        return out
+
+    def save(self) -> None:
+        """Write the fast-path table if a digest was added. Jobs that save at once lose only each
+        other's new entries (each write is atomic): those files are hashed again next time."""
         if self._dirty:
             try:
                 write_json(self.path, self._table)
                 self._dirty = False
             except OSError:  # a read-only working directory: hash again next time
                 pass
-        return out

@@ -14,7 +14,7 @@ import sys
 import time
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 from urllib.parse import urlsplit, urlunsplit
 
 from lrworld.core import io
@@ -155,6 +155,7 @@ def redact(obj: Any) -> Any:
     return obj
 
 
-def file_entry(path: str | os.PathLike) -> dict:
+def file_entry(path: str | os.PathLike, sha256: Callable[[Path], str] = io.sha256_file) -> dict:
+    """A file's path, sha256 and size; `sha256` may be a digest store's cached lookup."""
     p = Path(path)
-    return {"path": str(path), "sha256": io.sha256_file(p), "bytes": p.stat().st_size}
+    return {"path": str(path), "sha256": sha256(p), "bytes": p.stat().st_size}

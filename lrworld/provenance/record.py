@@ -14,8 +14,9 @@ from __future__ import annotations
 import os
 import re
 import time
+from functools import partial
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 from lrworld.core import io
 from lrworld.core.package_files import is_packaged, packaged
@@ -35,9 +36,17 @@ def config_block(subset: dict) -> dict:
     return {"sha256": io.sha256_text(io.dumps_canonical(clean)), "subset": clean}
 
 
-def _node(role: str, path: str, rule: str | None, inputs: Iterable[str] = (), **extra) -> dict:
+# How a record hashes a file: io.sha256_file, or a digest store's lookup that re-hashes a file only
+# when its (size, mtime, ctime, inode) changed (lrworld/core/digests.py). A (dataset, model,
+# measure) job records 4 variants whose chains share the raw files, the data and the code: read
+# once per job with the plain hash, once per change across jobs with a store.
+Digest = Callable[[Path], str]
+
+
+def _node(role: str, path: str, rule: str | None, inputs: Iterable[str] = (), *, digest: Digest = io.sha256_file,
+          **extra) -> dict:
     # a packaged template is named relative to the package and hashed from this install's file
-    node = {"role": role, **file_entry(packaged(path)), "path": str(path), "rule": rule,
+    node = {"role": role, **file_entry(packaged(path), digest), "path": str(path), "rule": rule,
             "inputs": [str(i) for i in inputs]}
     node.update({k: v for k, v in extra.items() if v is not None})
     return node
@@ -49,57 +58,58 @@ def _gt_inputs(path: str, interactions: str) -> list[str]:
     return [interactions, *(str(Path(path).with_name(Path(artifacts.ARTIFACTS[n].path).name)) for n in needs)]
 
 
-def score_chain(inp: dict, raw: list[str], metadata_files: list[str]) -> list[dict]:
+def score_chain(inp: dict, raw: list[str], metadata_files: list[str], digest: Digest = io.sha256_file) -> list[dict]:
     """The files behind one score, nearest first, ending in the raw dataset files.
 
     `inp` maps roles to paths: score, score_job, responses, summary, prompts, template, questions,
     questions_report, audit (optional), interactions, items, ingest_report."""
+    node = partial(_node, digest=digest)
     data_in = list(raw) + list(metadata_files)
     ground_truth = list(inp.get("ground_truth", []))
     questions_rule = "gt_questions" if ground_truth else "questions"
     nodes = [
-        _node("score", inp["score"], "score", [inp["responses"]]),
-        _node("score_job", inp["score_job"], "score", [inp["responses"]], note="start/end/host of the score job"),
+        node("score", inp["score"], "score", [inp["responses"]]),
+        node("score_job", inp["score_job"], "score", [inp["responses"]], note="start/end/host of the score job"),
         # the score job reads the cell's responses from the cache, then scores them
-        _node("responses", inp["responses"], "score", [inp["prompts"], inp["summary"]]),
-        _node("answered", inp["summary"], "answer", [inp["prompts"]],
-              note="model identity, asked/cached counts of the model's answer job for the dataset"),
-        *(_identity_nodes(inp["identity"]) if inp.get("identity") else []),
-        _node("prompts", inp["prompts"], "prompts", [inp["questions"], inp["items"], inp["template"]]),
-        _node("template", inp["template"], None, note="prompt template (source file)",
-              base="package" if is_packaged(inp["template"]) else None),
-        _node("questions", inp["questions"], questions_rule, [inp["interactions"], inp["items"], *ground_truth],
-              note="ground truth: candidates and answer_index per question"),
-        _node("questions_report", inp["questions_report"], questions_rule, [inp["interactions"], inp["items"]]),
-        *([_node("audit", inp["audit"], "audit", [inp["questions"], inp["prompts"], inp["interactions"], inp["items"]],
-                 note="the dataset's benchmark audit the questions and prompts passed (results/audit/)")]
+        node("responses", inp["responses"], "score", [inp["prompts"], inp["summary"]]),
+        node("answered", inp["summary"], "answer", [inp["prompts"]],
+             note="model identity, asked/cached counts of the model's answer job for the dataset"),
+        *(_identity_nodes(inp["identity"], node) if inp.get("identity") else []),
+        node("prompts", inp["prompts"], "prompts", [inp["questions"], inp["items"], inp["template"]]),
+        node("template", inp["template"], None, note="prompt template (source file)",
+             base="package" if is_packaged(inp["template"]) else None),
+        node("questions", inp["questions"], questions_rule, [inp["interactions"], inp["items"], *ground_truth],
+             note="ground truth: candidates and answer_index per question"),
+        node("questions_report", inp["questions_report"], questions_rule, [inp["interactions"], inp["items"]]),
+        *([node("audit", inp["audit"], "audit", [inp["questions"], inp["prompts"], inp["interactions"], inp["items"]],
+                note="the dataset's benchmark audit the questions and prompts passed (results/audit/)")]
           if inp.get("audit") else []),
-        *[_node("ground_truth", f, artifacts.rule_of(f), _gt_inputs(f, inp["interactions"]),
-                note="ground-truth artifact the answers are computed from") for f in ground_truth],
-        _node("interactions", inp["interactions"], "ingest", data_in),
-        _node("items", inp["items"], "ingest", data_in, note="ground truth: item attributes (genres, ...)"),
-        _node("ingest_report", inp["ingest_report"], "ingest", data_in),
+        *[node("ground_truth", f, artifacts.rule_of(f), _gt_inputs(f, inp["interactions"]),
+               note="ground-truth artifact the answers are computed from") for f in ground_truth],
+        node("interactions", inp["interactions"], "ingest", data_in),
+        node("items", inp["items"], "ingest", data_in, note="ground truth: item attributes (genres, ...)"),
+        node("ingest_report", inp["ingest_report"], "ingest", data_in),
     ]
     raw_nodes = []
     for path in raw:
         if Path(path).name == "manifest.json" and Path(path).parent.parent.name == "raw":
             manifest = io.read_json(path)
             listed = {str(Path(path).parent / name): sha for name, sha in sorted(manifest["files"].items())}
-            nodes.append(_node("raw_manifest", path, "fetch_raw", list(listed), origin=manifest.get("source")))
-            raw_nodes += [_node("raw", f, None, expected_sha256=sha, note="raw dataset file (fetched)")
+            nodes.append(node("raw_manifest", path, "fetch_raw", list(listed), origin=manifest.get("source")))
+            raw_nodes += [node("raw", f, None, expected_sha256=sha, note="raw dataset file (fetched)")
                           for f, sha in listed.items()]
         else:
-            raw_nodes.append(_node("raw", path, None, note="raw dataset file (local source)"))
-    nodes += [_node("metadata", f, None, note="metadata join (source file)") for f in metadata_files]
+            raw_nodes.append(node("raw", path, None, note="raw dataset file (local source)"))
+    nodes += [node("metadata", f, None, note="metadata join (source file)") for f in metadata_files]
     return nodes + raw_nodes
 
 
-def _identity_nodes(path: str) -> list[dict]:
+def _identity_nodes(path: str, node: Callable[..., dict]) -> list[dict]:
     """The model's planned identity file, and each weight/tokenizer file it lists with the sha256
     the answers were asked with (not hashed again here: `lrworld verify` re-hashes them)."""
     ident = io.read_json(path)
-    nodes = [_node("model_identity", path, "model_identity",
-                   note="the digest of the model's weights and tokenizer the answers depend on")]
+    nodes = [node("model_identity", path, "model_identity",
+                  note="the digest of the model's weights and tokenizer the answers depend on")]
     folder = ident.get("folder")
     for rel, sha in sorted((ident.get("files_sha256") or {}).items()):
         nodes.append({"role": "model_file", "path": str(Path(folder) / rel), "sha256": sha, "rule": None,
@@ -140,9 +150,9 @@ def decoding_block(identity: dict) -> dict:
     return dec
 
 
-def code_block(rule_code: dict[str, list[str]], root: str) -> dict:
+def code_block(rule_code: dict[str, list[str]], root: str, digest: Digest = io.sha256_file) -> dict:
     """{rule: {file (relative to the checkout): sha256}} of every rule of the chain."""
-    modules = {rule: {f: io.sha256_file(Path(root) / f) for f in files} for rule, files in sorted(rule_code.items())}
+    modules = {rule: {f: digest(Path(root) / f) for f in files} for rule, files in sorted(rule_code.items())}
     return {"lrworld_version": versions()["lrworld"] or _package_version(), "git": git_state(root),
             # relative to the working directory: the record holds no path of the machine that built it
             "checkout": os.path.relpath(root), "modules": modules}
@@ -155,7 +165,7 @@ def _package_version() -> str:
 
 
 def score_record(inp: dict, raw: list[str], metadata_files: list[str], config_subset: dict,
-                 rule_code: dict[str, list[str]], root: str, wildcards: dict) -> dict:
+                 rule_code: dict[str, list[str]], root: str, wildcards: dict, digest: Digest = io.sha256_file) -> dict:
     score = io.read_json(inp["score"])
     summary = io.read_json(inp["summary"])
     questions = io.read_jsonl(inp["questions"])
@@ -170,14 +180,14 @@ def score_record(inp: dict, raw: list[str], metadata_files: list[str], config_su
         **{k: wildcards[k] for k in ("dataset", "model", "measure", "variant")},
         "number": {k: score.get(k) for k in ("value", "primary_metric", "n", "correct", "missed", "missed_rate")},
         "config": config_block(config_subset),
-        "code": code_block(rule_code, root),
+        "code": code_block(rule_code, root, digest),
         "versions": versions(),
         "model_identity": model,
         "decoding": decoding_block(model["identity"]),
         "seeds": seeds,
         "job": io.read_json(inp["score_job"]),
         "recorded": {"host": host(), "at": utc_iso(time.time())},
-        "chain": score_chain(inp, raw, metadata_files),
+        "chain": score_chain(inp, raw, metadata_files, digest),
     }
 
 

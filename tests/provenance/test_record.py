@@ -33,6 +33,37 @@ def test_fetched_raw_files_carry_the_manifest_hash_and_end_the_chain(tmp_path):
     assert prompts["inputs"] == [inp["questions"], inp["items"], inp["template"]]
 
 
+def test_a_digest_store_reads_a_chain_file_once_until_its_bytes_change(tmp_path, monkeypatch):
+    from lrworld.core import digests
+
+    roles = ("score", "score_job", "responses", "summary", "prompts", "template", "questions", "questions_report",
+             "interactions", "items", "ingest_report")
+    inp = {}
+    for r in roles:
+        (tmp_path / r).write_text(r)
+        inp[r] = str(tmp_path / r)
+    raw = tmp_path / "ratings.csv"
+    raw.write_text("1,2,5\n")
+    reads = []
+    monkeypatch.setattr(digests, "sha256_file", lambda p: reads.append(str(p)) or io.sha256_file(p))
+    store = digests.DigestStore(tmp_path / "digests.json")
+    first = record.score_chain(inp, [str(raw)], [], store.sha256)
+    store.save()
+    # another variant, then another job of the dataset (a fresh store read from the same table)
+    again = record.score_chain(inp, [str(raw)], [], store.sha256)
+    later = record.score_chain(inp, [str(raw)], [], digests.DigestStore(tmp_path / "digests.json").sha256)
+    assert reads.count(str(raw)) == 1 and len(reads) == len(roles) + 1
+    assert first == again == later and first[-1]["sha256"] == sha(raw)
+    raw.write_text("1,2,4\n")  # new bytes (a copy may keep the size and the mtime; the ctime moves)
+    changed = record.score_chain(inp, [str(raw)], [], digests.DigestStore(tmp_path / "digests.json").sha256)
+    assert reads.count(str(raw)) == 2 and changed[-1]["sha256"] == sha(raw) != first[-1]["sha256"]
+    # with a floor, a small file is hashed each time and left out of the table
+    small = digests.DigestStore(tmp_path / "small.json", min_bytes=1 << 20)
+    assert small.sha256(raw) == small.sha256(raw) == sha(raw) and reads.count(str(raw)) == 4
+    small.save()
+    assert not (tmp_path / "small.json").exists()
+
+
 def test_config_block_hash_is_stable_and_secret_free():
     a = record.config_block({"seed": 1, "model": {"m": {"backend": "openai", "api_key": "sk-9"}}})
     b = record.config_block({"model": {"m": {"api_key": "sk-9", "backend": "openai"}}, "seed": 1})
