@@ -4,8 +4,21 @@ from lrworld.core import io
 from lrworld.provenance import record
 
 
+ROLES = ("score", "score_job", "responses", "summary", "prompts", "template", "questions", "questions_report",
+         "interactions", "items", "ingest_report")
+
+
 def sha(path):
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def chain_files(folder) -> dict:
+    """{role: a small file named after it} for every role of a score's chain."""
+    inp = {}
+    for r in ROLES:
+        (folder / r).write_text(r)
+        inp[r] = str(folder / r)
+    return inp
 
 
 def test_fetched_raw_files_carry_the_manifest_hash_and_end_the_chain(tmp_path):
@@ -15,12 +28,7 @@ def test_fetched_raw_files_carry_the_manifest_hash_and_end_the_chain(tmp_path):
     (raw / "ml.item").write_text("2\tToy Story\n")
     io.write_json(raw / "manifest.json", {"source": {"wheel": {"package": "recbole", "version": "1.2.1"}},
                                           "files": {"ml.inter": sha(raw / "ml.inter"), "ml.item": sha(raw / "ml.item")}})
-    roles = ("score", "score_job", "responses", "summary", "prompts", "template", "questions", "questions_report",
-             "interactions", "items", "ingest_report")
-    inp = {}
-    for r in roles:
-        (tmp_path / r).write_text(r)
-        inp[r] = str(tmp_path / r)
+    inp = chain_files(tmp_path)
     chain = record.score_chain(inp, [str(raw / "manifest.json")], [])
     assert [n["role"] for n in chain][:3] == ["score", "score_job", "responses"]
     assert [n["role"] for n in chain][-3:] == ["raw_manifest", "raw", "raw"]
@@ -36,12 +44,7 @@ def test_fetched_raw_files_carry_the_manifest_hash_and_end_the_chain(tmp_path):
 def test_a_digest_store_reads_a_chain_file_once_until_its_bytes_change(tmp_path, monkeypatch):
     from lrworld.core import digests
 
-    roles = ("score", "score_job", "responses", "summary", "prompts", "template", "questions", "questions_report",
-             "interactions", "items", "ingest_report")
-    inp = {}
-    for r in roles:
-        (tmp_path / r).write_text(r)
-        inp[r] = str(tmp_path / r)
+    inp = chain_files(tmp_path)
     raw = tmp_path / "ratings.csv"
     raw.write_text("1,2,5\n")
     reads = []
@@ -52,7 +55,7 @@ def test_a_digest_store_reads_a_chain_file_once_until_its_bytes_change(tmp_path,
     # another variant, then another job of the dataset (a fresh store read from the same table)
     again = record.score_chain(inp, [str(raw)], [], store.sha256)
     later = record.score_chain(inp, [str(raw)], [], digests.DigestStore(tmp_path / "digests.json").sha256)
-    assert reads.count(str(raw)) == 1 and len(reads) == len(roles) + 1
+    assert reads.count(str(raw)) == 1 and len(reads) == len(ROLES) + 1
     assert first == again == later and first[-1]["sha256"] == sha(raw)
     raw.write_text("1,2,4\n")  # new bytes (a copy may keep the size and the mtime; the ctime moves)
     changed = record.score_chain(inp, [str(raw)], [], digests.DigestStore(tmp_path / "digests.json").sha256)
