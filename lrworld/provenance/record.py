@@ -38,8 +38,8 @@ def config_block(subset: dict) -> dict:
 
 # How a record hashes a file: io.sha256_file, or a digest store's lookup that re-hashes a file only
 # when its (size, mtime, ctime, inode) changed (lrworld/core/digests.py). A (dataset, model,
-# measure) job records 4 variants whose chains share the raw files, the data and the code: read
-# once per job with the plain hash, once per change across jobs with a store.
+# measure) job records 4 variants whose chains share the raw files, the data and the code, and so
+# do the jobs of a dataset: the plain hash reads every file for every record, a store once per change.
 Digest = Callable[[Path], str]
 
 
