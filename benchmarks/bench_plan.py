@@ -196,7 +196,7 @@ def report(rows: dict, baseline: str, repeat: int) -> str:
              f"- the trivial graph with the house rule on its jobs (a log, params, a conda env and a script each; "
              f"still one output and one edge) / the trivial one: {wh / wt:.2f}x wall, {ch / ct:.2f}x CPU; the goal "
              f"leaves {1.5 * wt - wh:.2f} s (wall) for everything this graph has beyond it: its "
-             f"{rows['this checkout'][0]:,} jobs' other files and edges, their params, and the Snakefile",
+             f"{j1:,} jobs' other files and edges, their params, and the Snakefile",
              f"- this checkout vs baseline {baseline}: {j0 / j1:.2f}x fewer jobs, {w0 / w1:.2f}x less wall time, "
              f"{c0 / c1:.2f}x less CPU",
              f"- this checkout: {j1:,} jobs planned in {w1:.1f} s (goal on a quiet 2-core machine: under 5 s)",

@@ -24,17 +24,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from lrworld.core import io  # noqa: E402
 from lrworld.core.digests import DigestStore  # noqa: E402
 from lrworld.provenance.record import score_chain  # noqa: E402
+from tests.support.fixtures_chain import chain_files  # noqa: E402
 
-ROLES = ("score", "score_job", "responses", "summary", "prompts", "template", "questions", "questions_report",
-         "interactions", "items", "ingest_report")
 VARIANTS = 4
 
 
 def make_chain(dest: Path, raw_mb: int) -> tuple[dict, str]:
-    inp = {}
-    for role in ROLES:
-        (dest / role).write_text(role * 100)
-        inp[role] = str(dest / role)
+    inp = chain_files(dest)
     raw = dest / "combined_data_1.txt"
     with open(raw, "wb") as fh:
         block = os.urandom(1 << 20)
@@ -46,11 +42,11 @@ def make_chain(dest: Path, raw_mb: int) -> tuple[dict, str]:
 def run(inp: dict, raw: str, jobs: int, store_path: Path | None) -> float:
     t0 = time.perf_counter()
     for _ in range(jobs):
-        digest = DigestStore(store_path, min_bytes=1 << 20).sha256 if store_path else io.sha256_file
+        store = DigestStore(store_path, min_bytes=1 << 20) if store_path else None
         for _ in range(VARIANTS):
-            score_chain(inp, [raw], [], digest)
-        if store_path:
-            digest.__self__.save()
+            score_chain(inp, [raw], [], store.sha256 if store else io.sha256_file)
+        if store:
+            store.save()
     return time.perf_counter() - t0
 
 

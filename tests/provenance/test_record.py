@@ -2,23 +2,11 @@ import hashlib
 
 from lrworld.core import io
 from lrworld.provenance import record
-
-
-ROLES = ("score", "score_job", "responses", "summary", "prompts", "template", "questions", "questions_report",
-         "interactions", "items", "ingest_report")
+from tests.support.fixtures_chain import ROLES, chain_files
 
 
 def sha(path):
     return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def chain_files(folder) -> dict:
-    """{role: a small file named after it} for every role of a score's chain."""
-    inp = {}
-    for r in ROLES:
-        (folder / r).write_text(r)
-        inp[r] = str(folder / r)
-    return inp
 
 
 def test_fetched_raw_files_carry_the_manifest_hash_and_end_the_chain(tmp_path):
