@@ -13,6 +13,11 @@ import time
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--no-first-run", "--remote-debugging-pipe"]
 
+# What Chromium answers to an evaluation that lands while the page is between two documents
+# (DevTools protocol errors, and the exception of a context torn down mid-evaluation).
+NAVIGATING = ("Inspected target navigated or closed", "Execution context was destroyed",
+              "Cannot find context with specified id")
+
 
 def find_chromium() -> str | None:
     for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
@@ -77,7 +82,14 @@ class Browser:
     def wait_for(self, expression: str, timeout: float = 20.0):
         end = time.time() + timeout
         while time.time() < end:
-            v = self.eval(expression)
+            try:
+                v = self.eval(expression)
+            except RuntimeError as exc:
+                # a click that navigates: asked between the two documents, Chromium answers that the
+                # old one is gone; the new one is asked on the next turn
+                if not any(m in str(exc) for m in NAVIGATING):
+                    raise
+                v = None
             if v:
                 return v
             time.sleep(0.2)
