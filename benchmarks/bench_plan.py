@@ -1,7 +1,7 @@
 """How long `snakemake -n` takes to plan a large config: 3 datasets x 31 measures x 20 models x 4
-variants (issue 19.5), for today's layout and this checkout's, side by side in one run.
+variants, for today's layout and this checkout's, side by side in one run.
 
-    python benchmarks/bench_plan.py                    # baseline: main before issue 19.5
+    python benchmarks/bench_plan.py                    # baseline: BASELINE below
     python benchmarks/bench_plan.py --baseline <ref>   # any commit of this repository
     python benchmarks/bench_plan.py --cprofile 25      # and where this checkout's plan spends its time
     python benchmarks/bench_plan.py --repeat 3 --write-docs   # the figures into docs/slurm.md
@@ -46,7 +46,7 @@ from lrworld.questions import measures  # noqa: E402
 from tests.support.fixtures_amazon import write_amazon_2018  # noqa: E402
 from tests.support.fixtures_netflix import write_netflix  # noqa: E402
 
-# main when issue 19.5 began: responses, score and provenance were one job each per cell
+# the layout before per-cell jobs were bundled: responses, score and provenance were one job each per cell
 BASELINE = "ad0c02d"
 LAYOUT = ["Snakefile", "rules", "scripts", "lrworld", "envs", "docs"]
 VARIANTS = ["zero_shot", "cot", "noisy", "kshot"]

@@ -1,5 +1,5 @@
 """lm-evaluation-harness on a packed release ranks each question's options as lrworld's choice mode
-does (issue 23.2). Runs from the project's venv; lm-eval runs as a subprocess from its own venv
+does. Runs from the project's venv; lm-eval runs as a subprocess from its own venv
 (`--lm-eval-python`, default $LRWORLD_LMEVAL_PYTHON or /work/venvs/lmeval/bin/python: torch==2.13.0,
 lm-eval 0.4.x, gguf, accelerate), offline.
 

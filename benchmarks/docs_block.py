@@ -1,6 +1,6 @@
 """`--write-docs` for the benchmarks: a benchmark's figures go into a generated block of its docs
 page, between two marker comments, with the date, the machine's load (`uptime`) and the command
-that measured them, so a figure in the docs is never typed by hand (issue 23, item 4).
+that measured them, so a figure in the docs is never typed by hand.
 
     <!-- bench_plan:start (written by benchmarks/bench_plan.py --write-docs) -->
     ...

@@ -1,4 +1,4 @@
-# The benchmark audit (issue 14, docs/audit.md): every question and prompt file of a dataset is
+# The benchmark audit (docs/audit.md): every question and prompt file of a dataset is
 # checked; a hard check that fails stops the build with one line naming the file, the question id
 # and the check, and writes nothing. The LRWorld answer jobs and each score's provenance record
 # take the dataset's audit as an input, so no model time goes to, and no number is recorded from,

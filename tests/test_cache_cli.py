@@ -66,7 +66,7 @@ def test_a_cache_written_before_identities_lists_and_purges(tmp_path, capsys):
 
 
 def test_purge_takes_only_a_model_name_and_only_lrworld_caches(tmp_path, capsys):
-    """Issue 27.6: a path (relative, traversing, absolute) is refused; a foreign SQLite file named
+    """A path (relative, traversing, absolute) is refused; a foreign SQLite file named
     like a model is left byte-identical (no table emptied, none created); `--identity ''` is not
     'every identity'."""
     import sqlite3

@@ -1,4 +1,4 @@
-"""The benchmark audit (issue 14, docs/audit.md): every question and prompt file of a dataset is
+"""The benchmark audit (docs/audit.md): every question and prompt file of a dataset is
 checked before any score is recorded, and the build fails with one line naming the file, the
 question id and the check when a hard check fails.
 

@@ -1,11 +1,11 @@
-"""Every HitRate@1 gold re-derived from the evidence behind it (issue 24: moving `mem_item_item/203`'s
+"""Every HitRate@1 gold re-derived from the evidence behind it (moving `mem_item_item/203`'s
 answer from the candidate with cosine 0.619 to one with 0.000 passed the audit).
 
 | measure | re-derived from | the gold must be |
 |---|---|---|
 | assoc_rule | rules.parquet | the consequent of a mined rule A -> {c} with lift > 1, with the support and confidence the question carries; no negative a consequent of any rule with antecedent A |
 | mem_item_item, mem_user_user | the interactions (cosine of one-hot sets, recomputed here) and item/user_similar_pairs.parquet | the strict cosine argmax among the candidates, the artifact's answer over the artifact's candidates |
-| neu_item2users, neu_user2items | prototypes.parquet | the (mean) cosine argmax among the candidates, the artifact's answer over the artifact's candidates, and (issue 23) the argmax under every NeuMF training by the artifact's margin |
+| neu_item2users, neu_user2items | prototypes.parquet | the (mean) cosine argmax among the candidates, the artifact's answer over the artifact's candidates, and the argmax under every NeuMF training by the artifact's margin |
 
 The question's own evidence (the scores it carries per candidate) is checked too: its answer must
 be the argmax of those scores. Each failure kind is its own named check (`CHECKS`).

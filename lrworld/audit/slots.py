@@ -2,7 +2,7 @@
 
 A model that always picks one slot scores the share of answers in that slot; slots drawn uniformly
 make that share 1/k in expectation, and sequences drawn from distinct streams make it differ
-between measures (issue 14: four measures shared one sequence, so a position-biased model scored
+between measures (four measures shared one sequence, so a position-biased model scored
 identically on them).
 """
 

@@ -4,7 +4,7 @@ Every random draw of question construction takes its generator from `rng_for(see
 measure, <purpose>, ...)`. The answer slot of a question has its own stream (`answer_slot`, named
 by the question's key): it does not depend on the negatives drawn before it, on any other
 question, or on the order questions are built in, and two (dataset, measure) pairs never share a
-slot sequence (issue 14: one stream for four measures put their answers in the same slots).
+slot sequence (one stream for four measures put their answers in the same slots).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""One id per work: items that are the same work are merged to one id at ingest (issue 24).
+"""One id per work: items that are the same work are merged to one id at ingest.
 
 ML-100K lists 18 films under two ids ("Fly Away Home (1996)" is 304 and 500): a question could ask
 which film is most similar to one id and count the other as the gold, or offer as a negative a film

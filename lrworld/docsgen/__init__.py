@@ -1,1 +1,1 @@
-"""docs/generated/: the results tables as the docs quote them, written by the run (issue 23, item 4)."""
+"""docs/generated/: the results tables as the docs quote them, written by the run."""

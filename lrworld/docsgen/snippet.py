@@ -1,7 +1,7 @@
 """A docs snippet: one results table as `docs/generated/<table>.md`, with its provenance.
 
 The docs quote result figures only through these files, so a figure in the docs is the one the
-last run wrote into `results/`, never typed by hand (issue 23, item 4; docs/provenance.md, "Figures
+last run wrote into `results/`, never typed by hand (docs/provenance.md, "Figures
 in the docs"). The snippet holds nothing that changes between two runs that give the same
 results (no date, host, job times or git commit): a rebuild that reproduces the committed figures
 leaves the checkout clean, and one that does not shows as a diff of `docs/generated/`.

@@ -98,7 +98,7 @@ def build_assoc_rule_questions(interactions: pd.DataFrame, rules: pd.DataFrame, 
 # --- candidate tables (memory similarity, NeuMF prototypes) -------------------------------------
 
 def _drop_report(table) -> dict:
-    """What the artifact's margin and seed rules dropped (issue 23): its `status` rows."""
+    """What the artifact's margin and seed rules dropped: its `status` rows."""
     if "status" not in table:
         return {}
     per = table.drop_duplicates("target")

@@ -16,10 +16,10 @@ Semantics (docs/groundtruth.md):
   that cutoff is below the answer's cosine. The cutoff used is stored per target
   (`negative_cutoff`, `negative_rule`), so every negative has cos <= cutoff < cos(answer): the
   answer is the strict argmax among the 10 candidates.
-- seeds (issue 14): the visiting order from rng_for(seed, dataset, "similar_pairs", kind), each
+- seeds: the visiting order from rng_for(seed, dataset, "similar_pairs", kind), each
   target's negatives from their own stream named by the target, so no two datasets or kinds share
   a draw and one target's negatives do not depend on the targets visited before it.
-- margin (issue 23): the answer must beat the runner-up (the second highest cosine of any entity
+- margin: the answer must beat the runner-up (the second highest cosine of any entity
   but t) by at least `margin`; a target whose best is a tie or a near-tie (decided by id or by the
   last bit of a float, not by the data) is dropped with status `margin` (one row, for the report).
 - targets: entities with >= min_degree interactions, visited in a seeded random order; a target is

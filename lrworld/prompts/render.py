@@ -61,7 +61,7 @@ class ItemTexts:
 
     def __init__(self, items: pd.DataFrame, exclude_values: dict[str, list[str]] | None = None):
         """`exclude_values`: `questions.exclude_values` of the config; a value excluded for the
-        field the categories come from (genres, category_leaf) is never shown (issue 24: "IMAX"
+        field the categories come from (genres, category_leaf) is never shown ("IMAX"
         reached HitRate@1 prompts inside "Man of Tai Chi (2013) [Action, IMAX]")."""
         rows = items.to_dict("records")
         self._text = {str(r["item_id"]): item_text(r) for r in rows}

@@ -1,4 +1,4 @@
-"""The release in the tools researchers already use (issue 23.2): each measure's prompts as a
+"""The release in the tools researchers already use: each measure's prompts as a
 Parquet table (one row per question and variant) with a dataset card, README.md, whose YAML
 header names the files (`datasets.load_dataset("parquet", data_files=...)` or by the card's
 configs), and an lm-evaluation-harness task per multiple-choice measure: the prompt as the

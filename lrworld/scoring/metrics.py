@@ -4,10 +4,10 @@ answer-slot use of the model and a position-debiased figure beside the raw one.
 Both primary metrics are correct / all questions: a missed (unparseable) answer counts as wrong,
 and the missed rate is reported beside it.
 
-Degenerate answers (issue 14): a model that picks one slot for most questions (SmolLM2 answers "A"
+Degenerate answers: a model that picks one slot for most questions (SmolLM2 answers "A"
 to 30 of 30 four-option questions) scores the share of answers that happen to sit in that slot.
 Each score carries the share of its most frequent chosen slot (of all questions) and a
-`degenerate` flag at DEGENERATE_SHARE or above (40 of 50 answers in one slot is degenerate, issue 24).
+`degenerate` flag at DEGENERATE_SHARE or above (40 of 50 answers in one slot is degenerate).
 
 Debiased figure: PriDe-style prior correction (Zheng et al. 2023, "Large Language Models Are Not
 Robust Multiple Choice Selectors", ICLR 2024). The observed label distribution of a question is

@@ -1,11 +1,11 @@
 """Results tables laid out like the paper's Table 3: one row per model (RANDOM first), one column
 per measure in the registry's order, each cell the measure's primary metric.
 
-Beside each value (issue 20): its n and 95% interval (percentile bootstrap over the cell's
+Beside each value: its n and 95% interval (percentile bootstrap over the cell's
 questions) and the paired bootstrap difference to RANDOM on the same questions (`*` where its
 interval excludes 0). Both come from `lrworld.analysis.scores` with the same seeds, so they equal
 `results/analysis/<ds>/tables/scores.csv` and the model-vs-random rows of `paired.csv`. Also
-(issue 14): `<column>_degenerate` (the model chose one slot for 80% of the questions or more;
+`<column>_degenerate` (the model chose one slot for 80% of the questions or more;
 marked †) and `<column>_debiased` (the position-debiased figure: the score's PriDe prior
 correction in choice mode, else the mean over the cell's answer orders, zero_shot and every
 shuffle<s> variant, when shuffle variants exist).

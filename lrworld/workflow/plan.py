@@ -189,7 +189,7 @@ class Plan:
         meta = [f for files in self.metadata_inputs(dataset).values() for f in files]
         files = [*self.raw_inputs(dataset), *meta]
         fetched = {data_inputs.MANIFEST.format(dataset=dataset), data_inputs.METADATA_MANIFEST.format(dataset=dataset)}
-        # downloads under results/raw: only a copy changed since its fetch shows (issue 27.3)
+        # downloads under results/raw: only a copy changed since its fetch shows
         tampered = {k: v for f in files if f in fetched
                     for k, v in data_inputs.changed_since_fetch(f, self.digests.sha256).items()}
         return {**self.digests.of(files), **tampered}
@@ -274,7 +274,7 @@ class Plan:
     def gate(self, track: str, scope: str) -> list[str]:
         """What must pass before an answer job may spend model time: the dataset's audit for
         LRWorld's questions and the audit across datasets (equal slot sequences between datasets
-        stop the build, issue 24); not request files, so they do not size the job."""
+        stop the build); not request files, so they do not size the job."""
         return [f"results/audit/{scope}.json", "results/audit/_all.json"] if track == "lrworld" else []
 
     def requests(self, track: str, scope: str, model: str | None = None) -> list[str]:
@@ -318,7 +318,7 @@ class Plan:
             model=self.models, measure=self.datasets[dataset]["measures"], variant=variants))
 
     # -- scores and tables -------------------------------------------------------------------------
-    # One score job per (dataset, model, measure) over its variants (issue 25): a quarter of the
+    # One score job per (dataset, model, measure) over its variants: a quarter of the
     # graph's jobs at 4 variants. A changed template still re-asks only its variant's prompts
     # (the answer job reads the cache); the job re-scores the other variants from the cache.
     SCORE_CELL = "{dataset}/{model}/{measure}/%s"

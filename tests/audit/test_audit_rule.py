@@ -78,7 +78,7 @@ def test_audit_rule_passes_then_fails_with_one_line(tmp_path):
 
 
 def test_the_answer_jobs_wait_for_audit_all_and_the_audit_reads_the_artifacts():
-    # issue 24: with equal slot sequences across datasets the table still built (rc 0), because no
+    # with equal slot sequences across datasets the table still built (rc 0), because no
     # answer job read results/audit/_all.json
     raw = {"path": "raw"}
     cfg = fill_defaults({"datasets": {"a": {"domain": "movie", "format": "ml-100k", "source": raw,

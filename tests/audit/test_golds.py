@@ -1,4 +1,4 @@
-"""The audit re-derives every HitRate@1 gold from its evidence (issue 24): the question's own scores,
+"""The audit re-derives every HitRate@1 gold from its evidence: the question's own scores,
 the cosines recomputed from the interactions, the ground-truth artifact; options that are one work."""
 
 import pandas as pd

@@ -161,7 +161,7 @@ def test_abo_alignment_reads_every_shard_and_the_images_table(tmp_path):
 
 @pytest.mark.parametrize("suffix", ["._SX38_SY50_CR,0,0,38,50_", "._SS40_", "._AC_US40_", "._SY88", "._SL500_AC_SS350_"])
 def test_every_rendition_suffix_gives_the_full_image(suffix):
-    # issue 27, item 5: 9 of 53 images in a real Appliances head kept their 38x50 thumbnail
+    # 9 of 53 images in a real Appliances head kept their 38x50 thumbnail
     base = "https://images-na.ssl-images-amazon.com/images/I/41Ab+cD-eFL"
     assert full_image(f"{base}{suffix}.jpg") == f"{base}.jpg"
 
@@ -180,7 +180,7 @@ def _abo_fixture(tmp_path):
 
 
 def test_abo_images_absent_from_images_small_are_counted_not_filled(tmp_path):
-    # issue 27, item 5: file:// URIs to absent images/small files passed ingest as images
+    # file:// URIs to absent images/small files passed ingest as images
     asins, files, small = _abo_fixture(tmp_path)
     gone = sorted(small.rglob("*.jpg"))[:3]
     for g in gone:
@@ -217,7 +217,7 @@ def _five_core_head(tmp_path, n_reviews: int, meta_drop) -> dict:
 
 
 def test_a_5core_head_whose_items_have_no_metadata_is_an_error(tmp_path):
-    # issue 27, item 5: ended with rc 0 and an empty dataset; the README says an error when nothing is left
+    # ended with rc 0 and an empty dataset; the README says an error when nothing is left
     fx = _five_core_head(tmp_path, 100, set)
     assert fx["meta_rows"] == 80 - len(set(fx["reviewed"]))  # the metadata holds only other products
     with pytest.raises(DataError, match=rf"Home_and_Kitchen_5\.json: none of the 100 reviews' "
@@ -227,7 +227,7 @@ def test_a_5core_head_whose_items_have_no_metadata_is_an_error(tmp_path):
 
 
 def test_raw_interactions_counts_every_review_read_before_filtering(tmp_path):
-    # issue 27, item 5: raw_interactions was counted after dropping reviews without metadata (65 of 100)
+    # raw_interactions was counted after dropping reviews without metadata (65 of 100)
     fx = _five_core_head(tmp_path, 100, lambda asins: set(asins[::3]))
     lost = sum(a in fx["dropped"] for a in fx["reviewed"])
     assert 0 < lost < 100

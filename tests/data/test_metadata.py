@@ -55,7 +55,7 @@ def test_hetrec_directors_join_in_ml10m_id_space(shared_data):
 
 
 def test_hetrec_directors_of_another_film_are_dropped(shared_data):
-    # ml-latest-small's rows (movies.csv + links.csv) whose HetRec row is another film (issue 24):
+    # ml-latest-small's rows (movies.csv + links.csv) whose HetRec row is another film:
     # HetRec's 1240 is "Terminator Salvation" (2009, McG), its 47 "Shichinin no samurai" (Kurosawa)
     items = pd.DataFrame({"item_id": ["1", "1240", "47"], "title": ["Toy Story", "Terminator, The", "Seven (a.k.a. Se7en)"],
                           "year": [1995, 1984, 1995], "imdb_id": ["0114709", "0088247", "0114369"],

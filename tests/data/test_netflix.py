@@ -132,7 +132,7 @@ def test_netflix_movie_measures(tmp_path, measure):
 
 
 def test_catalogue_join_takes_films_with_exact_title_and_year(tmp_path):
-    # issue 24, at the paper config's floor: "The Company" (2003) matched "Company" (2002), and
+    # at the paper config's floor: "The Company" (2003) matched "Company" (2002), and
     # movies matched TV rows of the Kaggle catalogue
     from lrworld.data.joins import JOINS
 
@@ -153,7 +153,7 @@ def test_catalogue_join_takes_films_with_exact_title_and_year(tmp_path):
 
 
 def test_a_utf8_bom_on_movie_titles_keeps_movie_1(tmp_path):
-    # issue 27, item 5: the BOM made line 1 look like a header, and movie 1 was dropped
+    # the BOM made line 1 look like a header, and movie 1 was dropped
     from lrworld.data.netflix import read_titles
 
     f = tmp_path / "movie_titles.csv"
@@ -163,7 +163,7 @@ def test_a_utf8_bom_on_movie_titles_keeps_movie_1(tmp_path):
 
 
 def test_a_utf8_bom_under_the_latin1_default_keeps_movie_1_and_reads_utf8(tmp_path):
-    # issue 27, item 5: under the default latin-1 the BOM read as 'ï»¿', line 1 looked like a
+    # under the default latin-1 the BOM read as 'ï»¿', line 1 looked like a
     # header and movie 1 was dropped; the BOM also says the file is UTF-8 ("CSV UTF-8" save)
     write_netflix(tmp_path, n_users=20, seed=2)
     f = tmp_path / "movie_titles.csv"
@@ -178,7 +178,7 @@ def test_a_utf8_bom_under_the_latin1_default_keeps_movie_1_and_reads_utf8(tmp_pa
 
 
 def test_titles_a_spreadsheet_turned_into_dates_are_counted_with_examples(tmp_path, caplog):
-    # issue 27, item 5: "September 11" resaved by Excel as "11-Sep" passed unflagged
+    # "September 11" resaved by Excel as "11-Sep" passed unflagged
     write_netflix(tmp_path, n_users=20, seed=2)
     f = tmp_path / "movie_titles.csv"
     lines = f.read_bytes().decode("latin-1").split("\r\n")

@@ -149,7 +149,7 @@ def test_missing_checksum_is_refused_unless_trusted(server, tmp_path):
 
 
 def test_a_raw_copy_changed_after_its_download_is_refused_naming_the_file(tmp_path):
-    """Issue 27.3 (part): ingest checks the fetch manifest's sha256 before reading; an edit that
+    """Ingest checks the fetch manifest's sha256 before reading; an edit that
     kept an older mtime is caught, a deleted file too."""
     import hashlib
     import json

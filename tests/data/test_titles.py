@@ -1,4 +1,4 @@
-"""One title form (issue 14): MovieLens' trailing articles moved to the front, once, at ingest."""
+"""One title form: MovieLens' trailing articles moved to the front, once, at ingest."""
 
 import re
 

@@ -1,4 +1,4 @@
-"""One id per work (issue 24): ML-100K's 18 films listed under two ids are merged at ingest."""
+"""One id per work: ML-100K's 18 films listed under two ids are merged at ingest."""
 
 import pandas as pd
 

@@ -1,5 +1,5 @@
 """lrworld/docsgen/snippet.py: a docs snippet is the results table as the run wrote it, naming its
-provenance, with nothing that changes between two runs with the same results (issue 23, item 4)."""
+provenance, with nothing that changes between two runs with the same results."""
 
 import hashlib
 

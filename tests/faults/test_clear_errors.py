@@ -1,4 +1,4 @@
-"""Unclear errors made clear (issue 17.8): one line naming the file or key and what to do."""
+"""Unclear errors made clear: one line naming the file or key and what to do."""
 
 import os
 import subprocess

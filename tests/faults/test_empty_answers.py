@@ -1,4 +1,4 @@
-"""Only real answers are cached (issue 17.3): a 200 with `content: null`, or an empty reply cut by
+"""Only real answers are cached: a 200 with `content: null`, or an empty reply cut by
 `finish_reason: length`, is retried within the budget and then fails the job naming the model;
 nothing is stored, so a fixed server is asked again."""
 

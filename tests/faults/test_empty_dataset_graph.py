@@ -1,4 +1,4 @@
-"""Issue 27, item 5 through the real graph: a 5-core reviews head whose products have no metadata
+"""Through the real graph: a 5-core reviews head whose products have no metadata
 ended the ingest job with exit code 0 and an empty dataset; now the run fails in one line naming
 the reviews file, and no ingest output is left."""
 

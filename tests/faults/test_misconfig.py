@@ -1,5 +1,5 @@
 """Configurations that would run but silently do nothing or the wrong thing are rejected at start,
-with one line naming the file or key (issue 17.4, 17.7 for credentials, 17.8 for file keys)."""
+with one line naming the file or key (credentials and file keys included)."""
 
 import copy
 import shutil
@@ -149,7 +149,7 @@ def test_the_graph_rejects_a_duplicated_key_in_a_configfile_in_one_line(tmp_path
 
 @pytest.mark.parametrize("variant, k", [("kshot0", 0), ("kshot00", 0), ("kshot21", 21)])
 def test_a_kshot_variant_outside_the_bounds_of_analysis_kshot_k_is_rejected(variant, k):
-    # issue 27, item 4: kshot0 built "Here are 0 solved examples" prompts while analysis.kshot.k: 0 is rejected
+    # kshot0 built "Here are 0 solved examples" prompts while analysis.kshot.k: 0 is rejected
     msg = rejected(lambda c: c.update(variants=["zero_shot", variant]),
                    rf"^config: variants\.1: '{variant}': k = {k} solved examples; k must be 1\.\.20, as analysis\.kshot\.k$")
     bound = rejected(lambda c: c.setdefault("analysis", {}).update(kshot={"k": k}), r"analysis\.kshot\.k")

@@ -1,4 +1,4 @@
-"""Choice mode against a server that sends no (or NaN) log-probabilities (issue 27 item 2): the
+"""Choice mode against a server that sends no (or NaN) log-probabilities: the
 answers fall back to the text, are counted and warned about; a job where none has any fails in one
 line; the score carries the count and no NaN (every JSON the project writes is valid)."""
 

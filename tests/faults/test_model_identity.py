@@ -1,4 +1,4 @@
-"""A model's identity follows its weights (issue 17.2): a local folder is keyed by a digest of its
+"""A model's identity follows its weights: a local folder is keyed by a digest of its
 weight and tokenizer files (swapped in place, even with the old size and mtime, the answers are
 asked again); a hub id by the commit it resolves to, from the local cache, offline-safe."""
 
@@ -119,7 +119,7 @@ def test_a_missing_local_folder_is_rejected_at_start():
 
 
 def test_weights_swapped_in_place_re_ask_and_re_score_through_the_graph(tmp_path, shared_data):
-    """Issue 27.1: `cp -p` of other weights into the model folder (same path, same size, old mtime)
+    """`cp -p` of other weights into the model folder (same path, same size, old mtime)
     is caught by `lrworld verify`, and the rerun asks every answer again and re-scores, so the
     responses, the score record and the identity file name the same (new) weights."""
     import json

@@ -1,4 +1,4 @@
-"""Multimodal offline (issue 15.6): with no network and no image_dir, the captions job stops at
+"""Multimodal offline: with no network and no image_dir, the captions job stops at
 once with one line, instead of minutes of failed downloads and a misleading
 `positive_has_no_text` in the next job. No network is simulated by the network guard: every
 connect outside loopback fails, as it does on a machine without one."""

@@ -1,4 +1,4 @@
-"""Artifacts follow the umask (issue 17.9): a group can read a shared results folder."""
+"""Artifacts follow the umask: a group can read a shared results folder."""
 
 import os
 import stat

@@ -1,4 +1,4 @@
-"""No secret reaches logs/ or Snakemake's metadata (issue 17.7): credentials in a base_url are
+"""No secret reaches logs/ or Snakemake's metadata: credentials in a base_url are
 rejected at start, HTTP client loggers are quiet, and every log line is redacted."""
 
 import logging
@@ -69,3 +69,28 @@ def test_credentials_in_the_base_url_stop_the_run_before_anything_is_written(tmp
     assert "models.api.base_url: credentials in the URL" in proc.stdout + proc.stderr
     assert "pw-Secret-42" not in proc.stdout + proc.stderr
     assert leaks(tmp_path, "pw-Secret-42") == [str(tmp_path / "config.yaml")]
+
+
+def test_a_managed_server_log_is_0600_and_its_environment_has_no_openai_key(tmp_path, monkeypatch):
+    """The server's log was 0644 (a server may print its command line, key flags and
+    all, into it) and the server inherited OPENAI_API_KEY."""
+    import json
+    import os
+    import stat
+
+    from lrworld.inference.servers import running_server
+    from lrworld.models.registry import with_defaults
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-inherited-7f3a")
+    old_umask = os.umask(0o022)  # the usual umask, which made the log 0644
+    rec, log = tmp_path / "rec.json", tmp_path / "logs/server.log"
+    stub = str(ROOT / "tests/support/stub_server.py")
+    srv = with_defaults({"backend": "openai",
+                         "server": {"command": ["{python}", stub, "--port", "{port}", "--record", str(rec)]}})["server"]
+    try:
+        with running_server("stub", srv, log_path=log):
+            env = json.loads(rec.read_text())["env"]
+    finally:
+        os.umask(old_umask)
+    assert "OPENAI_API_KEY" not in env
+    assert stat.S_IMODE(log.stat().st_mode) == 0o600

@@ -1,4 +1,4 @@
-"""Issue 27.3 through the real graph: a dataset fetched by URL (a zip served on 127.0.0.1), its raw
+"""Through the real graph: a dataset fetched by URL (a zip served on 127.0.0.1), its raw
 copy edited after the download with an older mtime. Snakemake's mtime check alone said "Nothing to
 be done" and a forced ingest read the edited bytes; now the plain rerun re-runs ingest and both
 stop in one line naming the file, and deleting the manifest fetches a clean copy again."""

@@ -1,4 +1,4 @@
-"""Image URLs from dataset metadata are untrusted (issue 17.1): only http(s), only public
+"""Image URLs from dataset metadata are untrusted: only http(s), only public
 addresses (checked again on every redirect), a size cap while streaming, and the bytes must
 decode as an image before they are stored or sent. Each refusal is a counted skip with a reason.
 

@@ -1,4 +1,4 @@
-"""Issue 14's defects in the HitRate@1 builders and their artifacts, each failing before the fix."""
+"""Validity of the HitRate@1 builders and their artifacts: each test fails if its rule is undone."""
 
 import numpy as np
 import pandas as pd

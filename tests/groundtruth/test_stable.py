@@ -1,4 +1,4 @@
-"""Issue 23 item 1: question files that float noise cannot change (thread count, device), and the
+"""Question files that float noise cannot change (thread count, device), and the
 margin that drops near-ties (docs/groundtruth.md)."""
 
 import numpy as np

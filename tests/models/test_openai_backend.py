@@ -247,7 +247,7 @@ def test_content_filter_is_a_missed_answer_not_an_error(fault_server, fake_sleep
 
 
 def test_no_secret_in_logs_errors_or_responses(fault_server, fake_sleep, monkeypatch, caplog, capsys):
-    # a loopback server gets a real key only from a variable named for it (issue 27.7)
+    # a loopback server gets a real key only from a variable named for it
     monkeypatch.setenv("LRW_TEST_API_KEY", SECRET)
     caplog.set_level(logging.DEBUG)  # everything: ours, openai's, httpx2's
     srv = fault_server({"a": ["429:1", "500", "drop"], "b": ["non_json"], "denied": ["401"]})
@@ -292,9 +292,9 @@ def test_closing_answer_iter_cancels_outstanding_requests(fault_server):
 # -- load ------------------------------------------------------------------------------------------------
 
 
-# Issue 11's load property (each prompt answered exactly once, in order, under injected faults at
+# The load property (each prompt answered exactly once, in order, under injected faults at
 # concurrency 32) at 2,000 prompts: about 100 faults of every kind and 62 full waves of 32 in flight.
-# Issue 11's own 20,000 is `python benchmarks/bench_openai_concurrency.py fault` (same checks).
+# The full 20,000 is `python benchmarks/bench_openai_concurrency.py fault` (same checks).
 N_LOAD = 2_000
 
 
@@ -350,7 +350,7 @@ def test_llama_generate_mode_is_deterministic(llama_url):
 
 
 def test_a_loopback_server_is_not_sent_the_openai_key(fault_server, fake_sleep, monkeypatch):
-    """Issue 27.7: a local server (managed, or base_url on loopback) gets a placeholder, not the
+    """A local server (managed, or base_url on loopback) gets a placeholder, not the
     real OPENAI_API_KEY, unless api_key_env names a variable of its own."""
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
     srv = fault_server({"a": []})

@@ -51,7 +51,7 @@ def test_default_graph_end_to_end_is_deterministic_and_incremental(tmp_path, sha
     assert table.iloc[:, 1:].apply(lambda c: c.between(0, 1)).all().all()
     built = list((tmp_path / "results/questions").rglob("*.jsonl")) + list((tmp_path / "results/prompts").rglob("*.jsonl"))
     first, first_table = digest(built), (tmp_path / "results/tables/ml.csv").read_bytes()
-    # the docs snippet (issue 23, item 4): the table as results/ holds it, naming its table record
+    # the docs snippet: the table as results/ holds it, naming its table record
     snippet = (tmp_path / "docs/generated/ml.md").read_text()
     assert (tmp_path / "results/tables/ml.md").read_text().rstrip("\n") + "\n<!-- table:end -->" in snippet
     assert "- record: `results/provenance/ml/table.json`: 4 cells" in snippet

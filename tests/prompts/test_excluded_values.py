@@ -1,4 +1,4 @@
-"""Excluded values are never shown, inside item texts either (issue 24: "Man of Tai Chi (2013) [Action,
+"""Excluded values are never shown, inside item texts either ("Man of Tai Chi (2013) [Action,
 IMAX]" reached 71, 27 and 74 of 200 ml-latest-small prompts of assoc_rule, mem_item_item,
 neu_user2items)."""
 

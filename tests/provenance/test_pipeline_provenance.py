@@ -69,11 +69,11 @@ def test_explain_ends_in_the_raw_file_and_verify_names_a_tampered_file(built, sh
     rc, out = lrworld(work, "explain", "results/tables/ml.csv", "random-b", "attr_genre@cot", capsys=capsys)
     assert rc == 0
     lines = out.strip().splitlines()
-    raw = shared_data / "movielens-100k/raw/u.user"  # the last declared raw input (u.user is one: issue 17.5)
+    raw = shared_data / "movielens-100k/raw/u.user"  # the last declared raw input (u.user is one)
     assert lines[-2].split() == ["raw", str(raw)]
     assert lines[-1].split()[:2] == ["sha256", hashlib.sha256(raw.read_bytes()).hexdigest()]
     rules = [line.split()[3] for line in lines if line.split()[:1] == ["sha256"] and line.split()[2] == "rule"]
-    # the answers rest on the model's weights identity too (issue 27.1)
+    # the answers rest on the model's weights identity too
     assert rules == ["table", "table", "provenance", "score", "score", "score", "answer", "model_identity", "prompts",
                      "questions", "questions", "audit", "ingest", "ingest", "ingest"]
 

@@ -1,4 +1,4 @@
-"""A built checkout moved to another folder (issue 23.3): it plans nothing, verifies after the
+"""A built checkout moved to another folder: it plans nothing, verifies after the
 original folder is gone, and no file under results/ names the folder it was built in. Real
 ML-100K from ../shared/data, the random model; the graph runs in a copy of the checkout."""
 

@@ -1,4 +1,4 @@
-"""Issue 14's defects in the knowledge question builders, each with a test that failed before the fix."""
+"""Validity of the knowledge question builders: each test fails if its rule is undone."""
 
 import pandas as pd
 import pytest
@@ -64,7 +64,7 @@ def test_logline_negatives_never_come_from_the_whole_history(ml100k_imdb):
              if i != q["answer_index"] and c in history[q["user_id"]]]
     assert leaks == []
     # the draws that hit the user's history are rejected and counted (ML-100K users rate ~106 films);
-    # before issue 14 only the shown window was left out
+    # leaving out only the shown window is not enough
     assert report["negatives_rejected"]["in_earlier_history"] > 100
 
 

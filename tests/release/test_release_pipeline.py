@@ -1,4 +1,4 @@
-"""`lrworld pack` and `source: {benchmark: ...}` (issue 23.2) through the real Snakemake CLI, on
+"""`lrworld pack` and `source: {benchmark: ...}` through the real Snakemake CLI, on
 real ML-100K from ../shared/data with the random model: a release scored in a fresh folder, as a
 folder or as an archive served over HTTP, gives byte-identical score files, and the graph plans no
 fetch, ingest or ground truth for it."""

@@ -30,7 +30,7 @@ def test_most_frequent_slot_and_the_degenerate_flag():
 
 
 def test_exactly_80_percent_in_one_slot_is_degenerate():
-    # issue 24: 40 of 50 answers in one slot (exactly 80%) was not marked
+    # 40 of 50 answers in one slot (exactly 80%) was not marked
     s = score(_recs([2] * 40 + [0, 1, 3] * 3 + [None], [0] * 50), "hit_ratio_at_1", 10)
     assert (s["top_slot"], s["top_slot_share"], s["degenerate"]) == (2, 0.8, True)
     s = score(_recs([2] * 39 + [0, 1, 3] * 3 + [None, None], [0] * 50), "hit_ratio_at_1", 10)

@@ -1,5 +1,5 @@
-"""The results table: values with n, bootstrap interval and the paired test against RANDOM
-(issue 20), degenerate marks and position-debiased figures (issue 14), in .md, .csv and .tex."""
+"""The results table: values with n, bootstrap interval and the paired test against RANDOM,
+degenerate marks and position-debiased figures, in .md, .csv and .tex."""
 
 import io
 

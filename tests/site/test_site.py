@@ -19,7 +19,7 @@ from tests.graph import snakemake
 
 HOSTILE = "</script><img src=x onerror=\"document.title='pwned'\">"
 # "<!--<script>" inside a <script> element puts the HTML parser in its escaped state: the element then
-# runs on past its own "</script>" and swallows the page's code (issue 27, item 9)
+# runs on past its own "</script>" and swallows the page's code
 COMMENT = "<!--<script>"
 
 # 6 questions: random picks 0, 1, None, 0, 2, 0 against gold 0, 0, 0, 0, 2, 1

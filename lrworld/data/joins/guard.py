@@ -1,4 +1,4 @@
-"""The same-work guard of the metadata joins (issue 24): an id match alone attached another film's
+"""The same-work guard of the metadata joins: an id match alone attached another film's
 facts (HetRec's row for "The Terminator (1984)" names McG; the IMDb details give "The Mask (1994)"
 Pulp Fiction's row). A metadata row is kept only when it is the item's work: its IMDb id agrees
 where both sides have one, else its normalised title reads like the item's (difflib ratio at least

@@ -1,7 +1,7 @@
 """HetRec 2011 MovieLens-2k `movie_directors.dat` (movieID, directorID, directorName; the ML-10M id
 space, which ML-25M and ml-latest share; about 10k movies, so ML-25M's newer films get none).
 
-A movie id alone is not enough (issue 24: 553 of 6,597 directors joined on ml-latest-small were
+A movie id alone is not enough (553 of 6,597 directors joined on ml-latest-small were
 another film's, "The Terminator (1984)" -> McG): the join reads HetRec's `movies.dat` too and keeps a
 movie's directors only when HetRec's row is the item's work (`guard.Guard`): its IMDb id equals the
 item's from links.csv where both have one, else its title and year agree.

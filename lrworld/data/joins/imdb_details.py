@@ -4,7 +4,7 @@ movie_id): director, cast, plot (logline) and poster URL.
 The file was scraped by title search and about 8% of its rows describe another film; a row is
 kept only when its IMDb year is within `year_tolerance` of the MovieLens year (a film's release
 year and its IMDb year differ by one for late-December releases), and when no row of another work
-names the same IMDb title (issue 24: "The Mask (1994)" carries Pulp Fiction's tt0110912 row, year
+names the same IMDb title ("The Mask (1994)" carries Pulp Fiction's tt0110912 row, year
 and logline; the file gives no IMDb title to tell which of the two rows is right, so both go).
 Rows of one work under two ids (ML-100K's duplicates) may share an IMDb id.
 """

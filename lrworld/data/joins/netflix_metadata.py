@@ -6,7 +6,7 @@ The Kaggle catalogue holds about 6,000 movies of 2021; it aligns to a few percen
 17,770 (mostly pre-2006) movies, so the default `min_alignment` stops such a run: lower it on
 purpose (config/paper.yaml does, with the rate it expects).
 
-Same-work guard (issue 24: at the paper config's floor "The Company" (2003) matched "Company"
+Same-work guard (at the paper config's floor "The Company" (2003) matched "Company"
 (2002), and 12 movies matched TV rows): only film rows are candidates (a `type` naming TV is
 never one), titles must be equal after normalisation *with* their leading article, and the year
 exact (`metadata.year_tolerance` is not read by this join). What the loose match (any row, articles dropped, a year

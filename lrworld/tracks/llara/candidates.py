@@ -9,7 +9,7 @@ Pool (as LLaRA): every item with a title, minus the user's known items (``Exampl
 target. Deviations: items whose normalised title is empty (MovieLens ``unknown``) are left out of
 the pool, because ``""`` is "contained" in every answer and would make every answer to that
 question invalid; and a negative whose title reads like the target's or an earlier negative's
-(ML-100K lists 18 films twice) is rejected and drawn again (issue 14: two options that read the
+(ML-100K lists 18 films twice) is rejected and drawn again (two options that read the
 same are never shown). Each record counts both (``known_excluded``, ``rejected_same_title``).
 """
 

@@ -1,4 +1,4 @@
-"""A checkpoint in LLaRA's saved layout (Lightning state_dict, save='part') loads (issue 26 item 4)."""
+"""A checkpoint in LLaRA's saved layout (Lightning state_dict, save='part') loads."""
 
 import pytest
 import torch

@@ -1,6 +1,6 @@
 """llara_train's job end to end on a toy set and a tiny Llama: the rec model the baseline saved, the
 record's digests, and hybrid answers from the saved adapter + projector through the answer stage's
-backend and cache (issue 26 items 2, 3)."""
+backend and cache."""
 
 import json
 

@@ -1,4 +1,4 @@
-"""Hybrid prompts: behavioural embeddings enter exactly at their placeholders (issue 26 item 1)."""
+"""Hybrid prompts: behavioural embeddings enter exactly at their placeholders."""
 
 import pytest
 import torch

@@ -1,4 +1,4 @@
-"""LLaRA curriculum training on a tiny Llama: schedule, curriculum and resume after SIGKILL (issue 26 item 2)."""
+"""LLaRA curriculum training on a tiny Llama: schedule, curriculum and resume after SIGKILL."""
 
 import math
 import os

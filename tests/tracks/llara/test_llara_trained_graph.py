@@ -1,4 +1,4 @@
-"""LLaRA-trained rows through the real graph (issue 26 item 3): on a toy set and a tiny Llama, the
+"""LLaRA-trained rows through the real graph: on a toy set and a tiny Llama, the
 table gets the base model's zero-shot row, the text-only LoRA, LLaRA(SASRec) and SASRec, every LLM
 row answered by the one `answer` rule; then a changed projector re-plans that row's answer job
 (and what reads it), not the training or the baselines."""
