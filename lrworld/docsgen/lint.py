@@ -79,7 +79,7 @@ def figure_rows(path: Path, root: Path) -> Iterator[str]:
             continue
         cells = [CODE.sub("", c).strip() for c in line.strip().strip("|").split("|")]
         found = [f for c in cells for f in FIGURE.findall(c)]
-        whole = any(FIGURE.search(c) and not re.sub(r"[\d.,±%x×/\s\[\]()~-]|\b(?:s|ms|GB|MB)\b", "", c)
+        whole = any(FIGURE.search(c) and not re.sub(r"[\d.,±%x×/\s\[\]()~-]|\b(?:s|ms|GB|MB|GiB|MiB|KB)\b", "", c)
                     for c in cells)
         if whole or len(found) >= 2:
             yield f"{path.relative_to(root)}:{n}: {', '.join(found[:4])}: {line.strip()[:100]}"
