@@ -23,10 +23,10 @@ START = re.compile(r"<!--\s*([\w.-]+):start\b")
 # Each pattern names one kind of history; kept narrow so that "round-trip", "rounding", a NeuMF
 # "GMF branch" or a list marker such as `#4` pass.
 HISTORY = {
-    "issue number": re.compile(r"\b(?:issues?|PR|pull request)\s*#?\d+\b|(?<![\w#&(`/:-])#\d{2,}\b(?![\w`])", re.I),
-    "review round": re.compile(r"\bround \d+\b|\btrust round\b|\btrust-[a-f]\b", re.I),
-    "branch": re.compile(r"\bthis branch\b|\bbranch [\w-]+-[a-z]\b|\bold\s+main\b", re.I),
-    "commit comparison": re.compile(r"\b(?:main|commit|before|since|after) [0-9a-f]{7,40}\b"),
+    "issue number": re.compile(r"\b(?:issues?|PR|pull\s+request)\s*#?\d+\b|(?<![\w#&(`/:-])#\d{2,}\b(?![\w`])", re.I),
+    "review round": re.compile(r"\bround\s+\d+\b|\btrust\s+round\b|\btrust-[a-f]\b", re.I),
+    "branch": re.compile(r"\bthis\s+branch\b|\bbranch\s+[\w-]+-[a-z]\b|\bold\s+main\b", re.I),
+    "commit comparison": re.compile(r"\b(?:main|commit|before|since|after)\s+[0-9a-f]{7,40}\b"),
 }
 
 # A figure: a number with two or more decimals, a percentage or ratio with decimals, a duration
@@ -54,17 +54,17 @@ def is_generated_file(path: Path, root: Path) -> bool:
 
 
 def history(path: Path, root: Path) -> Iterator[str]:
-    """`<file>:<line>: <kind>: <the line>` for every mention of history in one file."""
+    """`<file>:<line>: <kind>: <the line>` for every mention of history in one file; a mention may
+    run across a line break ("issue" at the end of one line, its number on the next)."""
     if is_generated_file(path, root):
         return
-    text = path.read_text(errors="replace")
-    skip = generated_lines(text)
-    for n, line in enumerate(text.splitlines(), 1):
-        if n in skip:
-            continue
-        for kind, pattern in HISTORY.items():
-            if m := pattern.search(line):
-                yield f"{path.relative_to(root)}:{n}: {kind} ({m.group(0)!r}): {line.strip()[:120]}"
+    lines = path.read_text(errors="replace").splitlines()
+    skip = generated_lines("\n".join(lines))
+    text = "\n".join("" if n in skip else line for n, line in enumerate(lines, 1))
+    for kind, pattern in HISTORY.items():
+        for m in pattern.finditer(text):
+            n = text.count("\n", 0, m.start()) + 1
+            yield f"{path.relative_to(root)}:{n}: {kind} ({m.group(0)!r}): {lines[n - 1].strip()[:120]}"
 
 
 def figure_rows(path: Path, root: Path) -> Iterator[str]:

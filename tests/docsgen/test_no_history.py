@@ -42,6 +42,7 @@ def test_the_scan_covers_the_trees_and_leaves_the_changelog_alone():
     ("(branch trust-e)", "branch"),
     ("re-plans 23 of the 31 on main 6be1403", "commit comparison"),
     ("0644 before da1691a", "commit comparison"),
+    ("the guard (issue\n24: a looser match)", "issue number"),
 ])
 def test_each_kind_of_history_is_caught(tmp_path, line, kind):
     page = tmp_path / "p.md"
