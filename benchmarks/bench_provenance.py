@@ -3,9 +3,9 @@ variants, and each record hashes the files of its chain, the raw dataset files i
 
     python benchmarks/bench_provenance.py                       # a 256 MB raw file, 10 jobs
     python benchmarks/bench_provenance.py --raw-mb 1024 --jobs 20
+    python benchmarks/bench_provenance.py --write-docs          # the figures into docs/provenance.md
 
-Side by side in one run, over the same chain: every file hashed for every record (how the records
-were written before), against scripts/provenance_score.py's digest store (a file of 1 MB or more
+Side by side in one run, over the same chain: every file hashed for every record (the plain way), against scripts/provenance_score.py's digest store (a file of 1 MB or more
 read once until its bytes change; lrworld/core/digests.py). At the paper's size a dataset has 200+
 (model, measure) jobs and gigabytes of raw files (Netflix Prize parts 1-2 are about 1 GB).
 """
@@ -21,12 +21,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks import docs_block  # noqa: E402
 from lrworld.core import io  # noqa: E402
 from lrworld.core.digests import DigestStore  # noqa: E402
 from lrworld.provenance.record import score_chain  # noqa: E402
 from tests.support.fixtures_chain import chain_files  # noqa: E402
 
 VARIANTS = 4
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "provenance.md"
 
 
 def make_chain(dest: Path, raw_mb: int) -> tuple[dict, str]:
@@ -54,7 +56,9 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--raw-mb", type=int, default=256, help="size of the one raw file (MB)")
     ap.add_argument("--jobs", type=int, default=10, help="(model, measure) jobs of the dataset")
+    ap.add_argument("--write-docs", action="store_true", help="write the figures into docs/provenance.md's block")
     args = ap.parse_args(argv)
+    load_before = docs_block.load()
     with tempfile.TemporaryDirectory(prefix="bench_provenance-") as tmp:
         inp, raw = make_chain(Path(tmp), args.raw_mb)
         every = run(inp, raw, args.jobs, None)
@@ -64,6 +68,13 @@ def main(argv=None) -> int:
     print(f"- every file hashed for every record: {every:.2f} s ({every / n:.3f} s a record)")
     print(f"- digest store: {stored:.2f} s ({stored / n:.3f} s a record)")
     print(f"- ratio: {every / stored:.1f}x less time with the store")
+    if args.write_docs:
+        body = (f"{args.jobs} jobs x {VARIANTS} variants = {n} records over one {args.raw_mb} MB raw file:\n\n"
+                "| hashing | ratio | s | s a record |\n|---|---:|---:|---:|\n"
+                f"| every file for every record / digest store | {every / stored:.1f}x | | |\n"
+                f"| every file for every record | | {every:.2f} | {every / n:.3f} |\n"
+                f"| digest store (`lrworld/core/digests.py`) | | {stored:.2f} | {stored / n:.3f} |\n")
+        docs_block.write(DOCS, "bench_provenance", body, docs_block.command(argv), load_before)
     return 0
 
 
