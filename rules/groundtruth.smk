@@ -94,6 +94,29 @@ rule prototypes:
         "../scripts/groundtruth_prototypes.py"
 
 
+# The artifacts that name their function (`make=` in lrworld/groundtruth/artifacts.py): one rule,
+# each job importing only its artifact's module.
+rule gt_artifact:
+    input:
+        interactions="results/data/{dataset}/interactions.parquet",
+    output:
+        artifact="results/gt/{dataset}/{artifact}.parquet",
+    wildcard_constraints:
+        artifact=alt(W.made_artifacts),
+    params:
+        make=lambda wc: W.made_artifacts[wc.artifact],
+        n_questions=W.gt["n_questions"],
+        seed=W.gt["seed"],
+        code=lambda wc: W.made_code(wc.artifact),
+    log:
+        "logs/gt/{dataset}/{artifact}.log",
+    threads: 1
+    conda:
+        "../envs/lrworld.yaml"
+    script:
+        "../scripts/groundtruth_artifact.py"
+
+
 rule gt_questions:
     input:
         interactions="results/data/{dataset}/interactions.parquet",
@@ -107,7 +130,7 @@ rule gt_questions:
     params:
         n_questions=W.gt["n_questions"],
         seed=W.gt["seed"],
-        code=W.code("groundtruth_questions.py"),
+        code=lambda wc: W.gt_questions_code(wc.gt_measure),
     log:
         "logs/questions/{dataset}/{gt_measure}.log",
     threads: 1

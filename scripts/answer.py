@@ -9,6 +9,7 @@ from lrworld.core import io, runlog
 from lrworld.inference import servers, weights
 from lrworld.inference.cache import ResponseCache
 from lrworld.inference.stage import fill_cache, summary_line
+from lrworld.tracks.llara.hybrid import backend as _registers_the_trained_rows_backend  # noqa: F401
 
 smk = snakemake  # noqa: F821
 servers.exit_on_sigterm()  # a cancelled job unwinds and stops its managed server
@@ -24,12 +25,7 @@ try:
                         log_path=Path(smk.log[0]).with_suffix(".server.log"),
                         state_dir=Path(smk.params.cache_dir) / "servers") as served:
         planned = io.read_json(smk.input.identity)
-        factory = served.backend
-        if model_cfg.get("backend") == "llara_hybrid":  # a LLaRA-trained row (plan: W.answer_params)
-            from lrworld.tracks.llara.hybrid.backend import HybridBackend
-
-            factory = lambda: HybridBackend(model, model_cfg)  # noqa: E731
-        info = fill_cache(requests, factory, cache, desc=f"answer {model}",
+        info = fill_cache(requests, served.backend, cache, desc=f"answer {model}",
                           check_identity=lambda ident: weights.check(planned, ident, smk.input.identity,
                                                                      f"the model {model} now"))
 except (servers.ServerError, weights.IdentityMismatch) as exc:

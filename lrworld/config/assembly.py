@@ -19,8 +19,9 @@ from lrworld.config import checks as config_checks
 from lrworld.core.schema import SCHEMA_PATH, StrictValidator, fail, filling_defaults, key_path, one_line
 from lrworld.core.yamlfile import load_yaml
 from lrworld.data import options, schema as dataset_schema
-from lrworld.models.registry import COMMON_KEYS, backends
+from lrworld.models.registry import COMMON_KEYS, backends, configurable
 from lrworld.questions import measures
+from lrworld.recsys.registry import recommenders
 
 
 def schema() -> dict:
@@ -41,6 +42,7 @@ def _schema() -> dict:
     _add_backends(s)
     dataset_schema.add_dataset_registries(s)
     _add_measures_and_variants(s)
+    _add_recommenders(s)
     return s
 
 
@@ -51,11 +53,17 @@ def _add_measures_and_variants(s: dict) -> None:
     dataset_schema.add_domains(s)
 
 
+def _add_recommenders(s: dict) -> None:
+    """`srbench.baselines` takes each registered recommender, with its own settings' schema."""
+    s["properties"]["srbench"]["properties"]["baselines"]["properties"] = {
+        name: entry.settings_schema() for name, entry in recommenders().items()}
+
+
 def _add_backends(s: dict) -> None:
     """A model entry names a registered backend; its other keys are checked against that
     backend's own fragment afterwards (`_check_models`), so each error names the backend."""
     entry = s["properties"]["models"]["additionalProperties"]
-    entry["properties"] = {"backend": {"enum": backends().names()}}
+    entry["properties"] = {"backend": {"enum": configurable()}}
 
 
 def backend_schema(backend: str) -> dict:

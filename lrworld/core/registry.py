@@ -5,12 +5,20 @@ read it from here (as lm-evaluation-harness's `@register_model` and Inspect's `@
 A package whose modules register themselves calls `discover(__name__)` in its `__init__`, so a
 new backend or format is one new file in that package. The code-closure walker
 (`lrworld.workflow.code`) knows this call: importing such a package depends on all its modules.
+
+An entry whose code is heavy names it as a `"module:attr"` string (as lm-evaluation-harness and
+Inspect name their entry points) and `resolve` imports it only when a job calls it; a package
+whose modules each declare one entry as a literal (`declarations`) is read with `ast`, never
+imported, so planning cannot load what those modules import.
 """
 
 from __future__ import annotations
 
+import ast
 import importlib
+import importlib.util
 import pkgutil
+from pathlib import Path
 from typing import Callable, Generic, Iterator, TypeVar
 
 T = TypeVar("T")
@@ -65,3 +73,48 @@ def discover(package: str) -> list[str]:
             importlib.import_module(f"{package}.{info.name}")
             names.append(info.name)
     return names
+
+
+def resolve(ref: str):
+    """The object a `"package.module:attr"` reference names, imported now."""
+    module, sep, attr = ref.partition(":")
+    if not sep or not module or not attr:
+        raise ValueError(f"{ref!r} is not a 'module:attr' reference")
+    obj = importlib.import_module(module)
+    for part in attr.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            raise ValueError(f"{ref!r}: module {module!r} has no {attr!r}") from None
+    return obj
+
+
+def ref_module(ref: str) -> str:
+    """The module part of a `"module:attr"` reference."""
+    return ref.partition(":")[0]
+
+
+def declarations(package: str, var: str) -> dict[str, dict]:
+    """{module name: its top-level `var = {...}` literal} for the modules of `package` that have
+    one, read with `ast` (the modules are not imported); a `"make"` value naming an attribute of
+    the module becomes a `"module:attr"` reference."""
+    spec = importlib.util.find_spec(package)
+    out = {}
+    for folder in spec.submodule_search_locations or []:
+        for path in sorted(Path(folder).glob("*.py")):
+            if path.name.startswith("_"):
+                continue
+            tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+            for node in tree.body:
+                if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                        and isinstance(node.targets[0], ast.Name) and node.targets[0].id == var):
+                    try:
+                        value = ast.literal_eval(node.value)
+                    except ValueError:
+                        raise ValueError(f"{path}: {var} must be a literal (it is read without importing "
+                                         f"the module)") from None
+                    module = f"{package}.{path.stem}"
+                    if isinstance(value.get("make"), str) and ":" not in value["make"]:
+                        value["make"] = f"{module}:{value['make']}"
+                    out[module] = value
+    return out

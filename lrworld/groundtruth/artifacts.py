@@ -1,17 +1,29 @@
 """The ground-truth artifacts: each a file one rule makes from the dataset, named once here, so
-the rules, the questions' inputs and the provenance chain all read the same map."""
+the rules, the questions' inputs and the provenance chain all read the same map (a registry:
+`REGISTRY`).
+
+An artifact with its own config section has its own rule (rules/groundtruth.smk). One computed
+from the interactions alone names its function instead, `make="module:attr"`, called by the one
+`gt_artifact` rule as `make(interactions, n_questions, seed, dataset) -> DataFrame` and imported
+only by that job; its file is `results/gt/{dataset}/<name>.parquet`.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lrworld.core.registry import Registry
+
+MADE = "gt_artifact"  # the rule of the artifacts that name their function
+
 
 @dataclass(frozen=True)
 class Artifact:
     path: str  # with {dataset}
-    rule: str  # the rule that makes it (rules/groundtruth.smk)
+    rule: str = MADE  # the rule that makes it (rules/groundtruth.smk)
     needs: tuple[str, ...] = ()  # artifacts it is computed from (besides the interactions)
     made_with: tuple[str, ...] = ()  # artifacts the same job writes (the model behind embeddings)
+    make: str | None = None  # "module:attr" of its function, for the `gt_artifact` rule
 
 
 ARTIFACTS = {
@@ -22,6 +34,20 @@ ARTIFACTS = {
     "embeddings": Artifact("results/gt/{dataset}/embeddings.parquet", "neumf", made_with=("neumf",)),
     "prototypes": Artifact("results/gt/{dataset}/prototypes.parquet", "prototypes", needs=("embeddings",)),
 }
+
+
+REGISTRY: Registry[Artifact] = Registry("ground-truth artifact")
+for _name, _artifact in ARTIFACTS.items():
+    if (_artifact.make is None) != (_artifact.rule != MADE) or (
+            _artifact.make and _artifact.path != f"results/gt/{{dataset}}/{_name}.parquet"):
+        raise ValueError(f"ground-truth artifact {_name!r}: name a make function (its file results/gt/"
+                         f"{{dataset}}/{_name}.parquet) or a rule of its own, not both")
+    REGISTRY.add(_name, _artifact)
+
+
+def made() -> dict[str, str]:
+    """{artifact: its function's "module:attr"} of the artifacts the `gt_artifact` rule makes."""
+    return {name: a.make for name, a in REGISTRY.items() if a.make}
 
 
 def rules() -> list[str]:
@@ -37,12 +63,12 @@ def chain(name: str) -> list[str]:
         a = todo.pop(0)
         if a not in out:
             out.append(a)
-            todo += [*ARTIFACTS[a].needs, *ARTIFACTS[a].made_with]
+            todo += [*REGISTRY.get(a).needs, *REGISTRY.get(a).made_with]
     return out
 
 
 def paths(names, dataset: str) -> list[str]:
-    return [ARTIFACTS[n].path.format(dataset=dataset) for n in names]
+    return [REGISTRY.get(n).path.format(dataset=dataset) for n in names]
 
 
 def name_of(path: str) -> str:
@@ -56,4 +82,4 @@ def name_of(path: str) -> str:
 
 def rule_of(path: str) -> str:
     """The rule that made an artifact file."""
-    return ARTIFACTS[name_of(path)].rule
+    return REGISTRY.get(name_of(path)).rule

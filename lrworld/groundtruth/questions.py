@@ -179,6 +179,10 @@ def build_mem_user_user_questions(interactions, pairs, n_questions, seed, datase
                        dataset, extra_cols=("n_positives", "negative_cutoff", "negative_rule"), display=display)
 
 
+# The shared builder over a (target, candidate, is_answer, score) table, for a new measure's builder.
+from_table = _from_table
+
+
 # Only what 1e-5 of noise cannot move: the cluster, the trainings that agree, the margin every
 # shown negative is beaten by under each (per-seed cosines and centroid distances: prototypes.parquet).
 NEURAL_EVIDENCE = ("cluster", "seeds_agreeing", "min_margin")

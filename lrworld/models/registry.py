@@ -54,6 +54,8 @@ class BackendEntry:
 
     # cfg (as the user wrote it) -> a one-line problem the schema cannot state, or None
     check: Callable[[dict], str | None] = lambda cfg: None
+    # False for a backend the plan configures itself (a track's trained rows): no `models` entry names it
+    configurable: bool = True
 
     def with_defaults(self, cfg: dict) -> dict:
         return filled(cfg, {**COMMON_KEYS, **self.schema})
@@ -74,10 +76,12 @@ BACKENDS: Registry[BackendEntry] = Registry("backend")
 
 
 def register_backend(name: str, *, schema: dict | None = None, resources: Callable[[dict], dict] = declared,
-                     check: Callable[[dict], str | None] | None = None):
-    """`check(cfg)` sees the entry as written (before defaults) and returns a problem or None."""
+                     check: Callable[[dict], str | None] | None = None, configurable: bool = True):
+    """`check(cfg)` sees the entry as written (before defaults) and returns a problem or None. A
+    backend outside `lrworld.models.backends` (`configurable=False`) is registered by importing its
+    module, which the job that answers with it does."""
     return BACKENDS.decorator(name, lambda cls: BackendEntry(name, cls, schema or {}, resources,
-                                                             check or (lambda cfg: None)))
+                                                             check or (lambda cfg: None), configurable))
 
 
 def with_defaults(cfg: dict) -> dict:
@@ -89,6 +93,11 @@ def backends() -> Registry[BackendEntry]:
     """The registry, with every backend module of the package imported."""
     discover("lrworld.models.backends")
     return BACKENDS
+
+
+def configurable() -> list[str]:
+    """The backends a `models` entry may name."""
+    return [name for name, entry in backends().items() if entry.configurable]
 
 
 def make_backend(name: str, cfg: dict):

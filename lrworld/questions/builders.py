@@ -7,7 +7,8 @@
   (`lrworld.groundtruth.questions`), called as
   `build(interactions, artifact_df, n_questions, seed, dataset, display=) -> (questions, report)`.
 
-Each module registers its own builders on import (`@register_builder(name, source)`).
+Each module registers its own builders on import (`@register_builder(name, source)`); a measure may
+instead name its builder as `"module:attr"`, imported only by the job that builds its questions.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from lrworld.core.registry import Registry
+from lrworld.core.registry import Registry, resolve
 
 WINDOWS, ARTIFACT = "windows", "artifact"
 
@@ -37,7 +38,10 @@ def register_builder(name: str, source: str):
 
 
 def builder(name: str, source: str) -> Builder:
-    """The registered builder `name`, which must be of `source`."""
+    """The registered builder `name`, which must be of `source`, or the function a "module:attr"
+    name refers to (called as `source` says)."""
+    if ":" in name:
+        return Builder(name, source, resolve(name))
     b = BUILDERS.get(name)
     if b.source != source:
         raise ValueError(f"question builder {name!r} builds from {b.source}, not from {source}")

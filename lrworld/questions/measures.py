@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lrworld.core.registry import Registry
+
 MCQ = "mcq"  # 4 options, accuracy (paper §4: Knowledgeability factors)
 HIT10 = "hit10"  # 10 candidates, HitRatio@1 (paper §4: Association and Personalization)
 
@@ -23,7 +25,7 @@ DOMAINS = ("product", "movie", "lastfm")
 
 # Question builders by name (one registry: lrworld/questions/builders.py): field_values, item_text and
 # item_title (lrworld/questions/knowledge.py); a ground-truth measure's builder is named after it
-# (lrworld/groundtruth/questions.py).
+# (lrworld/groundtruth/questions.py), or is a "module:attr" reference to its function.
 FIELD_VALUES, ITEM_TEXT, ITEM_TITLE = "field_values", "item_text", "item_title"
 
 
@@ -85,6 +87,12 @@ MEASURES: tuple[Measure, ...] = (
 )
 
 
+# The registry (lookups by id, with the known ids in the error); MEASURES keeps the column order.
+REGISTRY: Registry[Measure] = Registry("measure")
+for _m in MEASURES:
+    REGISTRY.add(_m.id, _m)
+
+
 def for_domain(domain: str) -> list[Measure]:
     return [m for m in MEASURES if domain in m.domains]
 
@@ -102,10 +110,7 @@ def get(domain: str, measure_id: str) -> Measure:
 
 def by_id(measure_id: str) -> Measure:
     """A measure whatever its domain (an id means the same thing in every domain)."""
-    for m in MEASURES:
-        if m.id == measure_id:
-            return m
-    raise KeyError(f"unknown measure {measure_id!r}")
+    return REGISTRY.get(measure_id)
 
 
 def ground_truth() -> dict[str, str]:

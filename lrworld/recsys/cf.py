@@ -27,9 +27,6 @@ from torch import nn
 from lrworld.recsys.neumf import NeuMF
 from lrworld.recsys.training import Training, train_epochs
 
-MODELS = ("ncf", "ngcf", "lightgcn")
-
-
 def normalized_adjacency(n_users: int, n_items: int, users: np.ndarray, items: np.ndarray) -> torch.Tensor:
     """Â = D^-1/2 A D^-1/2 of the symmetric user-item bipartite graph ((U+I) x (U+I), sparse COO);
     repeated (user, item) pairs count once."""
@@ -125,19 +122,21 @@ class NGCF(_GraphModel):
         return torch.cat(outs, dim=1)
 
 
+MODELS = {"ncf": NCF, "ngcf": NGCF, "lightgcn": LightGCN}
+
+
 def build(name: str, n_users: int, n_items: int, users: np.ndarray, items: np.ndarray, seed: int = 0,
           **hp) -> nn.Module:
     """Construct a model with seeded initialisation. ``hp``: dim, n_layers (graph), mlp (NCF)."""
     torch.manual_seed(seed)
     name = name.lower()
+    if name not in MODELS:
+        raise ValueError(f"unknown CF model {name!r}; choose one of {tuple(MODELS)}")
     if name == "ncf":
         return NCF(n_users, n_items, **hp)
+    # the graph models propagate over the normalised user-item adjacency
     adj = normalized_adjacency(n_users, n_items, np.asarray(users), np.asarray(items))
-    if name == "lightgcn":
-        return LightGCN(n_users, n_items, adj, **hp)
-    if name == "ngcf":
-        return NGCF(n_users, n_items, adj, **hp)
-    raise ValueError(f"unknown CF model {name!r}; choose one of {MODELS}")
+    return MODELS[name](n_users, n_items, adj, **hp)
 
 
 def fit(model: nn.Module, users: np.ndarray, items: np.ndarray, max_epochs: int, seed: int, lr: float = 1e-3,

@@ -5,8 +5,9 @@ the rule, and nothing else. The closure is read from the source with `ast` (neve
 transitively within the `lrworld` package: every `import`/`from ... import` anywhere in a module
 (imports inside functions count, since they run when the function does), the `__init__.py` of
 every package on the way (Python runs them), and every module of a package that is discovered:
-`discover(__name__)` in the package's `__init__`, or `discover("lrworld.x")` anywhere
-(lrworld.core.registry).
+`discover(__name__)` in the package's `__init__`, or `discover("lrworld.x")` anywhere, and every
+module of a package whose declarations are read (`declarations("lrworld.x", ...)`: the job that
+reads them resolves one of those modules) (lrworld.core.registry).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import tempfile
 from pathlib import Path
 
 PACKAGE = "lrworld"
-_DISCOVER = "discover"
+_DISCOVER = ("discover", "declarations")
 
 
 def module_path(root: Path, module: str) -> Path | None:
@@ -61,7 +62,7 @@ def _scan(root: Path, path: Path, source: str) -> tuple[frozenset[str], frozense
         elif isinstance(node, ast.Call):
             f = node.func
             name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
-            if name == _DISCOVER and node.args:
+            if name in _DISCOVER and node.args:
                 arg = node.args[0]
                 if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
                     discovers.add(arg.value)

@@ -11,6 +11,7 @@ from snakemake.io import expand, report
 from snakemake_interface_storage_plugins.exceptions import FileOrDirectoryNotFoundError
 
 from lrworld.config.assembly import CAPTIONER_KEYS, enabled_models
+from lrworld.core.registry import ref_module
 from lrworld.core.schema import ConfigError
 from lrworld.core.digests import DigestStore
 from lrworld.groundtruth import artifacts
@@ -50,6 +51,7 @@ class Plan:
         self._chain_code: dict[str, list[str]] | None = None
         self._weights: dict[str, dict] = {}
         self.gt_artifacts = measure_registry.ground_truth()
+        self.made_artifacts = artifacts.made()  # {artifact: "module:attr"} of the gt_artifact rule
         self._needs: dict[str, dict] = {}
         self._chain_ends: dict[str, dict] = {}
         self._lists: dict[tuple, list[str]] = {}
@@ -76,19 +78,46 @@ class Plan:
         return gt
 
     # -- code --------------------------------------------------------------------------------------
-    def code(self, script: str) -> str:
+    def code(self, script: str, *refs: str) -> str:
         """The digest of a script and every package module it runs: a rule's `params: code=`, so a
-        code change re-runs exactly the rules whose scripts import the module, directly or not."""
-        return self.code_index.digest(self.code_index.closure(f"scripts/{script}"))
+        code change re-runs exactly the rules whose scripts import the module, directly or not.
+        `refs`: the "module:attr" entries the job resolves (a registry's lazy entries)."""
+        return self.code_index.digest(self._closure(script, refs))
+
+    def _closure(self, script: str, refs) -> list:
+        modules = [code.module_path(self.code_index.root, ref_module(r)) for r in refs]
+        return self.code_index.closure(f"scripts/{script}", *[m for m in modules if m is not None])
+
+    def made_code(self, artifact: str) -> str:
+        """The `gt_artifact` job's code: its script and the artifact's function's module."""
+        return self.code(self.GT_ARTIFACT_SCRIPT, artifacts.made()[artifact])
+
+    def gt_questions_code(self, measure: str) -> str:
+        """The `gt_questions` job's code: its script, and the measure's builder module when it names one."""
+        return self.code("groundtruth_questions.py", *self._builder_refs([measure]))
+
+    GT_ARTIFACT_SCRIPT = "groundtruth_artifact.py"
+
+    @staticmethod
+    def _builder_refs(measures) -> list[str]:
+        return [b for b in (measure_registry.by_id(m).builder for m in measures) if ":" in b]
+
+    def _rule_refs(self, rule: str) -> list[str]:
+        """The lazy entries a chain rule's job may resolve (its record lists their modules)."""
+        if rule == artifacts.MADE:
+            return list(artifacts.made().values())
+        if rule == "gt_questions":
+            return self._builder_refs(self.gt_artifacts)
+        return []
 
     # Scripts of rules that read an upstream job's output as ancient(): their code stamps
     # (rules/code.smk) re-run them when their own code changes.
     STAMPED_SCRIPTS = ("score", "srbench_llm_lists")
 
-    def code_files(self, script: str) -> list[str]:
+    def code_files(self, script: str, *refs: str) -> list[str]:
         """The closure's files relative to the checkout (so moving the checkout re-runs nothing)."""
         root = self.code_index.root
-        return [p.relative_to(root).as_posix() for p in self.code_index.closure(f"scripts/{script}")]
+        return [p.relative_to(root).as_posix() for p in self._closure(script, refs)]
 
     # -- models ------------------------------------------------------------------------------------
     def model_cfg(self, model: str) -> dict:
@@ -399,7 +428,8 @@ class Plan:
             self._chain_code = {}
             for name in self.CHAIN_RULES:
                 rule = getattr(rules, name).rule
-                self._chain_code[name] = self.code_files(Path(rule.script).name) if rule.script else []
+                self._chain_code[name] = (self.code_files(Path(rule.script).name, *self._rule_refs(name))
+                                         if rule.script else [])
         return self._chain_code
 
     def provenance_config(self, dataset: str, model: str, measure: str) -> dict[str, dict]:

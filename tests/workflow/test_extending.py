@@ -126,13 +126,14 @@ def test_a_toy_measure_and_a_toy_backend_run_through_the_graph(tmp_path, shared_
 
 # --- a measure with its own ground-truth artifact (docs/extending.md, "A ground-truth measure") ----
 
-TOY_ARTIFACT = '    "toy_pairs": Artifact("results/gt/{dataset}/toy_pairs.parquet", "toy_pairs"),\n'
+TOY_ARTIFACT = '    "toy_pairs": Artifact("results/gt/{dataset}/toy_pairs.parquet", make="lrworld.groundtruth.toy:toy_pairs"),\n'
 
-TOY_ALGORITHM = '''"""Toy ground truth: per popular target item, the item most often in the same users' histories
-(the answer) and nine items no user of the target has (the negatives)."""
+TOY_MODULE = '''"""Toy ground truth: per popular target item, the item most often in the same users' histories
+(the answer) and nine items no user of the target has (the negatives); and its questions."""
 import pandas as pd
 
 from lrworld.core.seeding import rng_for
+from lrworld.groundtruth.questions import from_table
 
 
 def toy_pairs(interactions: pd.DataFrame, n_targets: int, seed: int, dataset: str) -> pd.DataFrame:
@@ -148,73 +149,34 @@ def toy_pairs(interactions: pd.DataFrame, n_targets: int, seed: int, dataset: st
         rows.append({"target": target, "candidate": answer, "is_answer": True, "count": float(near.max())})
         rows += [{"target": target, "candidate": unseen[k], "is_answer": False, "count": 0.0} for k in sorted(pick)]
     return pd.DataFrame(rows)
+
+
+def build_questions(interactions, pairs, n_questions, seed, dataset, display=None):
+    return from_table(interactions, pairs, "count", "toy_cooc", "item", "item", n_questions, seed, dataset,
+                      display=display)
 '''
 
-TOY_SCRIPT = '''"""Snakemake: interactions -> the toy co-occurrence ground truth."""
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821
-
-import pandas as pd
-
-from lrworld.core.io import write_parquet
-from lrworld.groundtruth.toy import toy_pairs
-
-sm = snakemake  # noqa: F821
-write_parquet(sm.output.pairs, toy_pairs(pd.read_parquet(sm.input.interactions), int(sm.params.n_questions),
-                                         int(sm.params.seed), sm.wildcards.dataset))
-'''
-
-TOY_RULE = '''
-
-rule toy_pairs:
-    input:
-        interactions="results/data/{dataset}/interactions.parquet",
-    output:
-        pairs="results/gt/{dataset}/toy_pairs.parquet",
-    params:
-        n_questions=W.gt["n_questions"],
-        seed=W.gt["seed"],
-        code=W.code("groundtruth_toy.py"),
-    log:
-        "logs/gt/{dataset}/toy_pairs.log",
-    conda:
-        "../envs/lrworld.yaml"
-    script:
-        "../scripts/groundtruth_toy.py"
-'''
-
-TOY_BUILDER = '''
-
-@register_builder("toy_cooc", ARTIFACT)
-def build_toy_cooc_questions(interactions, pairs, n_questions, seed, dataset, display=None):
-    return _from_table(interactions, pairs, "count", "toy_cooc", "item", "item", n_questions, seed, dataset,
-                       display=display)
-'''
-
-TOY_GT_MEASURE = '''    Measure("toy_cooc", _PM, _PERS, "toy co-occurrence", HIT10, "toy_cooc", artifact="toy_pairs"),
+TOY_GT_MEASURE = '''    Measure("toy_cooc", _PM, _PERS, "toy co-occurrence", HIT10, "lrworld.groundtruth.toy:build_questions",
+            artifact="toy_pairs"),
 '''
 
 
 def test_a_toy_ground_truth_measure_runs_through_the_graph_with_its_provenance(tmp_path, shared_data):
     repo = copy_of_repo(tmp_path)
 
-    def append(path, text, anchor=None):
+    def append(path, text, anchor):
         f = repo / path
-        old = f.read_text()
-        f.write_text(old.replace(anchor, text + anchor, 1) if anchor else old + text)
+        f.write_text(f.read_text().replace(anchor, text + anchor, 1))
 
-    append("lrworld/groundtruth/artifacts.py", TOY_ARTIFACT, anchor="}\n\n\ndef rules()")
-    (repo / "lrworld/groundtruth/toy.py").write_text(TOY_ALGORITHM)
-    (repo / "scripts/groundtruth_toy.py").write_text(TOY_SCRIPT)
-    append("rules/groundtruth.smk", TOY_RULE)
-    append("lrworld/groundtruth/questions.py", TOY_BUILDER)
+    # four files: the artifact's entry, the measure's entry, one module (the artifact's function and
+    # the question builder), the template
+    append("lrworld/groundtruth/artifacts.py", TOY_ARTIFACT, anchor="}\n\n\nREGISTRY")
     append("lrworld/questions/measures.py", TOY_GT_MEASURE, anchor='    Measure("next_artist"')
+    (repo / "lrworld/groundtruth/toy.py").write_text(TOY_MODULE)
     shutil.copytree(repo / "lrworld/templates/movie/mem_item_item", repo / "lrworld/templates/movie/toy_cooc")
     assert changed_files(ROOT / "lrworld", repo / "lrworld") == {
-        "groundtruth/artifacts.py", "groundtruth/toy.py", "groundtruth/questions.py", "questions/measures.py",
-        "templates/movie/toy_cooc"}
+        "groundtruth/artifacts.py", "groundtruth/toy.py", "questions/measures.py", "templates/movie/toy_cooc"}
+    assert not changed_files(ROOT / "rules", repo / "rules") and not changed_files(ROOT / "scripts", repo / "scripts")
 
     work = tmp_path / "work"
     work.mkdir()
@@ -239,6 +201,68 @@ def test_a_toy_ground_truth_measure_runs_through_the_graph_with_its_provenance(t
     # the new artifact is in the score's provenance: its file, the rule that made it, and that rule's code
     rec = json.loads((work / "results/provenance/ml/random/toy_cooc/zero_shot.json").read_text())
     gt = [n for n in rec["chain"] if n["role"] == "ground_truth"]
-    assert [(n["rule"], Path(n["path"]).name) for n in gt] == [("toy_pairs", "toy_pairs.parquet")]
-    assert "scripts/groundtruth_toy.py" in rec["code"]["modules"]["toy_pairs"]
-    assert "lrworld/groundtruth/toy.py" in rec["code"]["modules"]["toy_pairs"]
+    assert [(n["rule"], Path(n["path"]).name) for n in gt] == [("gt_artifact", "toy_pairs.parquet")]
+    assert {"scripts/groundtruth_artifact.py", "lrworld/groundtruth/toy.py"} <= set(rec["code"]["modules"]["gt_artifact"])
+    assert "lrworld/groundtruth/toy.py" in rec["code"]["modules"]["gt_questions"]
+
+
+# --- a recommender (docs/extending.md, "A recommender") ---------------------------------------------
+
+TOY_RECOMMENDER = '''"""A toy recommender: the items with the most training interactions first, seen ones left out."""
+from lrworld.recsys.training import Training
+
+RECOMMENDER = {"name": "toyrec", "make": "ToyRec", "schema": {"skip": {"type": "integer", "minimum": 0, "default": 0}}}
+
+
+class ToyRec:
+    def __init__(self, name, skip):
+        self.skip = skip
+
+    def fit(self, data, seed, log=None):
+        pop = data.popularity()
+        self.order = sorted(data.item_ids, key=lambda i: -pop[i])[self.skip:]
+        return Training(max_epochs=0, patience=None, valid_metric=None)
+
+    def recommend(self, users, histories, k):
+        return [[i for i in self.order if i not in set(histories.get(u, []))][:k] for u in users]
+'''
+
+
+def test_a_toy_recommender_is_one_file_and_runs_through_the_graph(tmp_path, shared_data):
+    from lrworld.tracks.srbench.steps import load_split
+    from tests.support.fixtures_yelp import write_yelp_fixture
+
+    repo = copy_of_repo(tmp_path)
+    (repo / "lrworld/recsys/toyrec.py").write_text(TOY_RECOMMENDER)
+    assert changed_files(ROOT / "lrworld", repo / "lrworld") == {"recsys/toyrec.py"}
+
+    work = tmp_path / "work"
+    work.mkdir()
+    rp, bp = write_yelp_fixture(work / "yelp", n_users=40, n_businesses=30, reviews_per_user=8, seed=2)
+    sr = {"datasets": {"yelp": {"loader": "yelp", "review": str(rp), "business": str(bp), "kcore": 3}},
+          "ks": [5, 10], "nn_runs": 1}
+    cfg = {"models": {"random": {"backend": "random"}},
+           "datasets": {"ml": {"domain": "movie", "format": "ml-100k", "measures": ["attr_genre"],
+                               "source": {"path": str(shared_data / "movielens-100k/raw")}}},
+           "srbench": {**sr, "baselines": {"popularity": {}, "toyrec": {"skips": 1}}}}
+    # its settings are checked against the schema it declares, naming the key
+    (work / "bad.yaml").write_text(yaml.safe_dump(cfg))
+    proc = snakemake(work, "-n", "--configfile", str(work / "bad.yaml"), snakefile=repo / "Snakefile", check=False)
+    assert proc.returncode != 0 and "srbench.baselines.toyrec" in proc.stdout + proc.stderr
+    assert "skips" in proc.stdout + proc.stderr
+    cfg["srbench"]["baselines"] = {"popularity": {}, "toyrec": {}}
+    (work / "config.yaml").write_text(yaml.safe_dump(cfg))
+    snakemake(work, "results/tables/srbench_yelp.csv", snakefile=repo / "Snakefile")
+    table = pd.read_csv(work / "results/tables/srbench_yelp.csv")
+    rows = table.set_index(table.columns[0])
+    assert list(rows.index) == ["popularity", "toyrec"]
+    # its lists are the popular items the user has not met, and the table scores them
+    split = load_split(work / "results/srbench/yelp/split.parquet", work / "results/srbench/yelp/items.parquet")
+    hist, pop = split.histories(), split.popularity()
+    lists = {r["user_id"]: r["items"] for r in map(json.loads, (work / "results/srbench/yelp/baselines/toyrec/seed0.jsonl").open())}
+    assert set(lists) == set(split.eval_users)
+    for user, items in lists.items():
+        assert len(items) == 10 and not set(items) & set(hist[user])
+        assert [pop[i] for i in items] == sorted((pop[i] for i in items), reverse=True)
+    hits = [item in lists[user] for user, item in zip(split.test["user_id"], split.test["item_id"])]
+    assert rows.loc["toyrec", "recall@10"] == pytest.approx(sum(hits) / len(hits), abs=1e-4) and any(hits)

@@ -24,6 +24,7 @@ from typing import Callable, Mapping, Protocol, Sequence
 
 import numpy as np
 
+from lrworld.recsys.registry import recommenders
 from lrworld.recsys.training import Training
 from lrworld.tracks.srbench import metrics
 from lrworld.tracks.srbench.data import SplitData
@@ -81,6 +82,9 @@ class _Indexed:
 class Popularity(_Indexed):
     """Most-interacted items of the history first (seen items excluded). Deterministic, nothing
     to train (a zero-epoch Training)."""
+
+    def __init__(self, name: str = "popularity"):
+        self.name = name
 
     def fit(self, data: SplitData, seed: int = 0, log=None) -> Training:
         self._index(data)
@@ -156,17 +160,12 @@ class SequentialRecommender(_Indexed):
 
 
 def make_recommender(name: str, spec: Mapping) -> Recommender:
-    """``name`` and its settings from config["srbench"]["baselines"] (schema defaults filled):
-    popularity, ncf, ngcf, lightgcn, caser, gru4rec, sasrec."""
-    spec = dict(spec)
-    key = name.lower()
-    if key == "popularity":
-        return Popularity()
-    if key in ("ncf", "ngcf", "lightgcn"):
-        return CFRecommender(key, **spec)
-    if key in ("caser", "gru4rec", "sasrec"):
-        return SequentialRecommender(key, **spec)
-    raise ValueError(f"srbench.baselines: unknown recommender {name!r}")
+    """``name`` and its settings from config["srbench"]["baselines"] (schema defaults filled), by
+    the recommender registry (lrworld/recsys/registry.py)."""
+    reg = recommenders()
+    if name.lower() not in reg:
+        raise ValueError(f"srbench.baselines: unknown recommender {name!r}; known: {reg.names()}")
+    return reg.get(name.lower()).build(dict(spec))
 
 
 def run_baseline(rec: Recommender, data: SplitData, k: int, seed: int, batch: int = 512,

@@ -16,6 +16,7 @@ from typing import Sequence
 
 from lrworld.core.io import sha256_file
 from lrworld.models.base import PromptItem, Response
+from lrworld.models.registry import register_backend
 from lrworld.tracks.llara.hybrid.entries import HYBRID_BACKEND
 
 WEIGHT_KEYS = ("weights_sha256", "resolved_revision")  # as lrworld/inference/weights.py checks them
@@ -25,6 +26,8 @@ def adapter_file(adapter: str | Path) -> Path:
     return Path(adapter) / "adapter_model.safetensors"
 
 
+# the plan writes this backend's config from a `llara.trained` entry (entries.answer_cfg)
+@register_backend(HYBRID_BACKEND, configurable=False)
 class HybridBackend:
     def __init__(self, name: str, cfg: dict):
         self.name = name
