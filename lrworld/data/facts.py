@@ -26,51 +26,16 @@ distractor of that item) and `<field>_dropped` (why the item lost the field).
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections import Counter
-from difflib import SequenceMatcher
 from itertools import combinations
 
 import pandas as pd
 
+from lrworld.core.names import NAME_FIELDS, clean_name, name_key, same_name
 from lrworld.data.contract import LIST_COLUMNS
 from lrworld.data.joins.guard import imdb_number
 
-NAME_FIELDS = ("director", "cast")
-SPELLING_RATIO = 0.9
 EXAMPLES = 5
-# Job titles some catalogues put before a name ("Director Ridley Scott", "Directed by: X").
-_PREFIX = re.compile(r"^(?:directors?|directed\s+by|dir\.|writers?|written\s+by|creators?|stars?|cast)\s*:?\s+",
-                     re.I)
-# IMDb tells apart two people of one name by a roman numeral: "David Butler (I)", "Richard Brooks I".
-_DISAMBIGUATOR = re.compile(r"\s*\((?:[IVX]{1,4})\)\s*$|\s+(?:I|II|III|IV)$")
-
-
-def clean_name(name) -> str:
-    """The shown form: 'Director  Ridley Scott' -> 'Ridley Scott', 'David Butler (I)' -> 'David Butler'."""
-    s = " ".join(str(name).split())
-    s = _PREFIX.sub("", s)
-    return _DISAMBIGUATOR.sub("", s).strip()
-
-
-def _words(name) -> list[str]:
-    s = unicodedata.normalize("NFKD", clean_name(name))
-    s = "".join(c for c in s if not unicodedata.combining(c)).casefold()
-    return re.sub(r"[^\w\s]+|_", "", s).split()
-
-
-def name_key(name) -> str:
-    """The compared form: clean_name without accents, case, punctuation or spaces."""
-    return "".join(_words(name))
-
-
-def same_name(a: str, b: str) -> bool:
-    """Keys equal, the same words in another order ('Tran Anh Hung' / 'Anh Hung Tran'), or one
-    spelling of the other ('Andrei Tarkovsky' / 'Andrey Tarkovskiy')."""
-    ka, kb = name_key(a), name_key(b)
-    return bool(ka) and (ka == kb or sorted(_words(a)) == sorted(_words(b))
-                         or SequenceMatcher(None, ka, kb).ratio() >= SPELLING_RATIO)
 
 
 def _listed(v) -> list:
@@ -181,9 +146,8 @@ def reconcile(items: pd.DataFrame, facts: Facts, require_agreement: bool = True)
                 continue
             detail = "; ".join(f"{s}: {', '.join(v[:3])}" for s, v in lists.items())
             reasons["sources_disagree"] += 1
-            ex = examples.setdefault("sources_disagree", [])
-            if len(ex) < EXAMPLES:
-                ex.append(f"item {i} {title.get(i)!r}: {detail}")
+            # every one listed: these are the films a measure loses
+            examples.setdefault("sources_disagree", []).append(f"item {i} {title.get(i)!r}: {detail}")
             if require_agreement:
                 dropped[i] = f"sources_disagree: {detail}"
                 rows.extend((i, field, x, [s for s, v in lists.items() if x in v], 1, "disagreed")
@@ -206,7 +170,7 @@ def reconcile(items: pd.DataFrame, facts: Facts, require_agreement: bool = True)
                                            "rate": round(c["agree"] / c["both"], 4) if c["both"] else None}
                               for (a, b), c in pair.items()},
                 "agreed_by_spelling": fuzzy_n, "disagreed": dict(reasons),
-                "dropped": len(dropped), "examples": examples})
+                "dropped": len(dropped), "dropped_films": examples})
         report["fields"][field] = rep
     if facts.forgotten:
         report["rows_of_another_film"] = dict(sorted(facts.forgotten.items()))
