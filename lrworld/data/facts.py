@@ -60,8 +60,11 @@ class Facts:
         self.forgotten: Counter = Counter()
         self.forgotten_examples: dict[str, list[str]] = {}
         self._gone: set[tuple[str, str]] = set()
+        self.fallback: set[str] = set()
 
-    def record(self, source: str, items: pd.DataFrame, fields) -> None:
+    def record(self, source: str, items: pd.DataFrame, fields, witness: bool = True) -> None:
+        if not witness:
+            self.fallback.add(source)
         for f in fields:
             if f not in items.columns:
                 continue
@@ -123,6 +126,10 @@ def reconcile(items: pd.DataFrame, facts: Facts, require_agreement: bool = True)
                 continue
             lists = {s: _names(v) for s, v in got.items()}
             lists = {s: v for s, v in lists.items() if v}
+            if any(s not in facts.fallback for s in lists):
+                lists = {s: v for s, v in lists.items() if s not in facts.fallback}
+            else:
+                lists = dict(list(lists.items())[:1])
             if not lists:
                 continue
             for a, b in combinations(lists, 2):

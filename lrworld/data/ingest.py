@@ -86,7 +86,7 @@ def ingest_with_facts(name: str, cfg: dict, raw_dir: str | Path, metadata_paths:
                                 for f in join.fields})
         out, rep = join.apply(blank, inter, files, dict(meta, on_bad_line=cfg.get("on_bad_line"), format=fmt))
         out = contract.finalize_items(out)
-        witnessed.record(join.name, out, join.fields)
+        witnessed.record(join.name, out, join.fields, witness=join.witness)
         prev = {f: dict(zip(before["item_id"].astype(str), before[f])) for f in join.fields if f in before}
         items = out.assign(**{f: [fill(prev[f].get(i), v) for i, v in zip(out["item_id"], out[f])]
                               for f in prev})
