@@ -108,7 +108,8 @@ def reconcile(items: pd.DataFrame, facts: Facts, require_agreement: bool = True)
     ids = out["item_id"].astype(str).tolist()
     title = dict(zip(ids, out["title"]))
     rows, report = [], {"require_agreement": bool(require_agreement), "fields": {}}
-    for field in [f for f in facts.values if f != "imdb_id"]:
+    # imdb_id too: a row of another film leaves no id behind (the merge reads it)
+    for field in list(facts.values):
         by_source = facts.sources(field)
         order = list(by_source)
         names = field in NAME_FIELDS
