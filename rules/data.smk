@@ -49,6 +49,8 @@ rule ingest:
         interactions="results/data/{dataset}/interactions.parquet",
         item_table="results/data/{dataset}/items.parquet",
         users="results/data/{dataset}/users.parquet",
+        # one row per (item, field, value): its sources and witnesses (lrworld/data/facts.py)
+        facts="results/data/{dataset}/facts.parquet",
         report="results/data/{dataset}/ingest_report.json",
     params:
         # only what shapes the data: adding a measure must not re-run ingest

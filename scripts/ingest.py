@@ -6,7 +6,7 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakema
 
 from lrworld.core import io, runlog
 from lrworld.data.contract import DataError
-from lrworld.data.ingest import ingest
+from lrworld.data.ingest import ingest_with_facts
 from lrworld.data.inputs import metadata_paths
 from lrworld.data.sources import check_manifest
 
@@ -20,7 +20,7 @@ try:
                      *([named["metadata_manifest"]] if isinstance(named.get("metadata_manifest"), str)
                        else named.get("metadata_manifest", []))]:
         check_manifest(manifest)  # a raw copy edited after its download is not read
-    inter, items, users, report = ingest(smk.wildcards.dataset, cfg, raw_dir, metadata_paths(cfg, named))
+    inter, items, users, report, facts = ingest_with_facts(smk.wildcards.dataset, cfg, raw_dir, metadata_paths(cfg, named))
 except DataError as exc:
     log.error("%s", exc)  # one line naming the file, row or key
     raise SystemExit(1) from None
@@ -28,4 +28,5 @@ log.info("ingest report: %s", report)
 io.write_parquet(smk.output.interactions, inter)
 io.write_parquet(smk.output.item_table, items)
 io.write_parquet(smk.output.users, users)
+io.write_parquet(smk.output.facts, facts)
 io.write_json(smk.output.report, report)

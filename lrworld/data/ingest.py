@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from lrworld.data import contract, titles, works
+from lrworld.data import contract, facts, titles, works
 from lrworld.data.schema import dataset_defaults
 from lrworld.data.contract import DataError
 from lrworld.data.formats import FORMATS
-from lrworld.data.joins import for_format, paths
+from lrworld.data.joins import fill, for_format, paths
 from lrworld.data.textio import ENCODING_HINT, EncodingError
 
 # Item fields a knowledge measure may ask about (their coverage is in every ingest report).
@@ -37,7 +37,12 @@ def floor_of(meta: dict, join: str) -> float:
 
 
 def ingest(name: str, cfg: dict, raw_dir: str | Path, metadata_paths: dict):
-    """`metadata_paths`: {metadata key: path or [paths]} as the rule's inputs name them."""
+    """(interactions, items, users, report) of `ingest_with_facts`."""
+    return ingest_with_facts(name, cfg, raw_dir, metadata_paths)[:4]
+
+
+def ingest_with_facts(name: str, cfg: dict, raw_dir: str | Path, metadata_paths: dict):
+    """(interactions, items, users, report, facts table). `metadata_paths`: {metadata key: path or [paths]} as the rule's inputs name them."""
     # The rule's inputs name the metadata files; they stand in for the config's values (fetched
     # metadata lives under results/raw/), which keeps direct calls and the graph on one schema.
     named = {k: [str(p) for p in v] if isinstance(v, (list, tuple)) else str(v) for k, v in metadata_paths.items()}
@@ -47,7 +52,9 @@ def ingest(name: str, cfg: dict, raw_dir: str | Path, metadata_paths: dict):
              for k, v in named.items()}
     if named:
         cfg = dict(cfg, metadata={k: v for k, v in {**cfg.get("metadata", {}), **named}.items() if k != "source"})
-    cfg = dataset_defaults(name, cfg)
+    # the top-level `facts:` policy travels with the dataset entry (plan.ingest_cfg)
+    policy = cfg.get("facts") or {}
+    cfg = dataset_defaults(name, {k: v for k, v in cfg.items() if k != "facts"})
     fmt = cfg["format"]
     try:
         inter, items, users, fmt_report = FORMATS.get(fmt).load(Path(raw_dir), cfg)
@@ -65,13 +72,26 @@ def ingest(name: str, cfg: dict, raw_dir: str | Path, metadata_paths: dict):
     meta = cfg.get("metadata", {})
     given = {k: paths(v) for k, v in metadata_paths.items()}
     joins_report = {}
+    witnessed = facts.Facts()
+    witnessed.record(fmt, items, KNOWLEDGE_FIELDS + ("imdb_id",))
     for join in for_format(fmt):
         files = {k: given[k] for k in join.keys + join.optional_keys if k in given}
         if not files:
             continue
         # (a join missing one of its keys was rejected by the schema: dependentRequired)
-        items, rep = join.apply(items, inter, files, dict(meta, on_bad_line=cfg.get("on_bad_line")))
-        items = contract.finalize_items(items)
+        # Each join sees the item without the fields it fills, so every source's own values are
+        # recorded (a fill-only join would hide a second source's disagreement).
+        before = items
+        blank = items.assign(**{f: [[] if f in contract.LIST_COLUMNS else None] * len(items)
+                                for f in join.fields})
+        out, rep = join.apply(blank, inter, files, dict(meta, on_bad_line=cfg.get("on_bad_line"), format=fmt))
+        out = contract.finalize_items(out)
+        witnessed.record(join.name, out, join.fields, witness=join.witness)
+        prev = {f: dict(zip(before["item_id"].astype(str), before[f])) for f in join.fields if f in before}
+        items = out.assign(**{f: [fill(prev[f].get(i), v) for i, v in zip(out["item_id"], out[f])]
+                              for f in prev})
+        for item, imdb, why in rep.pop("other_work", []):
+            witnessed.forget(item, imdb, "imdb_id_titled_otherwise_in_hetrec", why)
         rate = round(rep["aligned"] / max(len(items), 1), 4)
         rep.update({"items": int(len(items)), "alignment_rate": rate, "coverage": coverage(items, join.fields)})
         joins_report[join.name] = rep
@@ -85,6 +105,8 @@ def ingest(name: str, cfg: dict, raw_dir: str | Path, metadata_paths: dict):
         raise DataError(f"datasets.{name}.metadata: {unused[0]} does not apply to format {fmt}")
     if joins_report:
         report["joins"] = joins_report
+    items, facts_table, report["facts"] = facts.reconcile(
+        items, witnessed, policy.get("require_agreement", True))
     if cfg.get("display_titles", True):
         # after every join: Netflix metadata is aligned by the file's own title form
         items, report["display_titles"] = titles.apply_display_titles(items)
@@ -111,4 +133,8 @@ def ingest(name: str, cfg: dict, raw_dir: str | Path, metadata_paths: dict):
         "items_with_interactions": int(inter["item_id"].nunique()),
         "field_coverage": coverage(items, KNOWLEDGE_FIELDS),
     })
-    return inter, items, users, report
+    # the facts of a merged id belong to the work's kept id
+    to = {m: str(i) for i, ms in zip(items["item_id"], items["original_ids"]) for m in ms} \
+        if "original_ids" in items else {}
+    facts_table["item_id"] = facts_table["item_id"].map(lambda i: to.get(i, i))
+    return inter, items, users, report, facts_table

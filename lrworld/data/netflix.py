@@ -115,6 +115,8 @@ def read_titles(path: str | Path, on_bad: str = "error", skipped: Counter | None
         rows.append((parts[0].strip(), year, parts[2].strip()))
     titles = pd.DataFrame(rows, columns=["item_id", "year", "title"])
     check_unique(titles, "item_id", path)
+    # a damaged title names no work: two films that both read 11-Sep are never merged as one
+    titles["title_damaged"] = [bool(SPREADSHEET_DAMAGE.fullmatch(t)) for _, _, t in rows]
     damaged = [f"item {i} ({y if y is not None else 'NULL'}): {t!r}" for i, y, t in rows
                if SPREADSHEET_DAMAGE.fullmatch(t)]
     if damaged:

@@ -2,9 +2,14 @@
 
 ML-100K lists 18 films under two ids ("Fly Away Home (1996)" is 304 and 500): a question could ask
 which film is most similar to one id and count the other as the gold, or offer as a negative a film
-the user rated under the other id. Two items are one work when their titles read the same after
-normalisation (`display.display_key`: case, punctuation, spacing) and their years are equal; items
-without a year (products, artists) are never merged. A group keeps its smallest id (numeric-aware),
+the user rated under the other id. External ids come first (`EXTERNAL_IDS`: links.csv's imdbId and
+tmdbId, an IMDb id from the metadata, an ASIN): items sharing one are one work, and two items with
+different ones are never merged, whatever their titles (Emma 1996 is tt0116191 and tt0118308).
+Title + year merges only the rest: titles that read the same after normalisation
+(`display.display_key`: case, punctuation, spacing) with equal years, never a title the loader
+flagged as damaged (`title_damaged`: a spreadsheet turned "September 11" and "9/11" into 11-Sep) and
+never a group holding two external ids; items without a year (products, artists) are never merged
+by title. The report lists every merged group with its basis and every group kept apart. A group keeps its smallest id (numeric-aware),
 takes each field from the first member that has a value, and lists every member in `original_ids`;
 interactions are re-pointed to it, and where one user met several members only the earliest
 interaction is kept (one user, one film, one event).
@@ -12,10 +17,21 @@ interaction is kept (one user, one film, one event).
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pandas as pd
 
 from lrworld.data.joins import fill
+from lrworld.data.joins.guard import imdb_number
 from lrworld.core.display import display_key
+
+# Ids a source gives the work itself: two items with different ones are two works, whatever
+# their titles read; one shared id makes them one.
+EXTERNAL_IDS = ("imdb_id", "tmdb_id", "asin")
+
+
+def _y(v) -> str:
+    return "?" if v is None or pd.isna(v) else str(int(v))
 
 
 def _order(ids: pd.Series) -> list:
@@ -25,32 +41,110 @@ def _order(ids: pd.Series) -> list:
                                                    else 0, str(ids.iat[k])))
 
 
-def work_groups(items: pd.DataFrame) -> list[list[str]]:
-    """Groups (two or more ids, canonical first) of items that are one work."""
-    if "year" not in items or "title" not in items:
-        return []
-    has_year = items["year"].notna() & items["title"].astype(str).str.strip().ne("")
-    sub = items[has_year]
-    keys = [f"{display_key(t)}|{int(y)}" for t, y in zip(sub["title"], sub["year"])]
-    groups: dict[str, list[int]] = {}
-    for row, k in enumerate(keys):
-        groups.setdefault(k, []).append(row)
-    out = []
-    for rows in groups.values():
+def _external(v, col: str):
+    """One comparable external id, or None ('tt0116191', '116191' and 116191.0 are one IMDb id)."""
+    if v is None or (isinstance(v, float) and v != v) or str(v).strip() in ("", "nan", "None", "<NA>"):
+        return None
+    if col == "imdb_id":
+        return imdb_number(v)
+    try:
+        return int(float(v))
+    except (TypeError, ValueError):
+        return str(v).strip()
+
+
+def _ids_of(items: pd.DataFrame) -> list[dict]:
+    cols = [c for c in EXTERNAL_IDS if c in items.columns]
+    if not cols:
+        return [{} for _ in range(len(items))]
+    return [{c: x for c, v in zip(cols, row) if (x := _external(v, c)) is not None}
+            for row in zip(*(items[c] for c in cols))]
+
+
+def _conflict(a: dict, b: dict) -> bool:
+    return any(k in b and b[k] != v for k, v in a.items())
+
+
+def work_groups(items: pd.DataFrame, report: dict | None = None) -> list[list[str]]:
+    """Groups (two or more ids, canonical first) of items that are one work. `report`, when given,
+    gets every group's basis and what was kept apart."""
+    report = {} if report is None else report
+    n = len(items)
+    ext = _ids_of(items)
+    ids = items["item_id"].astype(str).tolist()
+    parent = list(range(n))
+
+    def find(k):
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+
+    basis: dict[int, str] = {}
+    # 1. one external id, one work (whatever the titles)
+    first: dict[tuple, int] = {}
+    for k, e in enumerate(ext):
+        for c, v in e.items():
+            j = first.setdefault((c, v), k)
+            if j != k and not _conflict(ext[find(j)], e):
+                parent[find(k)] = find(j)
+                basis.setdefault(find(j), c)
+    # 2. title + year, only for exact, undamaged titles, and never across two external ids
+    kept_apart, damaged = [], 0
+    if "year" in items and "title" in items:
+        bad = items["title_damaged"].fillna(False).astype(bool).tolist() if "title_damaged" in items else [False] * n
+        by_key: dict[str, list[int]] = {}
+        for k, (t, y) in enumerate(zip(items["title"], items["year"])):
+            if y is None or pd.isna(y) or not str(t).strip():
+                continue
+            if bad[k]:
+                damaged += 1
+                continue
+            by_key.setdefault(f"{display_key(t)}|{int(y)}", []).append(k)
+        for key, rows in by_key.items():
+            if len(rows) < 2:
+                continue
+            merged_ids: dict = {}
+            for r in rows:
+                for c, v in ext[r].items():
+                    merged_ids.setdefault(c, set()).add(v)
+            if any(len(v) > 1 for v in merged_ids.values()):
+                rows = [rows[k] for k in _order(pd.Series([ids[r] for r in rows]))]
+                # two external ids (Emma 1996: tt0116191, tt0118308): two works of one title
+                kept_apart.append(f"{items['title'].iat[rows[0]]} ({key.rsplit('|', 1)[1]}): "
+                                  + " / ".join(f"{ids[r]}" + (f" ({', '.join(f'{c} {v}' for c, v in ext[r].items())})"
+                                                              if ext[r] else "") for r in rows))
+                continue
+            for r in rows[1:]:
+                if find(r) != find(rows[0]):
+                    parent[find(r)] = find(rows[0])
+                    basis.setdefault(find(rows[0]), "title_year")
+    groups: dict[int, list[int]] = {}
+    for k in range(n):
+        groups.setdefault(find(k), []).append(k)
+    out, how = [], {}
+    for root, rows in groups.items():
         if len(rows) > 1:
-            ids = sub["item_id"].iloc[rows].astype(str).reset_index(drop=True)
-            out.append([ids.iat[k] for k in _order(ids)])
-    return [out[k] for k in _order(pd.Series([g[0] for g in out]))]
+            gid = pd.Series([ids[r] for r in rows])
+            g = [gid.iat[k] for k in _order(gid)]
+            out.append(g)
+            how[g[0]] = basis.get(root, "title_year")
+    out = [out[k] for k in _order(pd.Series([g[0] for g in out]))]
+    report.update({"basis": how, "kept_apart": kept_apart, "damaged_titles_not_merged": damaged})
+    return out
 
 
 def merge_same_work(items: pd.DataFrame, inter: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
     """(items, interactions, report): every group of one work merged to its canonical id."""
-    groups = work_groups(items)
+    why: dict = {}
+    groups = work_groups(items, why)
     out = items.copy()
     out["original_ids"] = [[str(i)] for i in out["item_id"]]
+    apart = {"kept_apart_external_ids_differ": why["kept_apart"],
+             "damaged_titles_not_merged": why["damaged_titles_not_merged"]}
     if not groups:
         return out, inter, {"groups": 0, "items_merged": 0, "interactions_repointed": 0,
-                            "interactions_dropped_same_user": 0, "examples": []}
+                            "interactions_dropped_same_user": 0, "examples": [], "merged": [], "by": {}, **apart}
     to = {m: g[0] for g in groups for m in g[1:]}
     by_id = out.set_index(out["item_id"].astype(str), drop=False)
     fields = [c for c in out.columns if c not in ("item_id", "original_ids")]
@@ -75,5 +169,9 @@ def merge_same_work(items: pd.DataFrame, inter: pd.DataFrame) -> tuple[pd.DataFr
     year = dict(zip(merged["item_id"].astype(str), merged["year"]))
     report = {"groups": len(groups), "items_merged": int(sum(len(g) - 1 for g in groups)),
               "interactions_repointed": int(moved.sum()), "interactions_dropped_same_user": int((~keep).sum()),
-              "examples": [f"{title[g[0]]} ({int(year[g[0]])}): {' + '.join(g)} -> {g[0]}" for g in groups[:5]]}
+              "examples": [f"{title[g[0]]} ({_y(year[g[0]])}): {' + '.join(g)} -> {g[0]}" for g in groups[:5]],
+              # every group, with what made it one work
+              "merged": [f"{title[g[0]]} ({_y(year[g[0]])}): {' + '.join(g)} -> {g[0]} by {why['basis'][g[0]]}"
+                         for g in groups],
+              "by": dict(sorted(Counter(why["basis"].values()).items())), **apart}
     return merged, new[keep].reset_index(drop=True), report

@@ -26,6 +26,7 @@ from collections import Counter
 import numpy as np
 import pandas as pd
 
+from lrworld.core import names as facts
 from lrworld.questions.builders import WINDOWS, builder, register_builder
 from lrworld.core.display import display_key
 from lrworld.questions.measures import FIELD_VALUES, ITEM_TEXT, ITEM_TITLE, Measure
@@ -103,32 +104,60 @@ def _field_values(measure, dataset, windows, items, seed, item_texts=None, limit
     return build_field_values(measure, dataset, windows, items, seed, limit=limit, exclude=exclude)
 
 
+def items_title(items: pd.DataFrame, item_id: str) -> str:
+    hit = items.loc[items["item_id"].astype(str) == item_id, "title"]
+    return str(hit.iat[0]) if len(hit) else ""
+
+
 def build_field_values(measure: Measure, dataset: str, windows: list[Window], items: pd.DataFrame, seed: int,
                        limit: int | None = None, exclude: list[str] | None = None) -> tuple[list[dict], dict]:
     field = measure.field
     if field not in items.columns:
         raise ValueError(f"{dataset}/{measure.id}: items have no column {field!r}; configure the metadata source")
-    excluded_keys = {display_key(v) for v in exclude or []}
-    raw = {str(i): _values(v) for i, v in zip(items["item_id"], items[field])}
-    excluded = Counter(x for vs in raw.values() for x in vs if display_key(x) in excluded_keys)
-    values = {i: [x for x in vs if display_key(x) not in excluded_keys] for i, vs in raw.items()}
+    names = field in facts.NAME_FIELDS
+    # names compare as people ("David Butler (I)" is "David Butler"), other values as texts
+    key = facts.name_key if names else display_key
+    excluded_keys = {key(v) for v in exclude or []}
+    raw = {str(i): [facts.clean_name(x) for x in _values(v)] if names else _values(v)
+           for i, v in zip(items["item_id"], items[field])}
+    excluded = Counter(x for vs in raw.values() for x in vs if key(x) in excluded_keys)
+    values = {i: [x for x in vs if key(x) not in excluded_keys] for i, vs in raw.items()}
+    # names a covering source gave for the item but not agreed on: never one of its distractors
+    also = ({str(i): [key(x) for x in _values(v)] for i, v in zip(items["item_id"], items[f"{field}_other"])}
+            if f"{field}_other" in items.columns else {})
+    dropped = ({str(i): v for i, v in zip(items["item_id"], items[f"{field}_dropped"]) if isinstance(v, str)}
+               if f"{field}_dropped" in items.columns else {})
+    witnesses = (dict(zip(items["item_id"].astype(str), items[f"{field}_witnesses"]))
+                 if f"{field}_witnesses" in items.columns else {})
+    backers = (dict(zip(items["item_id"].astype(str), items[f"{field}_sources"]))
+               if f"{field}_sources" in items.columns else {})
     # one spelling per value key: the most frequent (ties: alphabetical)
     freq = Counter(x for vs in values.values() for x in vs)
     spelling: dict[str, str] = {}
     for x in sorted(freq, key=lambda x: (-freq[x], x)):
-        spelling.setdefault(display_key(x), x)
+        spelling.setdefault(key(x), x)
     pool = sorted(spelling.values())
-    pool_keys = [display_key(v) for v in pool]
+    pool_keys = [key(v) for v in pool]
     merged = len(freq) - len(pool)
     n_neg = measure.n_candidates - 1
-    skipped = Counter()
+    skipped, skip_examples = Counter(), {}
     kept_out = 0
-    questions = []
+    questions, used_witnesses, used_sources = [], Counter(), Counter()
     for w in windows:
         if limit is not None and len(questions) >= limit:
             break
         own = values.get(w.positive, [])
         if not own:
+            if w.positive in dropped:
+                # the sources that cover the film name different people: no gold can be trusted
+                reason, _, detail = dropped[w.positive].partition(": ")
+                skipped[reason] += 1
+                # every such target listed, with what each source said
+                listed = skip_examples.setdefault(reason, [])
+                entry = f"item {w.positive} {items_title(items, w.positive)!r}: {detail}"
+                if entry not in listed:
+                    listed.append(entry)
+                continue
             skipped["positive_has_only_excluded_values" if raw.get(w.positive) else "positive_has_no_value"] += 1
             continue
         rng, slot = _streams(seed, dataset, measure, w)
@@ -136,7 +165,7 @@ def build_field_values(measure: Measure, dataset: str, windows: list[Window], it
             answer = own[int(rng.integers(len(own)))]
         else:
             answer = own[0]
-        own_keys = {display_key(v) for v in own}
+        own_keys = {key(v) for v in own} | set(also.get(w.positive, []))
         eligible = [v for v, k in zip(pool, pool_keys) if k not in own_keys]
         # every value of the positive is kept out of the draw: a distractor is never also true
         kept_out += len(pool) - len(eligible)
@@ -145,7 +174,12 @@ def build_field_values(measure: Measure, dataset: str, windows: list[Window], it
             continue
         negatives = [eligible[i] for i in rng.choice(len(eligible), size=n_neg, replace=False)]
         questions.append(_question(measure, dataset, w, place_answer(answer, negatives, slot), slot, seed, "value"))
-    return questions, {"skipped": dict(skipped), "values_true_of_positive_kept_out": kept_out, "value_pool": len(pool),
+        used_witnesses[int(witnesses.get(w.positive, 1) or 1)] += 1
+        used_sources["+".join(backers.get(w.positive, [])) or "items"] += 1
+    witnessed = {"witnesses": {str(k): used_witnesses[k] for k in sorted(used_witnesses)},
+                 "sources": dict(sorted(used_sources.items())), "dropped_targets": skip_examples}
+    return questions, {"skipped": dict(skipped), "facts": witnessed,
+                       "values_true_of_positive_kept_out": kept_out, "value_pool": len(pool),
                        "answer_policy": measure.answer_policy, "values_merged_by_spelling": merged,
                        "excluded_values": {"field": field, "values": sorted(exclude or []),
                                            "item_values_removed": dict(sorted(excluded.items()))}}

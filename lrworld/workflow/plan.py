@@ -225,7 +225,8 @@ class Plan:
 
     def ingest_cfg(self, dataset: str) -> dict:
         """The dataset entry without what only later stages read (its measures)."""
-        return {k: v for k, v in self.datasets[dataset].items() if k != "measures"}
+        out = {k: v for k, v in self.datasets[dataset].items() if k != "measures"}
+        return {**out, "facts": self.config["facts"]} if "facts" in self.config else out
 
     def metadata_inputs(self, dataset: str) -> dict[str, list[str]]:
         if dataset in self.benchmarks:

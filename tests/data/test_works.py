@@ -40,3 +40,51 @@ def test_merge_fills_fields_and_keeps_one_users_earliest_event():
     assert (rep["interactions_repointed"], rep["interactions_dropped_same_user"]) == (2, 1)
     # no year, no merge (products and artists are never merged by title alone)
     assert work_groups(items.assign(year=None)) == []
+
+
+def _ml_latest(folder, links: bool):
+    """Two films called Emma (1996): Douglas McGrath's (tt0116191) and the TV film (tt0118308);
+    Heat (1995) listed twice with one IMDb id; two Twins (1988) rows no id tells apart."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "movies.csv").write_text(
+        "movieId,title,genres\n838,Emma (1996),Comedy\n26958,Emma (1996),Drama\n6,Heat (1995),Crime\n"
+        "99006,Heat (1995),Crime\n2,Twins (1988),Comedy\n3,Twins (1988),Comedy\n", encoding="utf-8")
+    rows = [f"{u},{m},4.0,{t}" for t, (u, m) in enumerate([(u, m) for u in (1, 2, 3)
+                                                         for m in (838, 26958, 6, 99006, 2, 3)])]
+    (folder / "ratings.csv").write_text("userId,movieId,rating,timestamp\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    if links:
+        (folder / "links.csv").write_text("movieId,imdbId,tmdbId\n838,0116191,3573\n26958,0118308,\n"
+                                          "6,0113277,949\n99006,0113277,949\n", encoding="utf-8")
+
+
+def test_two_films_with_different_imdb_ids_stay_two_items(tmp_path):
+    _ml_latest(tmp_path / "with", links=True)
+    inter, items, _, report = ingest("ml", {"format": "ml-latest"}, tmp_path / "with", {})
+    merged = report["same_work_merged"]
+    ids = set(items["item_id"])
+    assert {"838", "26958"} <= ids  # the two Emmas: two works
+    assert merged["kept_apart_external_ids_differ"] == ["Emma (1996): 838 (imdb_id 116191, tmdb_id 3573) / "
+                                                        "26958 (imdb_id 118308)"]
+    # one IMDb id, one work; no id: title + year
+    assert merged["merged"] == ["Twins (1988): 2 + 3 -> 2 by title_year", "Heat (1995): 6 + 99006 -> 6 by imdb_id"]
+    assert merged["by"] == {"imdb_id": 1, "title_year": 1} and len(items) == 4
+    assert set(inter["item_id"]) == {"838", "26958", "6", "2"}
+    # without links.csv nothing tells the two Emmas apart: title + year merges them
+    _ml_latest(tmp_path / "without", links=False)
+    _, items, _, report = ingest("ml", {"format": "ml-latest"}, tmp_path / "without", {})
+    assert "Emma (1996): 838 + 26958 -> 838 by title_year" in report["same_work_merged"]["merged"]
+
+
+def test_spreadsheet_damaged_netflix_titles_never_merge(tmp_path):
+    from lrworld.data.netflix import read_titles
+
+    # "September 11" (2002) and "9/11" (2002) both read 11-Sep after a spreadsheet save
+    p = tmp_path / "movie_titles.csv"
+    p.write_text("1,2002,11-Sep\n2,2002,11-Sep\n3,2004,Frankenstein\n4,2004,Frankenstein\n", encoding="latin-1")
+    titles, form = read_titles(p)
+    assert titles["title_damaged"].tolist() == [True, True, False, False]
+    inter = pd.DataFrame({"user_id": ["u", "v"], "item_id": ["1", "2"], "timestamp": [1, 2]})
+    out, new, rep = merge_same_work(titles, inter)
+    assert sorted(out["item_id"]) == ["1", "2", "3"] and rep["damaged_titles_not_merged"] == 2
+    assert rep["merged"] == ["Frankenstein (2004): 3 + 4 -> 3 by title_year"]
+    assert sorted(new["item_id"]) == ["1", "2"]

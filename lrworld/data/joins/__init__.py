@@ -37,6 +37,9 @@ class Join:
     order: int = 10
     expand: Callable[[str, object], list[str]] = lambda key, value: one_file(value)
     key_schema: dict | None = None
+    # False: its values are not curated (LLMRec's LLM-made directors): they fill a field no other
+    # source covers and never witness for or against one
+    witness: bool = True
 
     def files(self, meta: dict) -> dict[str, list[str]]:
         """{key: [files]} for the keys this join finds in a dataset's `metadata:` block."""

@@ -5,21 +5,42 @@ A movie id alone is not enough (553 of 6,597 directors joined on ml-latest-small
 another film's, "The Terminator (1984)" -> McG): the join reads HetRec's `movies.dat` too and keeps a
 movie's directors only when HetRec's row is the item's work (`guard.Guard`): its IMDb id equals the
 item's from links.csv where both have one, else its title and year agree.
+
+ML-100K has its own movie ids: there HetRec's row is the one with the item's IMDb id (given by the
+IMDb details join, which runs first), else the one with its title and year, and its title must
+still read like the item's (or hold it: "Life of Brian" in "Monty Python's Life of Brian"). An
+IMDb id that HetRec knows under another title ("The Mighty" -> tt0120751, HetRec's "Mighty Joe
+Young") may be another film's: the two sources then read one IMDb page and cannot witness each
+other, so the id's row is not trusted (`other_work`: ingest drops every fact it gave). HetRec's
+original-language titles ("Átame!" for "Tie Me Up! Tie Me Down!") fall under this too: a film lost
+rather than a logline of another film shown.
 """
 
 from __future__ import annotations
+
+import re
 
 import pandas as pd
 
 from lrworld.data.contract import DataError
 from lrworld.data.joins import YEAR_TOLERANCE, fill, register
-from lrworld.data.joins.guard import Guard
+from lrworld.data.alignment import align_title_year
+from lrworld.data.joins.guard import Guard, imdb_number, title_key
 from lrworld.data.tables import read_delimited
 
 
-@register("hetrec_directors", keys=("hetrec_directors", "hetrec_movies"), formats=("ml-latest",),
+def _contains(a, b) -> bool:
+    """One title inside the other, at least two words long without its article ('Life of Brian' in
+    "Monty Python's Life of Brian"; not 'Mighty' in 'Mighty Joe Young')."""
+    ka, kb = (re.sub(r"^(the|a|an) ", "", title_key(x)) for x in (a, b))
+    short, long = sorted((ka, kb), key=len)
+    return len(short.split()) >= 2 and f" {short} " in f" {long} "
+
+
+@register("hetrec_directors", keys=("hetrec_directors", "hetrec_movies"), formats=("ml-latest", "ml-100k"),
           fields=("director",), options={"year_tolerance": YEAR_TOLERANCE},
-          check="that the dataset uses MovieLens ids (ML-10M/ML-25M/ml-latest); HetRec covers movies up to 2008")
+          check="that the dataset uses MovieLens ids (ML-10M/ML-25M/ml-latest), or for ML-100K IMDb ids (the "
+                "imdb_details join) or titles and years HetRec shares; HetRec covers movies up to 2008")
 def join(items: pd.DataFrame, inter, files: dict, opts: dict):
     (path,) = files["hetrec_directors"]
     (movies_path,) = files["hetrec_movies"]
@@ -35,8 +56,34 @@ def join(items: pd.DataFrame, inter, files: dict, opts: dict):
     guard = Guard(opts.get("year_tolerance", 1))
     out = items.copy()
     imdb = out["imdb_id"] if "imdb_id" in out.columns else [None] * len(out)
-    kept = set()
+    ml100k = opts.get("format") == "ml-100k"
+    if ml100k:
+        # ML-100K numbers its films its own way: HetRec's row is found by the item's IMDb id (from
+        # the IMDb details), else by its title and year
+        by_imdb = {imdb_number(v): k for k, v in zip(het.index, het["imdbID"]) if imdb_number(v) is not None}
+        by_title, _ = align_title_year(out, het["title"].tolist(), het["year"].tolist(),
+                                       opts.get("year_tolerance", 1))
+    kept, other_work = {}, []
     for i, t, y, im in zip(out["item_id"].astype(str), out["title"], out["year"], imdb):
+        if ml100k:
+            n = imdb_number(im)
+            hid = by_imdb.get(n) if n is not None else (het.index[by_title[i]] if i in by_title else None)
+            if hid is None or hid not in grouped.index:
+                continue
+            r = het.loc[hid]
+            # the id is the other source's: HetRec's title and year must still be the item's
+            if not (guard.same_work(i, t, y, None, r["title"], r["year"], None, r.get("spanishTitle"))
+                    or n is not None and _contains(t, r["title"])):
+                if n is None:
+                    continue
+                other_work.append((i, n, f"item {i} {t!r} ({y}): tt{n:07d} is HetRec's {r['title']!r} "
+                                         f"({r['year']})"))
+                # the film itself may still be in HetRec under its title
+                hid = het.index[by_title[i]] if i in by_title else None
+                if hid is None or hid not in grouped.index:
+                    continue
+            kept[i] = hid
+            continue
         if i not in grouped.index:
             continue
         if i not in het.index:
@@ -44,7 +91,8 @@ def join(items: pd.DataFrame, inter, files: dict, opts: dict):
             continue
         r = het.loc[i]
         if guard.same_work(i, t, y, im, r["title"], r["year"], r["imdbID"], r.get("spanishTitle")):
-            kept.add(i)
-    out["director"] = [fill(cur, grouped[i]) if i in kept else cur
+            kept[i] = i
+    out["director"] = [fill(cur, grouped[kept[i]]) if i in kept else cur
                        for i, cur in zip(out["item_id"].astype(str), out["director"])]
-    return out, {"source": str(path), "rows": len(df), "aligned": len(kept), **guard.report()}
+    return out, {"source": str(path), "rows": len(df), "aligned": len(kept), **guard.report(),
+                 "other_work": other_work}

@@ -20,8 +20,9 @@ from lrworld.data.joins import YEAR_TOLERANCE, fill, register
 from lrworld.data.joins.guard import Guard, imdb_number, title_similarity
 
 
-@register("imdb_details", keys=("imdb_details",), formats=("ml-100k",),
-          fields=("director", "cast", "plot", "poster_url"), options={"year_tolerance": YEAR_TOLERANCE},
+# order 5: its IMDb ids let the HetRec join find ML-100K's films by id (and catch a row of another film)
+@register("imdb_details", keys=("imdb_details",), formats=("ml-100k",), order=5,
+          fields=("director", "cast", "plot", "poster_url", "imdb_id"), options={"year_tolerance": YEAR_TOLERANCE},
           check="that the details file is keyed by this dataset's movie ids and its years agree (year_tolerance)")
 def join(items: pd.DataFrame, inter, files: dict, opts: dict):
     (path,) = files["imdb_details"]
@@ -89,9 +90,13 @@ def join(items: pd.DataFrame, inter, files: dict, opts: dict):
         kept[mid] = {"director": list(row.get("director") or []), "cast": list(row.get("cast") or []),
                      "plot": row.get("description") or None,
                      # The largest of the three renditions, for captioning.
-                     "poster_url": posters[-1] if posters else None}
+                     "poster_url": posters[-1] if posters else None,
+                     "imdb_id": f"tt{imdb_number(row.get('movie_url')):07d}" if imdb_number(row.get("movie_url"))
+                     else None}
     out = items.copy()
-    for col in ("director", "cast", "plot", "poster_url"):
+    if "imdb_id" not in out:
+        out["imdb_id"] = None
+    for col in ("director", "cast", "plot", "poster_url", "imdb_id"):
         out[col] = [fill(cur, kept[i][col]) if i in kept else cur
                     for i, cur in zip(out["item_id"].astype(str), out[col])]
     return out, {"source": str(path), "rows": len(rows), "aligned": len(kept), "dropped_year_mismatch": dropped_year,

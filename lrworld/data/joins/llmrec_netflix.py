@@ -29,7 +29,7 @@ def posters(folder: Path) -> dict[str, Path]:
 
 
 @register("llmrec_netflix", keys=("llmrec_item_attribute",), optional_keys=("llmrec_augmented", "llmrec_posters"),
-          formats=("netflix", "netflix-prize"), fields=("director", "poster_url"), order=20,
+          formats=("netflix", "netflix-prize"), fields=("director", "poster_url"), order=20, witness=False,
           options={"year_tolerance": YEAR_TOLERANCE},
           check="that item_attribute.csv is LLMRec's Netflix file (id,year,title) and the years agree")
 def join(items: pd.DataFrame, inter, files: dict, opts: dict):

@@ -1,0 +1,47 @@
+"""People's names as every source writes them, in one comparable form: job-title prefixes
+("Director Ridley Scott"), IMDb's disambiguators ("David Butler (I)", "Richard Brooks I"), accents,
+case, punctuation and spacing removed. The facts table compares sources by it and the question
+builders keep a distractor from being a normalised equal of the gold by it.
+
+Written by hand: no library knows these catalogue conventions.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from difflib import SequenceMatcher
+
+NAME_FIELDS = ("director", "cast")
+SPELLING_RATIO = 0.9
+# Job titles some catalogues put before a name ("Director Ridley Scott", "Directed by: X").
+_PREFIX = re.compile(r"^(?:directors?|directed\s+by|dir\.|writers?|written\s+by|creators?|stars?|cast)\s*:?\s+",
+                     re.I)
+# IMDb tells apart two people of one name by a roman numeral: "David Butler (I)", "Richard Brooks I".
+_DISAMBIGUATOR = re.compile(r"\s*\((?:[IVX]{1,4})\)\s*$|\s+(?:I|II|III|IV)$")
+
+
+def clean_name(name) -> str:
+    """The shown form: 'Director  Ridley Scott' -> 'Ridley Scott', 'David Butler (I)' -> 'David Butler'."""
+    s = " ".join(str(name).split())
+    s = _PREFIX.sub("", s)
+    return _DISAMBIGUATOR.sub("", s).strip()
+
+
+def _words(name) -> list[str]:
+    s = unicodedata.normalize("NFKD", clean_name(name))
+    s = "".join(c for c in s if not unicodedata.combining(c)).casefold()
+    return re.sub(r"[^\w\s]+|_", "", s).split()
+
+
+def name_key(name) -> str:
+    """The compared form: clean_name without accents, case, punctuation or spaces."""
+    return "".join(_words(name))
+
+
+def same_name(a: str, b: str) -> bool:
+    """Keys equal, the same words in another order ('Tran Anh Hung' / 'Anh Hung Tran'), or one
+    spelling of the other ('Andrei Tarkovsky' / 'Andrey Tarkovskiy')."""
+    ka, kb = name_key(a), name_key(b)
+    return bool(ka) and (ka == kb or sorted(_words(a)) == sorted(_words(b))
+                         or SequenceMatcher(None, ka, kb).ratio() >= SPELLING_RATIO)
