@@ -78,7 +78,8 @@ class HybridBackend:
         for b0 in range(0, len(items), self.batch_size):
             batch = items[b0:b0 + self.batch_size]
             t0 = time.perf_counter()
-            rows = [tok(it.prompt, add_special_tokens=False)["input_ids"] for it in batch]
+            # the tokenizer's own special tokens, as LLaRA's test collate (<s> first for Llama)
+            rows = [tok(it.prompt, add_special_tokens=True)["input_ids"] for it in batch]
             width = max(map(len, rows))
             ids = torch.tensor([[pad] * (width - len(r)) + r for r in rows], device=device)
             mask = torch.tensor([[0] * (width - len(r)) + [1] * len(r) for r in rows], device=device)
