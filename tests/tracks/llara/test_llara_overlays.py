@@ -46,3 +46,18 @@ def test_gpu_overlay_is_sized_like_its_answer_jobs():
     assert res["runtime"] == 4678  # minutes (78 h: set throughput_tokens_s to what the GPU reaches)
     cfg = plan.answer_params("llara", "lastfm", "llama2-llara-caser")
     assert cfg["base"]["model"] == "meta-llama/Llama-2-7b-hf" and cfg["rec_model"].endswith("baseline_caser/seed0.pt")
+
+
+def test_a_disabled_base_model_still_trains_and_answers():
+    """config/llara_trained.yaml with its base model left disabled (as config.yaml ships it): no
+    zero-shot row, but the trained rows plan their training and answer jobs on the base's entry."""
+    cfg = config_files.load(ROOT, [ROOT / "config/llara_trained.yaml"])
+    cfg["models"]["smollm2-135m-generate"]["enabled"] = False
+    cfg["models"]["random"]["enabled"] = True  # a run needs one enabled model
+    lrw_config.validate(cfg)
+    lrw_config.fill_defaults(cfg)
+    plan = Plan(cfg, ROOT)
+    assert "smollm2-135m-generate" not in plan.llara.answered and "smollm2-text-s0" in plan.llara.answered
+    answer = plan.answer_params("llara", "lastfm", "smollm2-text-s0")
+    assert answer["base"]["gguf_file"] == "SmolLM2-135M-Instruct.Q4_1.gguf" and answer["form"] == "text"
+    assert plan.answer_resources("smollm2-text-s0")["gpu"] == 0
