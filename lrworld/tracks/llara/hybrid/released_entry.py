@@ -33,6 +33,9 @@ def check(entry: dict | None, models: dict, datasets: dict, taken) -> dict[str, 
             spec = files[key]
             if ("url" in spec) == ("path" in spec):
                 raise ConfigError(f"{where}.datasets.{d}.{key}: give exactly one of url or path (with its sha256)")
+            if "url" in spec and "sha256" not in spec:
+                raise ConfigError(f"{where}.datasets.{d}.{key}.sha256: needed with url (a download is checked "
+                                  f"against it)")
     return {name: entry}
 
 
