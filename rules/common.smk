@@ -28,7 +28,7 @@ VARIANTS = W.variants
 
 wildcard_constraints:
     dataset=alt(DATASETS),
-    model=alt([*MODELS, CAPTIONER, *W.llara.trained]),
+    model=alt([*MODELS, CAPTIONER, *W.llara.trained, *W.llara.released]),
     measure=alt(W.measures),
     variant=alt(VARIANTS),
     track=alt(TRACKS),

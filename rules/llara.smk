@@ -144,6 +144,25 @@ rule llara_train:
         "../scripts/llara_train.py"
 
 
+# A released LLaRA model (`llara.checkpoint`): its checkpoint and rec model for one dataset, copied or
+# downloaded and checked against their sha256 (lrworld/tracks/llara/hybrid/released.py); the answer
+# job reads them through the restricted unpickler (hybrid/pickles.py).
+rule llara_released_file:
+    output:
+        ckpt="results/llara/{ll_dataset}/released/checkpoint.ckpt",
+        rec_model="results/llara/{ll_dataset}/released/rec_model.pt",
+    params:
+        ckpt=lambda wc: WL.released_file(wc.ll_dataset, "ckpt"),
+        rec_model=lambda wc: WL.released_file(wc.ll_dataset, "rec_model"),
+        code=W.code("llara_released_file.py"),
+    log:
+        "logs/llara/{ll_dataset}/released.log",
+    conda:
+        "../envs/lrworld.yaml"
+    script:
+        "../scripts/llara_released_file.py"
+
+
 rule llara_score:
     input:
         candidates="results/llara/{ll_dataset}/candidates.jsonl",

@@ -124,7 +124,7 @@ class Plan:
         """A model's entry; the captioner's without the keys that are not its backend's."""
         if model == CAPTIONER:
             return {k: v for k, v in self.config["captioner"].items() if k not in CAPTIONER_KEYS}
-        if model in self.llara.trained:  # a LLaRA-trained row: its base model's weights and sizing
+        if self.llara.based(model):  # a LLaRA-trained or released row: its base model's weights and sizing
             return self.config["models"][self.llara.base(model)]
         return self.models[model]
 
@@ -332,7 +332,7 @@ class Plan:
     def answer_params(self, track: str, scope: str, model: str) -> dict:
         """The answer job's backend config: the model's entry, or a LLaRA-trained row's hybrid
         backend (its base model's entry and trained files, lrworld/tracks/llara/hybrid/entries.py)."""
-        if track == "llara" and model in self.llara.trained:
+        if track == "llara" and self.llara.based(model):
             return self.llara.answer_cfg(scope, model)
         return self.model_params(model)
 

@@ -10,6 +10,7 @@ from snakemake.io import expand
 
 from lrworld.core.schema import ConfigError
 from lrworld.tracks.llara.hybrid import entries as llara_entries
+from lrworld.tracks.llara.hybrid import released_entry
 from lrworld.tracks.llara.pipeline import BASELINE_PREFIX, dataset_inputs, paper_dataset
 from lrworld.workflow import resources
 from lrworld.tracks.srbench import steps as srbench_steps
@@ -41,9 +42,13 @@ class LlaraPlan:
         self.trained = llara_entries.check(self.cfg["trained"], plan.config["models"], self.baselines,
                                            self.cfg["baseline_seeds"], {*plan.config["models"], *baseline_rows})
         self.trained_rows = llara_entries.rows(self.trained)
+        # a released LLaRA model (`llara.checkpoint`): one row, answered on the datasets it names
+        self.released = released_entry.check(self.cfg.get("checkpoint"), plan.config["models"], self.datasets,
+                                             {*plan.config["models"], *baseline_rows, *self.trained,
+                                              *self.trained_rows})
         # the models and trainings answered through the `answer` rule
-        self.answered = self.models + list(self.trained)
-        self.rows = self.models + list(self.trained_rows) + baseline_rows
+        self.answered = self.models + list(self.trained) + list(self.released)
+        self.rows = self.models + list(self.trained_rows) + list(self.released) + baseline_rows
         self.forms = llara_entries.FORMS
 
     def targets(self) -> list[str]:
@@ -72,11 +77,17 @@ class LlaraPlan:
         """The requests an answered row is asked: the text prompts, or a trained row's hybrid/text form."""
         if row in self.trained:
             return llara_entries.requests_file(dataset, self.trained[row])
+        if row in self.released:
+            return f"results/llara/{dataset}/hybrid_requests/hybrid.jsonl"
         return f"results/llara/{dataset}/prompts.jsonl"
 
     # -- LLaRA-trained rows --------------------------------------------------------------------
     def base(self, name: str) -> str:
-        return self.trained[name]["base"]
+        return (self.trained.get(name) or self.released[name])["base"]
+
+    def based(self, model: str) -> str | None:
+        """The base model of a LLaRA-trained or released row (its weights and sizing); else None."""
+        return self.base(model) if model in self.trained or model in self.released else None
 
     def rec_checkpoint(self, dataset: str, name: str) -> str | None:
         return llara_entries.rec_checkpoint(dataset, self.trained[name])
@@ -96,16 +107,31 @@ class LlaraPlan:
         return {**need, "mem_mb": resources.mem_mb(need), "runtime": resources.runtime_min(need, tokens)}
 
     def answer_inputs(self, dataset: str, model: str) -> list[str]:
+        if model in self.released:
+            return released_entry.answer_inputs(dataset)
         return llara_entries.answer_inputs(dataset, model, self.trained[model]) if model in self.trained else []
 
     def answer_cfg(self, dataset: str, model: str) -> dict:
-        return llara_entries.answer_cfg(dataset, model, self.trained[model], self.plan.model_params(self.base(model)))
+        # the base's entry whether or not it is enabled (a disabled base has no zero-shot row of its own)
+        base = resources.without_sizing(self.plan.config["models"][self.base(model)])
+        if model in self.released:
+            hp = self.cfg["train"]  # LoRA r, alpha, dropout: LLaRA's main.py defaults, as training uses them
+            lora = {k: hp[k] for k in ("lora_r", "lora_alpha", "lora_dropout")}
+            return released_entry.answer_cfg(dataset, self.released[model], base, lora)
+        return llara_entries.answer_cfg(dataset, model, self.trained[model], base)
+
+    def released_file(self, dataset: str, key: str) -> dict:
+        """The `llara.checkpoint` spec ({url | path, sha256}) of one released file of a dataset."""
+        (entry,) = self.released.values()
+        return entry["datasets"][dataset][key]
 
     def row_kinds(self) -> dict[str, str]:
-        return {e["row"]: llara_entries.kind(e) for e in self.trained.values()}
+        return {**{e["row"]: llara_entries.kind(e) for e in self.trained.values()},
+                **{n: released_entry.kind(e) for n, e in self.released.items()}}
 
     def paper_rows(self) -> dict[str, str]:
-        return {e["row"]: llara_entries.paper_row(e) for e in self.trained.values()}
+        return {**{e["row"]: llara_entries.paper_row(e) for e in self.trained.values()},
+                **{n: released_entry.paper_row(e) for n, e in self.released.items()}}
 
     def max_epochs(self, dataset: str) -> int:
         return self.datasets[dataset].get("max_epochs", self.cfg["max_epochs"])
@@ -115,7 +141,9 @@ class LlaraPlan:
         return {d: p for d, c in self.datasets.items() if (p := paper_dataset(d, c))}
 
     def score_files(self) -> list[str]:
-        return expand("results/llara/{ll_dataset}/scores/{row}.json", ll_dataset=list(self.datasets), row=self.rows)
+        # a released row has a cell only on the datasets its checkpoint names
+        return [f"results/llara/{d}/scores/{r}.json" for d in self.datasets for r in self.rows
+                if r not in self.released or d in self.released[r]["datasets"]]
 
 
 class SrbenchPlan:

@@ -28,6 +28,16 @@ RESULTS: dict[str, dict[str, tuple[float, float]]] = {
     "LLaRA(SASRec)": {"movielens": (0.9684, 0.4421), "steam": (0.9975, 0.4949), "lastfm": (1.0, 0.4508)},
 }
 
+# LLaRA's README (ljy0ustc/LLaRA README.md lines 3-10, "the most recent results of LLaRA" after the
+# 2024.7 bug fixes): its three LLaRA rows, the figures its released checkpoints go with
+README_SOURCE = "LLaRA's README (2024.7)"
+README_RESULTS: dict[str, dict[str, tuple[float, float]]] = {
+    "LLaRA(GRU4Rec)": {"movielens": (0.9684, 0.4000), "steam": (0.9840, 0.4916), "lastfm": (0.9672, 0.4918)},
+    "LLaRA(Caser)": {"movielens": (0.9684, 0.4211), "steam": (0.9519, 0.4621), "lastfm": (0.9754, 0.4836)},
+    "LLaRA(SASRec)": {"movielens": (0.9789, 0.4526), "steam": (0.9958, 0.5051), "lastfm": (0.9754, 0.5246)},
+}
+PAPER_SOURCE = "arXiv 2312.02445 v4"
+
 # our table rows that are the paper's models (traditional recommenders, same role and name)
 ROW_OF = {"baseline_gru4rec": "GRU4Rec", "baseline_caser": "Caser", "baseline_sasrec": "SASRec"}
 
@@ -40,8 +50,14 @@ def figures(row: str, dataset: str | None, rows: dict[str, str] | None = None) -
     return RESULTS[model].get(dataset) if model and dataset else None
 
 
-def markdown() -> str:
-    """The paper's whole table as Markdown (ValidRatio / HitRatio@1 per dataset)."""
-    head = ["model (paper)"] + [f"{d} {k}" for d in DATASETS for k in ("ValidRatio", "HitRatio@1")]
-    rows = ([m] + [f"{x:.4f}" for d in DATASETS for x in r[d]] for m, r in RESULTS.items())
+def readme_figures(row: str, dataset: str | None, rows: dict[str, str] | None = None) -> tuple[float, float] | None:
+    """(ValidRatio, HitRatio@1) of LLaRA's README for our ``row`` (its LLaRA rows only)."""
+    model = ROW_OF.get(row) or (rows or {}).get(row)
+    return README_RESULTS[model].get(dataset) if model in README_RESULTS and dataset else None
+
+
+def markdown(results: dict | None = None, label: str = "paper") -> str:
+    """A published table as Markdown (ValidRatio / HitRatio@1 per dataset): the paper's by default."""
+    head = [f"model ({label})"] + [f"{d} {k}" for d in DATASETS for k in ("ValidRatio", "HitRatio@1")]
+    rows = ([m] + [f"{x:.4f}" for d in DATASETS for x in r[d]] for m, r in (results or RESULTS).items())
     return "\n".join(pipe_table(head, rows)) + "\n"

@@ -27,7 +27,9 @@ candidate title / all questions. Traditional recommenders pick a candidate by in
 their figures are mean ± sample sd over `seeds` trainings, as the paper's (mean of 5 seeds).
 LLaRA-trained rows (kind LLaRA(...) and the text-only LoRA) are trained on the base model their entry
 names, mean ± sample sd over `seeds` trainings when there are several; the paper's figures beside them
-are its Llama2-7B models in the same role.
+are its Llama2-7B models in the same role. `paper` columns: arXiv 2312.02445 v4; `README` columns:
+LLaRA's README (2024.7, after its code fixes), given for its LLaRA rows only; a released checkpoint
+row is compared with the README's figures, which come with the released checkpoints.
 """
 
 
@@ -60,6 +62,8 @@ def build_table(scores: dict[tuple[str, str], dict], kinds: dict[str, str] | Non
                 fig = paper.figures(m, paper_datasets[d], paper_rows)
                 row[f"{d} paper HitRatio@1"] = fig[1] if fig else None
                 row[f"{d} paper valid ratio"] = fig[0] if fig else None
+                readme = paper.readme_figures(m, paper_datasets[d], paper_rows)
+                row[f"{d} README HitRatio@1"] = readme[1] if readme else None
             row[f"{d} n"] = None if s is None else int(s["n_questions"])
             row[f"{d} seeds"] = None if s is None else int(s.get("n_seeds", 1))
         rows.append(row)
@@ -86,4 +90,5 @@ def to_markdown(df: pd.DataFrame) -> str:
     cols = list(shown.columns)
     counts = {c for c in cols if c.endswith((" n", " seeds"))}
     lines = pipe_table(cols, ([_cell(r[c], c in counts) for c in cols] for _, r in shown.iterrows()))
-    return ("\n".join(lines) + "\n" + NOTES + "\n## The paper's table (arXiv 2312.02445 v4)\n\n" + paper.markdown())
+    return ("\n".join(lines) + "\n" + NOTES + f"\n## The paper's table ({paper.PAPER_SOURCE})\n\n" + paper.markdown()
+            + f"\n## {paper.README_SOURCE}: LLaRA's rows after its code fixes\n\n" + paper.markdown(paper.README_RESULTS, "README"))

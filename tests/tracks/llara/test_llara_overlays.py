@@ -4,6 +4,8 @@ config/llara_gpu.yaml (Llama-2-7B, GPU jobs sized from the base model's entry)."
 
 from pathlib import Path
 
+import pytest
+
 from lrworld.config import assembly as lrw_config, files as config_files
 from lrworld.workflow.plan import Plan
 
@@ -46,3 +48,58 @@ def test_gpu_overlay_is_sized_like_its_answer_jobs():
     assert res["runtime"] == 4678  # minutes (78 h: set throughput_tokens_s to what the GPU reaches)
     cfg = plan.answer_params("llara", "lastfm", "llama2-llara-caser")
     assert cfg["base"]["model"] == "meta-llama/Llama-2-7b-hf" and cfg["rec_model"].endswith("baseline_caser/seed0.pt")
+
+
+def test_a_disabled_base_model_still_trains_and_answers():
+    """config/llara_trained.yaml with its base model left disabled (as config.yaml ships it): no
+    zero-shot row, but the trained rows plan their training and answer jobs on the base's entry."""
+    cfg = config_files.load(ROOT, [ROOT / "config/llara_trained.yaml"])
+    cfg["models"]["smollm2-135m-generate"]["enabled"] = False
+    cfg["models"]["random"]["enabled"] = True  # a run needs one enabled model
+    lrw_config.validate(cfg)
+    lrw_config.fill_defaults(cfg)
+    plan = Plan(cfg, ROOT)
+    assert "smollm2-135m-generate" not in plan.llara.answered and "smollm2-text-s0" in plan.llara.answered
+    answer = plan.answer_params("llara", "lastfm", "smollm2-text-s0")
+    assert answer["base"]["gguf_file"] == "SmolLM2-135M-Instruct.Q4_1.gguf" and answer["form"] == "text"
+    assert plan.answer_resources("smollm2-text-s0")["gpu"] == 0
+
+
+def test_released_gpu_overlay_plans_the_released_row():
+    """config/llara_released_gpu.yaml: LLaRA's released LLaRA(SASRec) on its three sets, Llama-2-7B."""
+    plan = _plan("config/llara_released_gpu.yaml")
+    wl = plan.llara
+    name = "llama2-llara-sasrec-released"
+    assert wl.answered == [name] and wl.rows == [name, "baseline_popularity"]
+    assert wl.row_kinds() == {name: "LLaRA(SASRec), released checkpoint"} and wl.paper_rows() == {name: "LLaRA(SASRec)"}
+    cfg = plan.answer_params("llara", "lastfm", name)
+    assert cfg["checkpoint"] == "results/llara/lastfm/released/checkpoint.ckpt" and cfg["rec_format"] == "llara"
+    assert cfg["base"]["model"] == "meta-llama/Llama-2-7b-hf" and cfg["lora"] == {"lora_r": 8, "lora_alpha": 32,
+                                                                                   "lora_dropout": 0.1}
+    assert wl.released_file("steam", "ckpt") == {"path": "checkpoints/steam.ckpt"}
+    assert wl.released_file("lastfm", "rec_model")["url"].endswith("/rec_model/lastfm.pt")
+    assert plan.answer_resources(name)["gpu"] == 1
+    assert wl.request_file("movielens", name) == "results/llara/movielens/hybrid_requests/hybrid.jsonl"
+    assert len(wl.score_files()) == 6
+
+
+def test_released_entry_refusals():
+    from lrworld.core.schema import ConfigError
+    from lrworld.tracks.llara.hybrid import released_entry
+
+    models = {"b": {"backend": "hf"}, "r": {"backend": "random"}}
+    ok = {"name": "rel", "base": "b", "rec": "sasrec", "datasets": {"lastfm": {"ckpt": {"path": "x"},
+                                                                              "rec_model": {"path": "y"}}}}
+    assert list(released_entry.check(ok, models, {"lastfm": {}}, set())) == ["rel"]
+    bad = [({**ok, "base": "r"}, "config: llara.checkpoint.base: 'r' has backend 'random'"),
+           ({**ok, "name": "b"}, "config: llara.checkpoint.name: 'b' is already"),
+           (ok, "config: llara.checkpoint.datasets.lastfm: not a llara.datasets entry"),
+           ({**ok, "datasets": {"lastfm": {"ckpt": {"url": "u"}, "rec_model": {"path": "y"}}}},
+            "config: llara.checkpoint.datasets.lastfm.ckpt.sha256: needed with url"),
+           ({**ok, "datasets": {"lastfm": {"ckpt": {"url": "u", "path": "p", "sha256": "0"}, "rec_model": {"path": "y"}}}},
+            "config: llara.checkpoint.datasets.lastfm.ckpt: give exactly one of url or path")]
+    for entry, msg in bad:
+        datasets = {"movielens": {}} if entry is ok else {"lastfm": {}}
+        with pytest.raises(ConfigError) as err:
+            released_entry.check(entry, models, datasets, {"b"} if entry.get("name") == "b" else set())
+        assert str(err.value).startswith(msg) and "\n" not in str(err.value)

@@ -2,10 +2,11 @@
 them invalidly has the paper's HitRatio@1 (correct / all) 0.0246 and 0.0714 among valid answers
 (3 / 42), in the score file and in the table beside the paper's figures."""
 
+import pandas as pd
 import pytest
 
 from lrworld.core.io import write_jsonl
-from lrworld.tracks.llara import paper
+from lrworld.tracks.llara import paper, tables
 from lrworld.tracks.llara import pipeline as P
 
 
@@ -102,3 +103,21 @@ def test_a_trained_row_over_three_seeds(tmp_path, lastfm_cands):
     with pytest.raises(ValueError, match="3 responses file"):
         P.run_score(tmp_path / "c.jsonl", [tmp_path / f"r{k}.jsonl" for k in range(3)], "smol-llara",
                     d / "x.json", seeds=[0, 1])
+
+
+def test_readme_figures_sit_beside_the_papers_for_llara_rows():
+    """LLaRA's README (2024.7) figures, labelled apart from the paper's v4 ones: LLaRA(SASRec)
+    LastFM 0.5246 (v4: 0.4508), MovieLens 0.4526 (v4: 0.4421); none for the traditional rows."""
+    scores = {("llara-sasrec", "lastfm"): {"hit_ratio_at_1_all": 0.5, "hit_ratio_at_1_valid": 0.5, "valid_ratio": 1.0,
+                                           "n_questions": 122},
+              ("baseline_sasrec", "lastfm"): {"hit_ratio_at_1_all": 0.3, "hit_ratio_at_1_valid": 0.3, "valid_ratio": 1.0,
+                                              "n_questions": 122}}
+    df = tables.build_table(scores, paper_datasets={"lastfm": "lastfm"}, paper_rows={"llara-sasrec": "LLaRA(SASRec)"})
+    rows = {r["model"]: r for _, r in df.iterrows()}
+    assert rows["llara-sasrec"]["lastfm README HitRatio@1"] == 0.5246
+    assert rows["llara-sasrec"]["lastfm paper HitRatio@1"] == 0.4508
+    assert pd.isna(rows["baseline_sasrec"]["lastfm README HitRatio@1"])
+    assert paper.readme_figures("x", "movielens", {"x": "LLaRA(SASRec)"}) == (0.9789, 0.4526)
+    md = tables.to_markdown(df)
+    assert "## The paper's table (arXiv 2312.02445 v4)" in md and "## LLaRA's README (2024.7)" in md
+    assert "| LLaRA(SASRec) | 0.9789 | 0.4526 | 0.9958 | 0.5051 | 0.9754 | 0.5246 |" in md

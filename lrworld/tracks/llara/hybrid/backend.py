@@ -45,9 +45,12 @@ class HybridBackend:
         ident = {"backend": HYBRID_BACKEND, "model": base.get("model") or f"package:{base.get('package')}",
                  "gguf_file": base.get("gguf_file"), "revision": base.get("revision"),
                  "dtype": base.get("dtype", "float32"), "form": self.form, "max_new_tokens": self.max_new_tokens,
-                 "adapter_sha256": sha256_file(adapter_file(self.cfg["adapter"])),
-                 "projector_sha256": sha256_file(self.cfg["projector"]),
                  "rec_model_sha256": sha256_file(rec) if rec else None}
+        if "checkpoint" in self.cfg:  # a released LLaRA checkpoint (projector + LoRA in one file)
+            ident.update({"checkpoint_sha256": sha256_file(self.cfg["checkpoint"]), "lora": self.cfg["lora"]})
+        else:
+            ident.update({"adapter_sha256": sha256_file(adapter_file(self.cfg["adapter"])),
+                          "projector_sha256": sha256_file(self.cfg["projector"])})
         weights = planned_weights(self.cfg["base_name"], base)
         ident.update({k: weights[k] for k in WEIGHT_KEYS if k in weights})
         return ident
@@ -57,16 +60,26 @@ class HybridBackend:
             import torch
 
             from lrworld.recsys.checkpoint import load_rec_model
+            from lrworld.tracks.llara.hybrid import pickles
             from lrworld.tracks.llara.hybrid.run import load_base, load_trained
             from lrworld.tracks.llara.hybrid.tokens import item_table
 
             base_cfg = self.cfg["base"]
             tok, base, _ = load_base(self.cfg["base_name"], base_cfg)
             device = base_cfg.get("device") or ("cuda" if torch.cuda.is_available() else "cpu")
-            model, projector, token_ids = load_trained(base.to(device), tok, self.cfg["adapter"], self.cfg["projector"])
+            if "checkpoint" in self.cfg:
+                from lrworld.tracks.llara.hybrid.released import load_llara_checkpoint
+
+                model, projector, token_ids = load_llara_checkpoint(self.cfg["checkpoint"], base.to(device), tok,
+                                                                    self.cfg["lora"])
+            else:
+                model, projector, token_ids = load_trained(base.to(device), tok, self.cfg["adapter"],
+                                                           self.cfg["projector"])
             projector.to(device)
             rec = self.cfg.get("rec_model")
-            items = item_table(load_rec_model(rec)).to(device) if rec else None
+            # LLaRA's own rec_model/*.pt (whole pickled objects) or the model llara_baseline saved
+            read = pickles.load_rec_model if self.cfg.get("rec_format") == "llara" else load_rec_model
+            items = item_table(read(rec)).to(device) if rec else None
             self._loaded = (tok, model, projector, token_ids, items, device)
         return self._loaded
 
@@ -81,7 +94,8 @@ class HybridBackend:
         for b0 in range(0, len(items), self.batch_size):
             batch = items[b0:b0 + self.batch_size]
             t0 = time.perf_counter()
-            rows = [tok(it.prompt, add_special_tokens=False)["input_ids"] for it in batch]
+            # the tokenizer's own special tokens, as LLaRA's test collate (<s> first for Llama)
+            rows = [tok(it.prompt, add_special_tokens=True)["input_ids"] for it in batch]
             width = max(map(len, rows))
             ids = torch.tensor([[pad] * (width - len(r)) + r for r in rows], device=device)
             mask = torch.tensor([[0] * (width - len(r)) + [1] * len(r) for r in rows], device=device)

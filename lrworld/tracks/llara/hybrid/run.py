@@ -9,6 +9,7 @@ from typing import Callable
 
 import torch
 
+from lrworld.config.assembly import entry_defaults
 from lrworld.core.io import sha256_file, sha256_text, dumps_canonical, write_json
 from lrworld.core.seeding import rng_for
 from lrworld.tracks.llara.hybrid.projector import MlpProjector
@@ -20,12 +21,15 @@ PAPER_HPARAMS = {"lr": 7e-4, "lr_warmup_start_lr": 7e-6, "lr_decay_min_lr": 7e-6
                  "max_epochs": 5, "hybrid_share": 1.0}
 
 
-def training_examples(ds, n_candidates: int, seed: int) -> list[dict]:
-    """LLaRA's training rows: every training example with ``n_candidates`` candidates (the target +
-    negatives the user has not seen, each with a title), drawn from ``rng_for(seed, dataset, ...)``."""
+def training_examples(ds, n_candidates: int, seed: int, min_len_seq: int = 1) -> list[dict]:
+    """LLaRA's training rows: every training example with at least ``min_len_seq`` history items
+    (LLaRA's loaders keep ``len_seq >= 3`` for training too), with ``n_candidates`` candidates (the
+    target + negatives the user has not seen, each with a title), drawn from ``rng_for(seed, dataset, ...)``."""
     pool = sorted(i for i, t in ds.item_names.items() if t)
     out = []
     for k, ex in enumerate(ds.train):
+        if len(ex.history) < min_len_seq:
+            continue
         seen = set(ex.seen) | set(ex.history) | {ex.next}
         rng = rng_for(seed, ds.name, "llara_train_candidates", str(k))
         negs: list[int] = []
@@ -121,7 +125,8 @@ def run_train(name: str, cfg: dict, rec_checkpoint: str | os.PathLike | None, ba
     from lrworld.tracks.llara.prompts import load_template
 
     ds = load_dataset(name, cfg)
-    examples = training_examples(ds, n_candidates, candidate_seed)
+    examples = training_examples(ds, n_candidates, candidate_seed,
+                                 entry_defaults(("llara", "datasets"), cfg)["min_len_seq"])
     if not examples:
         raise ValueError(f"llara.datasets.{name}: no training examples for llara_train")
     if rec_checkpoint is None and hp["hybrid_share"] > 0:

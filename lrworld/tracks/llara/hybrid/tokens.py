@@ -36,8 +36,10 @@ def add_placeholder_tokens(tokenizer, model) -> dict[str, int]:
 
 
 def item_table(rec_model) -> torch.Tensor:
-    """The rec model's item embeddings [n_items + 1 (padding), d], frozen."""
-    return rec_model.item_emb.weight.detach()
+    """The rec model's item embeddings [n_items + 1 (padding), d], frozen: lrworld's models'
+    ``item_emb``, LLaRA's released models' ``item_embeddings`` (both index items 0..n-1, pad n)."""
+    table = rec_model.item_emb if hasattr(rec_model, "item_emb") else rec_model.item_embeddings
+    return table.weight.detach()
 
 
 def wrap_embeds(model, projector, input_ids: torch.Tensor, histories: Sequence[Sequence[int]],

@@ -2,10 +2,12 @@
 
 As LLaRA's ``main.py`` / ``TrainCollater`` / ``MInterface.training_step``:
 
-- target = the gold title + "\\n"; the loss is the LM loss on the target tokens only;
-- curriculum: at optimisation step ``s`` of ``S`` a batch is hybrid when ``u < hybrid_share * s/S``
-  (``u`` uniform; LLaRA: ``p < cur_step/max_step``), otherwise text form (``[PH]`` after every
-  title) with the projector frozen; ``hybrid_share: 0`` is the text-only (TALLRec-style) LoRA;
+- the example is the tokenizer's pair (prompt, gold title + "\\n") with its own special tokens
+  (``add_special_tokens=True``: for a Llama tokenizer ``<s>`` prompt ``<s>`` title "\\n", no end
+  token); the loss is the LM loss on the second segment (its ``<s>`` included) only;
+- curriculum (``curriculum.py``): one coin per micro-batch; a hybrid micro-batch has every title
+  followed by its behavioural placeholder, a text one ``[PH]`` with the projector frozen;
+  ``hybrid_share: 0`` is the text-only (TALLRec-style) LoRA;
 - Adam, projector with weight decay; linear warm-up over ``S // 20`` steps from
   ``lr_warmup_start_lr`` then cosine to ``lr_decay_min_lr`` (LLaRA's ``optims.py``);
 - LoRA ``r``, ``alpha``, ``dropout`` on q/k/v/o/gate/up/down projections.
@@ -27,6 +29,7 @@ import torch
 
 from lrworld.core.io import sha256_file
 from lrworld.core.seeding import rng_for
+from lrworld.tracks.llara.hybrid import curriculum
 from lrworld.tracks.llara.hybrid.projector import MlpProjector
 from lrworld.tracks.llara.hybrid.tokens import add_placeholder_tokens, hybrid_prompt, wrap_embeds
 
@@ -39,11 +42,6 @@ def lr_at(step: int, max_steps: int, hp: dict) -> float:
     if step < warm:
         return hp["lr_warmup_start_lr"] + (hp["lr"] - hp["lr_warmup_start_lr"]) * step / max(warm, 1)
     return hp["lr_decay_min_lr"] + (hp["lr"] - hp["lr_decay_min_lr"]) * 0.5 * (1 + math.cos(math.pi * step / max_steps))
-
-
-def is_hybrid(step: int, max_steps: int, share: float, seed: int, dataset: str) -> bool:
-    u = rng_for(seed, dataset, "llara_curriculum", str(step)).random()
-    return bool(u < share * (step + 1) / max_steps)
 
 
 def batch_rows(step: int, micro: int, n: int, hp: dict, seed: int, dataset: str) -> list[int]:
@@ -65,12 +63,27 @@ def with_lora(model, hp: dict):
     return get_peft_model(model, cfg)
 
 
+def special_ids(tok) -> tuple[list[int], list[int]]:
+    """The ids the tokenizer puts around each sequence of a pair (``add_special_tokens=True``):
+    a Llama tokenizer adds ``<s>`` and no end token (``add_bos_token`` True, ``add_eos_token`` False)."""
+    bos = [tok.bos_token_id] if getattr(tok, "add_bos_token", False) and tok.bos_token_id is not None else []
+    eos = [tok.eos_token_id] if getattr(tok, "add_eos_token", False) and tok.eos_token_id is not None else []
+    return bos, eos
+
+
+def target_text(title: str) -> str:
+    return title + "\n"  # TrainCollater: correct_answer + terminator
+
+
 def encode(tok, prompts: list[str], targets: list[str]) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """Right-padded ids, attention mask and labels (-100 outside the target)."""
+    """Right-padded ids, attention mask and labels (-100 outside the target) of each (prompt,
+    target) pair as the tokenizer's pair encoding lays it out; the labels are the target segment
+    with its special tokens, as LLaRA masks everything of token type 0."""
+    bos, eos = special_ids(tok)
     rows, labels = [], []
     for p, t in zip(prompts, targets):
-        pi = tok(p, add_special_tokens=False)["input_ids"]
-        ti = tok(t, add_special_tokens=False)["input_ids"] + [tok.eos_token_id]
+        pi = bos + tok(p, add_special_tokens=False)["input_ids"] + eos
+        ti = bos + tok(t, add_special_tokens=False)["input_ids"] + eos
         rows.append(pi + ti)
         labels.append([-100] * len(pi) + ti)
     width = max(map(len, rows))
@@ -146,30 +159,33 @@ def train(examples: Sequence[dict], template: str, tok, base_model, items: torch
         lr = lr_at(step, S, hp)
         for g in opt.param_groups:
             g["lr"] = lr
-        hybrid = is_hybrid(step, S, hp["hybrid_share"], seed, dataset)
-        for p in projector.parameters():
-            p.requires_grad_(hybrid)
         torch.manual_seed(int(rng_for(seed, dataset, "llara_dropout", str(step)).integers(2**31)))
         opt.zero_grad()
-        total = 0.0
-        for micro in range(hp["accumulate_grad_batches"]):
+        total, n_hybrid = 0.0, 0
+        acc = hp["accumulate_grad_batches"]
+        for micro in range(acc):
+            hybrid = curriculum.is_hybrid(step * acc + micro, hp, len(examples), seed, dataset)
+            n_hybrid += hybrid
+            for p in projector.parameters():  # LLaRA: training_step, per micro-batch (batch["flag"])
+                p.requires_grad_(hybrid)
             rows = [examples[i] for i in batch_rows(step, micro, len(examples), hp, seed, dataset)]
             prompts = [hybrid_prompt(template, r["history_titles"], r["candidate_titles"], hybrid) for r in rows]
-            ids, mask, lab = (t.to(device) for t in encode(tok, prompts, [" " + r["next_title"] + "\n" for r in rows]))
+            ids, mask, lab = (t.to(device) for t in encode(tok, prompts, [target_text(r["next_title"]) for r in rows]))
             emb = wrap_embeds(model, projector, ids, [r["history"] for r in rows], [r["candidates"] for r in rows],
                               items, token_ids)
             out = model(inputs_embeds=emb, attention_mask=mask, labels=lab, use_cache=False)
-            (out.loss / hp["accumulate_grad_batches"]).backward()
-            total += float(out.loss.detach()) / hp["accumulate_grad_batches"]
+            (out.loss / acc).backward()
+            total += float(out.loss.detach()) / acc
         opt.step()
         step += 1
-        losses.append({"step": step, "loss": round(total, 6), "hybrid": hybrid, "lr": lr})
+        losses.append({"step": step, "loss": round(total, 6), "hybrid": n_hybrid, "lr": lr})
         if step % hp["checkpoint_every"] == 0 or step == S:
             _atomic_save({**trainable_state(model, projector), "optimizer": opt.state_dict(), "step": step, "run": run_key,
                           "losses": losses, "seconds": seconds + time.time() - t0}, state_path)
-            log(f"step {step}/{S} loss {total:.4f} ({'hybrid' if hybrid else 'text'}); checkpoint")
+            log(f"step {step}/{S} loss {total:.4f} ({n_hybrid} of {acc} micro-batches hybrid); checkpoint")
     seconds += time.time() - t0
     record = {"steps": step, "seconds": round(seconds, 1), "loss_curve": losses,
-              "hybrid_steps": sum(r["hybrid"] for r in losses), "hparams": dict(hp), "seed": seed,
+              "hybrid_steps": sum(r["hybrid"] > 0 for r in losses),
+              "hybrid_micro_batches": sum(r["hybrid"] for r in losses), "hparams": dict(hp), "seed": seed,
               "n_train_examples": len(examples), "state_sha256": sha256_file(state_path)}
     return model, projector, record
