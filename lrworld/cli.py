@@ -7,6 +7,8 @@ inspect or purge the response cache, and see how far the answer jobs are.
     lrworld cache list [--json]
     lrworld cache purge MODEL [--identity ID]
     lrworld status [--configfile FILE ...] [--json]
+    lrworld plan [--configfile FILE ...] [--json]
+    lrworld --version
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from lrworld.release import layout, pack
 
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="lrworld", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--version", action="version", version=f"lrworld {_version()}")
     sub = ap.add_subparsers(dest="command", required=True)
     ex = sub.add_parser("explain", help="walk from one table cell to the raw data, with hashes and rules")
     ex.add_argument("table", help="results/tables/<dataset>.csv (or .md), or a dataset name")
@@ -56,7 +59,21 @@ def _parser() -> argparse.ArgumentParser:
     st.add_argument("--configfile", nargs="+", default=[], help="the run's --configfile files, as given to snakemake")
     st.add_argument("--json", action="store_true", help="print JSON")
     st.add_argument("-d", "--directory", help="the workflow directory (default: the current one)")
+    pl = sub.add_parser("plan", help="per dataset and model: prompts to ask, cached, missing, input tokens, "
+                                     "API cost; warns of a missing API key")
+    pl.add_argument("--configfile", nargs="+", default=[], help="the run's --configfile files, as given to snakemake")
+    pl.add_argument("--json", action="store_true", help="print JSON")
+    pl.add_argument("-d", "--directory", help="the workflow directory (default: the current one)")
     return ap
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("lrworld")
+    except PackageNotFoundError:  # a checkout on PYTHONPATH, not installed
+        return "unknown (not installed)"
 
 
 def _cache_dir(args) -> Path:
@@ -130,6 +147,14 @@ def main(argv: list[str] | None = None) -> int:
 
             res = status.status(args.directory or ".", args.configfile)
             print(json.dumps(res, indent=2, sort_keys=True) if args.json else status.format_status(res))
+            return 0
+        if args.command == "plan":
+            from lrworld.workflow import costs  # the plan imports snakemake: only for this command
+
+            res = costs.plan_costs(args.directory or ".", args.configfile)
+            print(json.dumps(res, indent=2, sort_keys=True) if args.json else costs.format_costs(res))
+            for w in res["warnings"]:
+                print(f"lrworld plan: warning: {w}", file=sys.stderr)
             return 0
         if args.command == "explain":
             res = trace.explain(args.table, args.row, args.column, args.directory, records=args.records)

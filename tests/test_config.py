@@ -63,3 +63,10 @@ def test_misspelled_model_option_is_named():
 def test_source_needs_exactly_one_kind():
     msg = bad(lambda c: c["datasets"]["ml100k"]["source"].__setitem__("path", "/data"))
     assert "datasets.ml100k.source" in msg
+
+
+def test_a_price_needs_a_configured_model_and_both_rates():
+    msg = bad(lambda c: c["prices"].__setitem__("gpt-4o-mini", {"input_per_mtok": 0.15, "output_per_mtok": 0.6}))
+    assert msg.startswith("config: prices.gpt-4o-mini: no model of that name under models")
+    msg = bad(lambda c: c["prices"].__setitem__("gpt-4-0613", {"input_per_mtok": 30}))
+    assert msg.startswith("config: prices.gpt-4-0613")

@@ -15,11 +15,19 @@ from lrworld.core.seeding import rng_for
 from lrworld.prompts.variants import column_name
 
 
+def resample_rng(seed: int, g: pd.DataFrame, measure: str):
+    """The resamples of a (dataset, measure): drawn from its names only, never a model's or a
+    variant's, so every model and variant is resampled on the same questions (two models with the
+    same answers get the same interval, and a paired difference uses the resamples of its CIs)."""
+    dataset = str(g["dataset"].iloc[0]) if "dataset" in g.columns and len(g) else ""
+    return rng_for(seed, "bootstrap", dataset, measure)
+
+
 def score_table(frame: pd.DataFrame, n_boot: int = 1000, confidence: float = 0.95, seed: int = 0) -> pd.DataFrame:
     rows = []
     for (model, measure, variant), g in frame.groupby(["model", "measure", "variant"], sort=True):
         g = g.sort_values("qid")
-        ci = bootstrap_ci(g["correct"].to_numpy(), n_boot, confidence, rng_for(seed, "bootstrap", model, measure, variant))
+        ci = bootstrap_ci(g["correct"].to_numpy(), n_boot, confidence, resample_rng(seed, g, measure))
         rows.append({"model": model, "measure": measure, "variant": variant, "n": ci["n"],
                      "correct": int(g["correct"].sum()), "missed": int(g["missed"].sum()), "value": ci["mean"],
                      "ci_low": ci["ci_low"], "ci_high": ci["ci_high"], "missed_rate": float(g["missed"].mean())})
@@ -48,19 +56,20 @@ def paired_table(frame: pd.DataFrame, models: list[str], n_boot: int = 1000, con
     rows = []
     order = model_order([m for m in models if m in set(frame["model"])])
     grouped = list(frame.groupby(["model", "measure", "variant"]))
+    first = {k[1]: g for k, g in grouped}
     groups = {k: _correct_map(g) for k, g in grouped}
     choices = {k: dict(zip(g["qid"], g["parsed"])) for k, g in grouped}
     for (measure, variant) in sorted({(k[1], k[2]) for k in groups}):
         for a, b in itertools.combinations(order, 2):
             if (a, measure, variant) in groups and (b, measure, variant) in groups:
                 qids, x, y = align(groups[(b, measure, variant)], groups[(a, measure, variant)])
-                r = paired_bootstrap(x, y, n_boot, confidence, rng_for(seed, "paired", measure, variant, a, b))
+                r = paired_bootstrap(x, y, n_boot, confidence, resample_rng(seed, first[measure], measure))
                 r["agreement"] = agreement(choices[(b, measure, variant)], choices[(a, measure, variant)], qids)
                 rows.append({"kind": "model", "measure": measure, "variant": variant, "a": b, "b": a, **r})
     for (model, measure, variant) in sorted(groups):
         if variant != "zero_shot" and (model, measure, "zero_shot") in groups:
             qids, x, y = align(groups[(model, measure, variant)], groups[(model, measure, "zero_shot")])
-            r = paired_bootstrap(x, y, n_boot, confidence, rng_for(seed, "paired-variant", model, measure, variant))
+            r = paired_bootstrap(x, y, n_boot, confidence, resample_rng(seed, first[measure], measure))
             r["agreement"] = agreement(choices[(model, measure, variant)], choices[(model, measure, "zero_shot")], qids)
             rows.append({"kind": "variant", "measure": measure, "variant": variant, "a": f"{model}@{variant}",
                          "b": f"{model}@zero_shot", **r})

@@ -31,6 +31,10 @@ def check(config: dict) -> None:
         raise CheckError("models: every model is disabled (enabled: false): the run would build an empty "
                          "table; enable at least one")
     _cache_dir(config)
+    for name in config.get("prices") or {}:
+        if name not in config["models"]:
+            raise CheckError(f"prices.{name}: no model of that name under models (a price is keyed by the "
+                             f"model's name in config.yaml)")
     for name, m in config["models"].items():
         _base_url(f"models.{name}.base_url", m.get("base_url"))
     _base_url("captioner.base_url", (config.get("captioner") or {}).get("base_url"))

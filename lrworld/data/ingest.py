@@ -64,9 +64,11 @@ def ingest_with_facts(name: str, cfg: dict, raw_dir: str | Path, metadata_paths:
                         f"(now {cfg.get('encoding')!r})") from None
     items = contract.finalize_items(items)
     contract.check_unique(items, "item_id", f"datasets.{name} items")
+    # which spelling of each file was read (a `.gz` twin where only that exists)
+    read = FORMATS.get(fmt).inputs(cfg, raw_dir)
     # raw_interactions: what the files hold (a format that drops some, e.g. Amazon reviews without
     # metadata, says how many it read); loaded_interactions: what the format kept
-    report: dict = {"dataset": name, "format": fmt,
+    report: dict = {"dataset": name, "format": fmt, "files_read": read,
                     "raw_interactions": int(fmt_report.get("interactions_read", len(inter))),
                     "loaded_interactions": int(len(inter)), fmt: fmt_report}
     meta = cfg.get("metadata", {})

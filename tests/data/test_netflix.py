@@ -205,3 +205,21 @@ def test_real_titles_that_look_like_dates_are_not_flagged(tmp_path):
     _, _, _, report = ingest("n", CFG, tmp_path, {})
     assert report["netflix"]["titles_like_spreadsheet_dates"] == {"count": 0, "examples": []}
     assert report["netflix"]["titles_utf8_bom"] is False
+
+
+def test_a_gz_twin_with_other_data_is_refused_and_the_report_names_the_files_read(tmp_path):
+    import gzip
+
+    write_netflix(tmp_path, n_users=10, seed=3)
+    plain = tmp_path / "combined_data_1.txt"
+    (tmp_path / "combined_data_1.txt.gz").write_bytes(gzip.compress(plain.read_bytes()))  # the same data
+    inter, _, _, report = ingest("nf", CFG, tmp_path, {})
+    assert report["files_read"][:2] == ["combined_data_1.txt", "combined_data_2.txt"]
+    lines = plain.read_text().splitlines(keepends=True)
+    (tmp_path / "combined_data_1.txt.gz").write_bytes(gzip.compress("".join(lines[:-1]).encode()))  # one rating less
+    with pytest.raises(DataError, match=r"combined_data_1\.txt: its twin combined_data_1\.txt\.gz is also in .* "
+                                        r"holds different data"):
+        ingest("nf", CFG, tmp_path, {})
+    plain.unlink()  # only the .gz left: it is read, and the report says so
+    inter_gz, _, _, report = ingest("nf", CFG, tmp_path, {})
+    assert report["files_read"][0] == "combined_data_1.txt.gz" and len(inter_gz) == len(inter) - 1

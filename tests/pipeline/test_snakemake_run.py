@@ -52,7 +52,7 @@ def test_default_graph_end_to_end_is_deterministic_and_incremental(tmp_path, sha
     built = list((tmp_path / "results/questions").rglob("*.jsonl")) + list((tmp_path / "results/prompts").rglob("*.jsonl"))
     first, first_table = digest(built), (tmp_path / "results/tables/ml.csv").read_bytes()
     # the docs snippet: the table as results/ holds it, naming its table record
-    snippet = (tmp_path / "docs/generated/ml.md").read_text()
+    snippet = (tmp_path / "results/docs/generated/ml.md").read_text()  # not the default config
     assert (tmp_path / "results/tables/ml.md").read_text().rstrip("\n") + "\n<!-- table:end -->" in snippet
     assert "- record: `results/provenance/ml/table.json`: 4 cells" in snippet
     scores = {p: p.read_bytes() for p in (tmp_path / "results/scores").rglob("*.json")}
@@ -63,7 +63,7 @@ def test_default_graph_end_to_end_is_deterministic_and_incremental(tmp_path, sha
     run(tmp_path)
     assert digest(built) == first
     assert (tmp_path / "results/tables/ml.csv").read_bytes() == first_table
-    assert (tmp_path / "docs/generated/ml.md").read_text() == snippet  # a committed snippet stays clean
+    assert (tmp_path / "results/docs/generated/ml.md").read_text() == snippet  # a committed snippet stays clean
     assert {p: p.read_bytes() for p in scores} == scores
 
     # adding a model plans only that model's answers, cells (one score job per measure, every

@@ -15,30 +15,40 @@ def _prompt(qid, variant, n, gold):
             "candidates": [f"c{i}" for i in range(n)], "answer_index": gold, "prompt_sha256": "x" * 64}
 
 
-def test_tables_card_and_one_task_per_mcq_measure_and_variant(tmp_path):
+def test_tables_card_and_one_task_per_single_answer_measure_and_variant(tmp_path):
     man = {"dataset": "toy", "domain": "movie", "lrworld_version": "0.1.0", "measures": ["mcq", "hit10"],
            "variants": ["zero_shot", "cot"], "audit": {"passed": True, "violations": 0},
-           "licences": {"format ml-100k": "research use"}}
+           "licences": {"format ml-100k": "research use"},
+           "config": {"dataset": {"toy": {"format": "recbole-atomic", "source": {"wheel": {
+               "package": "recbole", "version": "1.2.1", "sha256": "9c" * 32, "member_dir": "d/ml-100k"}}}}}}
     for m, n in (("mcq", 4), ("hit10", 10)):
         for v in man["variants"]:
             (tmp_path / f"prompts/{m}").mkdir(parents=True, exist_ok=True)
             (tmp_path / f"prompts/{m}/{v}.jsonl").write_text(
                 "".join(json.dumps(_prompt(q, v, n, g)) + "\n" for q, g in (("q1", 2), ("q2", 0))))
     written = interop.write(tmp_path, man)
-    assert sorted(written) == ["README.md", "lm_eval/lrworld_toy_mcq.yaml", "lm_eval/lrworld_toy_mcq_cot.yaml",
+    assert sorted(written) == ["README.md", "inspect_task.py", "lm_eval/_lrworld_toy.yaml",
+                               "lm_eval/lrworld_toy_hit10.yaml", "lm_eval/lrworld_toy_hit10_cot.yaml",
+                               "lm_eval/lrworld_toy_mcq.yaml", "lm_eval/lrworld_toy_mcq_cot.yaml",
                                "lm_eval/utils.py", "parquet/hit10.parquet", "parquet/mcq.parquet"]
     t = pq.read_table(tmp_path / "parquet/mcq.parquet").to_pylist()
     assert [(r["qid"], r["variant"], r["answer_index"]) for r in t] == [
         ("q1", "zero_shot", 2), ("q2", "zero_shot", 0), ("q1", "cot", 2), ("q2", "cot", 0)]
     assert t[0]["labels"] == ["A", "B", "C", "D"] and t[0]["prompt"] == "Q q1 zero_shot\nAnswer:\n"
 
-    text = (tmp_path / "lm_eval/lrworld_toy_mcq_cot.yaml").read_text()
-    assert text.endswith("process_docs: !function utils.only_cot\n")
+    text = (tmp_path / "lm_eval/lrworld_toy_hit10_cot.yaml").read_text()
+    assert text.endswith("custom_dataset: !function utils.load_table\nprocess_docs: !function utils.only_cot\n")
     task = yaml.safe_load(text.replace("!function ", ""))
     assert task["output_type"] == "multiple_choice" and task["target_delimiter"] == ""
-    assert task["dataset_kwargs"]["data_files"]["test"] == "parquet/mcq.parquet"
-    ns = {}
+    assert "dataset_path" not in task  # lm-eval would resolve it against the working directory
+    assert task["dataset_kwargs"]["data_files"]["test"] == "parquet/hit10.parquet"
+    assert task["metadata"]["apply_chat_template"] is True and "--apply_chat_template" in task["metadata"]["chat_template_rule"]
+    group = yaml.safe_load((tmp_path / "lm_eval/_lrworld_toy.yaml").read_text())
+    assert group["group"] == "lrworld_toy" and group["task"] == [
+        "lrworld_toy_mcq", "lrworld_toy_mcq_cot", "lrworld_toy_hit10", "lrworld_toy_hit10_cot"]
+    ns = {"__file__": str(tmp_path / "lm_eval/utils.py")}
     exec((tmp_path / "lm_eval/utils.py").read_text(), ns)
+    assert ns["RELEASE"] == tmp_path.resolve()
 
     class Docs(list):
         def filter(self, f):
@@ -50,3 +60,23 @@ def test_tables_card_and_one_task_per_mcq_measure_and_variant(tmp_path):
     header = yaml.safe_load(card.split("---")[1])
     assert header["configs"][0] == {"config_name": "mcq", "data_files": [{"split": "test", "path": "parquet/mcq.parquet"}]}
     assert "- format ml-100k: research use" in card
+    assert "`answer_index`" in card and "HitRatio@1" in card and "--apply_chat_template" in card
+    assert "`recbole==1.2.1` wheel (sha256 `" + "9c" * 32 + "`)" in card
+    assert "--tasks lrworld_toy_mcq" in card and "--tasks lrworld_toy " in card  # tasks the release holds
+
+
+def test_a_measure_without_one_gold_option_gets_no_task(tmp_path):
+    df = interop.pd.DataFrame({"labels": [["A", "B", "C", "D"], ["A", "B", "C", "D"]], "answer_index": [1, None]})
+    assert not interop.single_answer(df)
+    assert interop.single_answer(df.iloc[:1])
+
+
+def test_the_inspect_task_asks_the_prompt_up_to_its_options():
+    ns = {"__file__": "/r/inspect_task.py"}
+    code = interop.INSPECT_TASK.format(dataset="toy", measures=["m"], variants=["zero_shot"], metric="x")
+    exec(code.split("@task")[0].replace("from inspect_ai", "# from inspect_ai"), ns)
+    row = {"prompt": "History:\n1. X\n2. Y\n\nWhich next?\n0: P\n1: Q\n\nReply with its index.\nAnswer:\n",
+           "labels": ["0", "1"]}
+    assert ns["question"](row) == "History:\n1. X\n2. Y\n\nWhich next?"
+    row = {"prompt": "Which genre?\nA. War\nB. Comedy\nC. Crime\nD. Horror\n\nAnswer:\n", "labels": list("ABCD")}
+    assert ns["question"](row) == "Which genre?"

@@ -21,6 +21,19 @@ def test_the_default_target_writes_the_default_run_snippet():
 
 def test_every_track_table_gets_a_snippet_and_an_overlay_can_leave_them_out():
     p = plan("config/llara.yaml")
-    assert {"docs/generated/ml100k.md", "docs/generated/llara.md"} <= set(p.all_targets())
+    assert {"results/docs/generated/ml100k.md", "results/docs/generated/llara.md"} <= set(p.all_targets())
     assert p.docs.inputs(type("wc", (), {"table": "llara"}))["sources"] == p.llara.score_files()
     assert [t for t in plan(".ci/small.yaml").all_targets() if t.startswith("docs/")] == []
+
+
+def test_only_the_default_config_writes_the_committed_snippets():
+    """Another --configfile (or a --config that changes a key) writes its snippets under results/,
+    so a run of it leaves the committed docs/generated/ as they are."""
+    targets = [t for t in plan("config/paper.yaml").all_targets() if "generated/" in t]
+    assert targets and all(t.startswith("results/docs/generated/") for t in targets)
+    assert "results/docs/generated/netflix.md" in targets
+    assert [t for t in plan().all_targets() if "generated/" in t] == ["docs/generated/ml100k.md"]
+    cfg = files.load(ROOT, [])
+    cfg["questions"]["per_measure"] = 7  # as `--config questions='{per_measure: 7}'` would
+    other = Plan(fill_defaults(cfg), ROOT)
+    assert [t for t in other.all_targets() if "generated/" in t] == ["results/docs/generated/ml100k.md"]

@@ -1,0 +1,76 @@
+"""`lrworld plan` (lrworld/workflow/costs.py): prompts, cached, missing, tokens and API cost per
+answer job, and the missing-key warning, before anything is built."""
+
+import shutil
+
+import pytest
+
+from lrworld.cli import main
+from lrworld.workflow import costs
+from tests.graph import ROOT
+
+OVERLAY = """models:
+  random: {backend: random, seed: 0}
+  gpt-4o-mini-2024-07-18: {enabled: true}
+"""
+
+
+@pytest.fixture
+def workdir(tmp_path, monkeypatch):
+    shutil.copy(ROOT / "config.yaml", tmp_path / "config.yaml")
+    (tmp_path / "api.yaml").write_text(OVERLAY)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    return tmp_path
+
+
+def test_an_unbuilt_run_is_estimated_from_its_templates_and_priced(workdir):
+    res = costs.plan_costs(workdir, [str(workdir / "api.yaml")])
+    jobs = {(j["scope"], j["model"]): j for j in res["jobs"]}
+    gpt = jobs[("ml100k", "gpt-4o-mini-2024-07-18")]
+    # config.yaml: 6 measures x 50 questions x zero_shot, none built or cached yet
+    assert (gpt["prompts"], gpt["cached"], gpt["missing"], gpt["estimated_prompts"]) == (300, 0, 300, 300)
+    assert gpt["tokens_by"] == "estimate" and 100 * 300 < gpt["input_tokens"] < 1000 * 300
+    # 0.15 $ per million input tokens, 0.60 per million output tokens, max_tokens 64 per prompt
+    assert gpt["output_tokens_max"] == 300 * 64
+    assert gpt["cost_usd"] == pytest.approx(gpt["input_tokens"] * 0.15e-6 + 300 * 64 * 0.60e-6, abs=1e-4)
+    assert "cost_usd" not in jobs[("ml100k", "random")]
+    assert res["warnings"] == ["models.gpt-4o-mini-2024-07-18: enabled, but environment variable OPENAI_API_KEY "
+                               "is not set (its answer jobs will fail; set it, or disable the model)"]
+
+
+@pytest.mark.slow  # loads SmolLM2's tokenizer from its GGUF
+def test_built_prompts_are_counted_with_the_local_models_tokenizer(workdir, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    (workdir / "local.yaml").write_text("questions: {per_measure: 2}\nmodels:\n  smollm2-135m: {enabled: true}\n")
+    prompt = {"qid": "ml100k/attr_genre/1", "prompt": "Which genre?\nA. War\nB. Comedy\nAnswer:\n",
+              "labels": ["A", "B"]}
+    (workdir / "results/prompts/ml100k/attr_genre").mkdir(parents=True)
+    (workdir / "results/prompts/ml100k/attr_genre/zero_shot.jsonl").write_text(
+        __import__("json").dumps(prompt) + "\n")
+    res = costs.plan_costs(workdir, [str(workdir / "local.yaml")])
+    (smol,) = [j for j in res["jobs"] if j["model"] == "smollm2-135m"]
+    assert smol["prompts"] == 1 + 5 * 2 and smol["estimated_prompts"] == 10  # one built file, 5 estimated
+    from lrworld.models import make_backend
+    from lrworld.workflow.status import load
+
+    tok = make_backend("smollm2-135m", dict(load(workdir, [])["models"]["smollm2-135m"])).tokenizer
+    exact = len(tok(prompt["prompt"], add_special_tokens=False)["input_ids"])
+    assert smol["tokens_by"] == "tokenizer + estimate"
+    assert smol["input_tokens"] - exact == sum(
+        costs._estimate(costs._unbuilt(costs.Plan(costs.run_status.fill_defaults(load(workdir, [str(workdir / "local.yaml")])), ROOT), f)[1])
+        for f in [f"results/prompts/ml100k/{m}/zero_shot.jsonl" for m in
+                  ("assoc_rule", "mem_item_item", "mem_user_user", "neu_item2users", "neu_user2items")])
+
+
+def test_the_cli_prints_prompts_and_tokens_per_model_and_warns(workdir, capsys):
+    assert main(["plan", "-d", str(workdir), "--configfile", str(workdir / "api.yaml")]) == 0
+    out, err = capsys.readouterr()
+    assert "gpt-4o-mini-2024-07-18  prompts ~    300" in out and "input tokens ~" in out and "cost <= $" in out
+    assert "per model: random 300 missing prompts" in out
+    assert "warning: models.gpt-4o-mini-2024-07-18: enabled, but environment variable OPENAI_API_KEY" in err
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0 and capsys.readouterr().out.startswith("lrworld ")
