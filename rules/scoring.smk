@@ -20,7 +20,7 @@ rule score:
         domain=lambda wc: DATASETS[wc.dataset]["domain"],
         variants=VARIANTS,
         # the replies its cells read: a re-asked model re-scores (the summary itself is ancient)
-        replies=lambda wc, input: W.score_replies(wc, input),
+        replies=lambda wc: W.score_replies(wc),
         code=W.code("score.py"),
     log:
         "logs/score/{dataset}/{model}/{measure}.log",

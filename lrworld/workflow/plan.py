@@ -353,14 +353,18 @@ class Plan:
             out.update({f"responses_{v}": f"results/responses/{cell}.jsonl", f"score_{v}": f"results/scores/{cell}.json"})
         return {**out, "job": self.SCORE_JOB}
 
-    def score_replies(self, wc, input) -> dict:
+    def score_replies(self, wc) -> dict:
         """{variant: digest of its cached replies} from the answer summary (a `score` param): the
         summary is an ancient input, so another measure's re-ask leaves this score alone, but a
         reply of its own changed in the cache re-runs it. Read once the summary exists (before,
-        Snakemake shows <TBD> and asks again when the job is about to run)."""
-        summary = io.read_json(input.answered)  # FileNotFoundError while the answer job is still to run
-        got = summary.get("replies_sha256") or {}
-        return {v: got.get(input[f"prompts_{v}"]) for v in self.variants}
+        Snakemake shows <TBD> and asks again when the job is about to run). Not a function of
+        `input`: Snakemake leaves such params out of its change check."""
+        path = f"results/answers/lrworld/{wc.dataset}/{wc.model}.json"
+        try:
+            got = io.read_json(path).get("replies_sha256") or {}
+        except FileNotFoundError as exc:
+            raise FileOrDirectoryNotFoundError(Path(exc.filename)) from exc
+        return {v: got.get(f"results/prompts/{wc.dataset}/{wc.measure}/{v}.jsonl") for v in self.variants}
 
     def score_files(self, dataset: str) -> list[str]:
         return self._listed(("scores", dataset), lambda: expand(
