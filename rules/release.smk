@@ -53,6 +53,8 @@ rule release_data:
         dataset=alt(W.benchmarks),
     params:
         files=lambda wc: W.release_files("data", wc)[1],
+        # content, not mtimes: a swapped or edited release folder re-runs the copy
+        sha256=lambda wc: W.release_digests("data", wc),
         code=W.code("release_files.py"),
     log:
         "logs/release/{dataset}/data.log",
@@ -73,6 +75,8 @@ rule release_questions:
         dataset=alt(W.benchmarks),
     params:
         files=lambda wc: W.release_files("questions", wc)[1],
+        # content, not mtimes: a swapped or edited release folder re-runs the copy
+        sha256=lambda wc: W.release_digests("questions", wc),
         code=W.code("release_files.py"),
     log:
         "logs/release/{dataset}/{measure}.log",
@@ -92,6 +96,8 @@ rule release_prompts:
         dataset=alt(W.benchmarks),
     params:
         files=lambda wc: W.release_files("prompts", wc)[1],
+        # content, not mtimes: a swapped or edited release folder re-runs the copy
+        sha256=lambda wc: W.release_digests("prompts", wc),
         code=W.code("release_files.py"),
     log:
         "logs/release/{dataset}/{measure}/{variant}.log",

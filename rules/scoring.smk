@@ -19,6 +19,8 @@ rule score:
         model_cfg=lambda wc: W.model_params(wc.model),
         domain=lambda wc: DATASETS[wc.dataset]["domain"],
         variants=VARIANTS,
+        # the replies its cells read: a re-asked model re-scores (the summary itself is ancient)
+        replies=lambda wc: W.score_replies(wc),
         code=W.code("score.py"),
     log:
         "logs/score/{dataset}/{model}/{measure}.log",

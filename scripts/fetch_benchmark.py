@@ -12,7 +12,7 @@ smk = snakemake  # noqa: F821
 log = runlog.setup(smk)
 try:
     fetch(smk.wildcards.dataset, dict(smk.params.source), smk.params.domain, Path(smk.output.manifest).parent,
-          Path(smk.params.downloads), log)
+          Path(smk.params.downloads), log, smk.config.get("max_extract_bytes"))
 except ReleaseError as exc:
     log.error("%s", exc)
     raise SystemExit(1) from None

@@ -13,7 +13,7 @@ log = runlog.setup(smk)
 files, optional = smk.params.files
 try:
     manifest = sources.fetch(smk.params.source, list(files), list(optional), Path(smk.output.manifest).parent, log,
-                             smk.params.what)
+                             smk.params.what, smk.config.get("max_extract_bytes"))
 except DataError as exc:
     log.error("%s", exc)
     raise SystemExit(1) from None

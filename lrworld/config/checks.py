@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import string
 from pathlib import Path
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 from lrworld.prompts.render import template_path
 from lrworld.prompts.variants import template_variant
@@ -19,6 +20,17 @@ PLACEHOLDERS = ("history", "candidates", "labels", "target", "history_inline", "
 CANDIDATE_PLACEHOLDERS = ("candidates", "candidates_inline")
 # Query parameters that carry credentials (`?api-key=...` on Azure-style endpoints).
 SECRET_WORDS = ("key", "token", "secret", "password", "passwd", "sig", "auth", "code", "credential")
+
+
+# Model names of the graph's own roles: a user model so named would be answered by the role's backend.
+RESERVED_MODELS = {"captioner": "image captioner's (config key captioner:)"}
+# A URL path segment that looks like a credential: an OpenAI-style key, or name=value / name:value
+# of a secret word.
+_KEY_SEGMENT = re.compile(r"(?i)^(sk|pk|rk|hf|ghp|xox[abp])[-_][A-Za-z0-9_-]{8,}$|(" + "|".join(
+    ("key", "token", "secret", "password", "passwd", "auth", "credential")) + r")[^/]*[=:]")
+
+
+SECRET_ENV = ("KEY", "TOKEN", "SECRET", "PASSWORD")
 
 
 class CheckError(ValueError):
@@ -35,6 +47,10 @@ def check(config: dict) -> None:
         if name not in config["models"]:
             raise CheckError(f"prices.{name}: no model of that name under models (a price is keyed by the "
                              f"model's name in config.yaml)")
+    for name in config["models"]:
+        if name in RESERVED_MODELS:
+            raise CheckError(f"models.{name}: the name {name!r} is the {RESERVED_MODELS[name]} (its answers and cache "
+                             f"file would be that role's); rename the model")
     for name, m in config["models"].items():
         _base_url(f"models.{name}.base_url", m.get("base_url"))
     _base_url("captioner.base_url", (config.get("captioner") or {}).get("base_url"))
@@ -106,6 +122,13 @@ def _base_url(key: str, url, fix: str = "put the key in the environment (api_key
     for name, _ in parse_qsl(parts.query, keep_blank_values=True):
         if any(w in name.lower() for w in SECRET_WORDS):
             raise CheckError(f"{key}: query parameter {name!r} looks like a credential; remove it and {fix}")
+    if parts.fragment:  # never sent to a server, so only ever a place a key was pasted into
+        raise CheckError(f"{key}: a #fragment in the URL is never sent to the server and ends up in logs and "
+                         f"Snakemake's metadata; remove it (and any key in it: {fix})")
+    secrets = {v for k, v in os.environ.items() if len(v) >= 8 and any(w in k.upper() for w in SECRET_ENV)}
+    for seg in unquote(parts.path).split("/"):
+        if _KEY_SEGMENT.search(seg) or seg in secrets or any(v in seg for v in secrets):
+            raise CheckError(f"{key}: a path segment of the URL looks like a credential; remove it and {fix}")
 
 
 def _cache_dir(config: dict) -> None:

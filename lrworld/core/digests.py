@@ -1,11 +1,13 @@
-"""Content digests of files the graph reads from outside results/ (local `path:` sources,
-metadata files, a track's local data): a rule carries them as params, so replacing a file's bytes
-re-runs what reads it even when the copy kept an older mtime (`cp -p`, `unzip`), which Snakemake's
-mtime check alone would miss.
+"""Content digests of files the graph reads but no rule of it writes (local `path:` sources,
+wherever they lie, metadata files, release folders, local model folders, a track's local data): a
+rule carries them as params, so replacing a file's bytes re-runs what reads it even when the copy
+kept an older mtime (`cp -p`, `unzip`, `tar x`), which Snakemake's mtime check alone would miss.
 
 Hashing is skipped while a file's (size, mtime, ctime, inode) is unchanged; ctime cannot be set
 back by a copy, so any replacement is re-hashed. The fast-path table lives in the working
-directory's `.snakemake/lrworld/digests.json`.
+directory's `.snakemake/lrworld/digests.json`, keyed by paths relative to the working directory
+(a moved build keeps its table), and nothing is written beside the files hashed: a model folder
+may be an installed package.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ class DigestStore:
             return "missing"
         if st.st_size < self.min_bytes:
             return sha256_file(p)
-        key = str(p.resolve())
+        key = os.path.relpath(os.path.abspath(p))
         hit = self._table.get(key)
         if hit and hit["stamp"] == _stamp(st):
             return hit["sha256"]
@@ -56,10 +58,12 @@ class DigestStore:
         self._dirty = True
         return digest
 
-    def of(self, files) -> dict[str, str]:
-        """{file: sha256} of the files that lie outside results/ (the graph's own outputs are
-        tracked by Snakemake)."""
-        out = {str(f): self.sha256(f) for f in files if not str(f).startswith("results/")}
+    def of(self, files, skip=None) -> dict[str, str]:
+        """{file: sha256} of files the graph does not write: by default those outside results/;
+        with `skip` (the graph's own outputs among them), every file but those, so a `path:`
+        source or a release folder under results/ is read by content too."""
+        own = (lambda f: str(f).startswith("results/")) if skip is None else (lambda f: str(f) in skip)
+        out = {str(f): self.sha256(f) for f in files if not own(f)}
         self.save()
         return out
 

@@ -22,6 +22,10 @@ from lrworld.data.contract import DataError
 from lrworld.data.textio import GZIP_MAGIC, twin
 
 _NESTED = (".tar", ".tar.gz", ".tgz", ".zip")
+# What one fetch may unpack, all members together (config key `max_extract_bytes`): the largest
+# supported dataset unpacks to about 2.5 GB; a zip bomb stops here instead of filling the disk.
+MAX_EXTRACT_BYTES = 20_000_000_000
+_CHUNK = 1 << 20
 
 
 def kind(path: Path) -> str:
@@ -39,8 +43,10 @@ def kind(path: Path) -> str:
 
 
 class Wanted:
-    def __init__(self, names: list[str], patterns: list[str]):
+    def __init__(self, names: list[str], patterns: list[str], max_bytes: int | None = None):
         self.names = set(names)
+        self.max_bytes = MAX_EXTRACT_BYTES if max_bytes is None else max_bytes
+        self.written = 0
         self.patterns = list(patterns)
         self.found: set[str] = set()
         # members refused for their path (absolute, '..'): {member name: archive}, so that a needed
@@ -67,6 +73,16 @@ def _safe(rel: str) -> bool:
     return bool(rel) and not p.is_absolute() and ".." not in p.parts
 
 
+def _copy(fh: IO[bytes], out: IO[bytes], wanted: Wanted, archive: Path, name: str) -> None:
+    """Copy a member in chunks, stopping the moment the fetch's total passes its cap."""
+    while chunk := fh.read(_CHUNK):
+        wanted.written += len(chunk)
+        if wanted.written > wanted.max_bytes:
+            raise DataError(f"{archive}: unpacks to more than {wanted.max_bytes:,} bytes (at member {name!r}); "
+                            f"refused as a decompression bomb (config key max_extract_bytes raises the cap)")
+        out.write(chunk)
+
+
 def _members(path: Path) -> Iterator[tuple[str, IO[bytes]]]:
     if kind(path) == "zip":
         with zipfile.ZipFile(path) as zf:
@@ -91,13 +107,13 @@ def extract(archive: Path, wanted: Wanted, member_dir: str, dest: Path) -> None:
             wanted.refused[name] = archive.name
         elif rel is not None and wanted.match(rel):
             with atomic_path(dest / rel) as tmp, open(tmp, "wb") as out:
-                shutil.copyfileobj(fh, out)
+                _copy(fh, out, wanted, archive, name)
             wanted.found.add(rel)
         elif name.endswith(_NESTED) and wanted.missing():
             with tempfile.TemporaryDirectory(dir=dest) as tmpdir:
                 inner = Path(tmpdir) / PurePosixPath(name).name
                 with open(inner, "wb") as out:
-                    shutil.copyfileobj(fh, out)
+                    _copy(fh, out, wanted, archive, name)
                 extract(inner, wanted, "", dest)
 
 

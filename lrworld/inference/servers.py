@@ -39,7 +39,7 @@ from typing import Iterator, Sequence
 import psutil
 
 from lrworld.core.io import dumps_canonical, sha256_text
-from lrworld.inference import server_records
+from lrworld.inference import server_records, watchdog
 from lrworld.models.base import PromptItem, Response
 from lrworld.models.registry import make_backend, with_defaults
 
@@ -164,6 +164,8 @@ def running_server(model: str, server: dict, *, gpus: int = 0, log_path: str | o
         except OSError as exc:
             raise ServerError(f"models.{model}: server command {argv[0]!r} could not start: {exc}") from None
         record = None
+        # the server dies with the job, even a SIGKILLed one, or the run that holds it
+        guard = watchdog.start(proc.pid, server["stop_grace_s"])
         try:
             if state_dir is not None:
                 with contextlib.suppress(psutil.Error):  # exited already: _wait_healthy says how, in one line
@@ -174,6 +176,8 @@ def running_server(model: str, server: dict, *, gpus: int = 0, log_path: str | o
             yield f"http://{netloc}{server['api_path']}"
         finally:
             stop_group(proc, server["stop_grace_s"])
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                guard.wait(timeout=2 + 2 * watchdog.POLL_S)  # it ends once the group has
             if record is not None:
                 record.unlink(missing_ok=True)
             log.info("models.%s: server stopped (exit code %s)", model, proc.returncode)

@@ -15,6 +15,7 @@ import time
 from typing import Callable
 
 from lrworld.core import progress
+from lrworld.core.io import dumps_canonical, sha256_text
 from lrworld.inference.cache import ResponseCache, request_key
 from lrworld.models.base import PromptItem, Response
 from lrworld.scoring.parse import parse_choice
@@ -133,6 +134,23 @@ def read_answers(requests: list[dict], identity: dict, cache: ResponseCache) -> 
         raise LookupError(f"{len(missing)} prompts have no cached answer (first: {missing[0]}); "
                           f"the model's answer job did not finish: rerun snakemake")
     return [(k, found[k]) for k in keys]
+
+
+# What in a cached answer a score reads: not its latency or token counts, which a re-ask changes
+# without changing the reply.
+REPLY_FIELDS = ("raw_text", "choice_index", "label_logprobs", "extra")
+
+
+def replies_sha256(requests: list[dict], identity: dict, cache: ResponseCache) -> str | None:
+    """A digest of the cached replies to these requests (None while any is missing). The answer
+    summary keeps one per request file and the score job's params read it: a reply changed in
+    the cache (a purge and a new server, `--forcerun answer`) re-runs exactly the scores of the
+    files whose replies changed."""
+    keys = [request_key(identity, r) for r in requests]
+    found = cache.get_many(keys)
+    if any(k not in found for k in keys):
+        return None
+    return sha256_text("\n".join(dumps_canonical([k, {f: found[k].get(f) for f in REPLY_FIELDS}]) for k in keys))
 
 
 def collect_responses(prompts: list[dict], identity: dict, cache: ResponseCache) -> list[dict]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from lrworld.core import io
 from lrworld.release import source
-from lrworld.release.pack import ReleaseError, read_manifest
+from lrworld.release.pack import ReleaseError, read_manifest, release_file
 
 
 def copy_checked(folder: str | Path, rels: list[str], outputs: list[str], dataset: str,
@@ -24,7 +24,7 @@ def copy_checked(folder: str | Path, rels: list[str], outputs: list[str], datase
         src, want = folder / rel, man["files"].get(rel)
         if want is None:
             raise ReleaseError(f"{folder / 'release.json'}: lists no {rel} (not a complete release)")
-        got = io.sha256_file(src) if src.exists() else "(missing)"
+        got = io.sha256_file(src) if release_file(folder, rel) else "(missing, or not a plain file)"
         if got != want:
             raise ReleaseError(f"{src}: sha256 {got} differs from the release manifest's {want} "
                                "(a changed release: `lrworld verify` on the folder lists every file)")

@@ -27,7 +27,8 @@ def _root(tmp: Path, url: str) -> Path:
     return found[0].parent
 
 
-def fetch(dataset: str, spec: dict, domain: str, dest: Path, downloads: Path, log: logging.Logger) -> dict:
+def fetch(dataset: str, spec: dict, domain: str, dest: Path, downloads: Path, log: logging.Logger,
+          max_bytes: int | None = None) -> dict:
     """Fetch the release `spec` ({url, sha256}) of `dataset` into `dest`; its manifest."""
     key = f"config: datasets.{dataset}.source.benchmark"
     url, want = spec["url"], spec["sha256"].lower()
@@ -48,8 +49,11 @@ def fetch(dataset: str, spec: dict, domain: str, dest: Path, downloads: Path, lo
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     try:
-        wanted = archives.Wanted([], ["*"])
-        archives.extract(archive, wanted, "", tmp)
+        wanted = archives.Wanted([], ["*"], max_bytes)
+        try:
+            archives.extract(archive, wanted, "", tmp)
+        except DataError as exc:
+            raise ReleaseError(f"{key}.url: {exc}") from None
         if wanted.refused:
             member = sorted(wanted.refused)[0]
             raise ReleaseError(f"{url}: member {member!r} refused: its path leads outside the release folder "

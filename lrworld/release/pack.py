@@ -7,8 +7,10 @@ that built the questions, every file's sha256, the audit result and licence note
 
 from __future__ import annotations
 
+import re
 import shutil
-from pathlib import Path
+import stat
+from pathlib import Path, PurePosixPath
 
 from lrworld.core import io
 from lrworld.provenance.environment import versions
@@ -40,10 +42,10 @@ def pack(root: str | Path, dataset: str, out: str | Path) -> dict:
     audit = io.read_json(root / f"results/audit/{dataset}.json")
     if not audit.get("passed"):
         raise ReleaseError(f"{root}/results/audit/{dataset}.json: the audit did not pass; a release must")
-    if out.exists() and any(out.iterdir()):
-        raise ReleaseError(f"{out}: not empty (a release is written into a new folder)")
-    tmp = out.with_name(out.name + ".partial")
-    shutil.rmtree(tmp, ignore_errors=True)
+    tmp = _check_out(out)
+    _check_build(root, dataset)
+    tmp.mkdir(parents=True)
+    (tmp / PARTIAL_MARK).touch()
     files = {}
     for rel, built in pairs:
         (tmp / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -63,10 +65,50 @@ def pack(root: str | Path, dataset: str, out: str | Path) -> dict:
     manifest["files"].update({rel: io.sha256_file(tmp / rel) for rel in extra})
     manifest["files"] = dict(sorted(manifest["files"].items()))
     io.write_json(tmp / layout.MANIFEST, manifest)
+    (tmp / PARTIAL_MARK).unlink()
     if out.exists():
         out.rmdir()
     tmp.rename(out)
     return manifest
+
+
+# In OUT.partial while pack writes it: a leftover of a failed pack is this pack's to delete;
+# a folder without it is the user's, and is left alone.
+PARTIAL_MARK = ".lrworld-pack-partial"
+
+
+def _check_out(out: Path) -> Path:
+    """OUT must be a new or empty folder; its working folder OUT.partial, if there, must be a
+    failed pack's own (pack deletes nothing it did not create). The working folder."""
+    if out.exists() and not out.is_dir():
+        raise ReleaseError(f"{out}: exists and is not a folder; give a new folder as OUT")
+    if out.is_dir() and any(out.iterdir()):
+        raise ReleaseError(f"{out}: not empty (a release is written into a new folder)")
+    tmp = out.with_name(out.name + ".partial")
+    if tmp.is_dir() and not tmp.is_symlink() and (tmp / PARTIAL_MARK).is_file():
+        shutil.rmtree(tmp)  # a failed pack's leftover
+    elif tmp.exists() or tmp.is_symlink():
+        raise ReleaseError(f"{tmp}: already exists and was not written by lrworld pack (pack writes the release "
+                           "there first and deletes nothing it did not create); move it away or give another OUT")
+    return tmp
+
+
+def _check_build(root: Path, dataset: str) -> None:
+    """Re-hash what the dataset's numbers were built from, as `lrworld verify` does: a release of
+    a build whose prompts or questions changed since would carry `audit: passed` over files the
+    audit never saw."""
+    from lrworld.provenance import trace
+
+    try:
+        res = trace.verify(str(root), [dataset])
+    except trace.TraceError as exc:
+        raise ReleaseError(f"{root}: the build of {dataset!r} cannot be verified ({exc}); rebuild it with "
+                           "snakemake, then pack") from None
+    if not res["ok"]:
+        first = res["problems"][0]
+        raise ReleaseError(f"{root / first['path']}: {first['status']} since the build of {dataset!r} "
+                           f"({len(res['problems'])} files are; `lrworld verify -d {root}` lists them); rerun "
+                           "snakemake, then pack")
 
 
 def read_manifest(folder: str | Path, what: str = "release") -> dict:
@@ -76,7 +118,42 @@ def read_manifest(folder: str | Path, what: str = "release") -> dict:
     man = io.read_json(path)
     if man.get("format") != layout.FORMAT:
         raise ReleaseError(f"{path}: format {man.get('format')!r}, expected {layout.FORMAT!r}")
+    files = man.get("files")
+    if not isinstance(files, dict):
+        raise ReleaseError(f"{path}: 'files' is not a table of path: sha256")
+    for rel in files:
+        why = _unsafe(rel)
+        if why:
+            raise ReleaseError(f"{path}: files entry {rel!r} {why}; a release names only relative paths inside "
+                               "its folder (not an lrworld pack manifest)")
     return man
+
+
+def _unsafe(rel) -> str | None:
+    """Why a manifest's path may not be read, or None: it must stay inside the release folder."""
+    if not isinstance(rel, str) or not rel:
+        return "is not a path"
+    p = PurePosixPath(rel)
+    if p.is_absolute() or "\\" in rel or re.match(r"[A-Za-z]:", rel):
+        return "is an absolute path"
+    if any(part in ("..", ".") for part in rel.split("/")) or "//" in rel or "\0" in rel:
+        return "leads outside the release ('..', '.' or an empty part)"
+    return None
+
+
+def release_file(folder: Path, rel: str) -> Path | None:
+    """The release path as a file to read, or None when it is not a plain file inside the folder
+    (missing, a link, a device, a FIFO): nothing outside the release is ever opened."""
+    p = Path(folder) / rel
+    try:
+        st = p.lstat()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    # a folder on the way may be a link out of the release
+    real, top = p.resolve(), Path(folder).resolve()
+    return p if real.is_relative_to(top) else None
 
 
 def verify(folder: str | Path) -> dict:
@@ -85,14 +162,15 @@ def verify(folder: str | Path) -> dict:
     man = read_manifest(folder)
     problems = []
     for rel, sha in man["files"].items():
-        p = folder / rel
-        if not p.exists():
-            problems.append({"path": rel, "status": "missing"})
+        p = release_file(folder, rel)
+        if p is None:
+            problems.append({"path": rel, "status": "missing" if not (folder / rel).is_symlink()
+                             and not (folder / rel).exists() else "not_a_file"})
         elif io.sha256_file(p) != sha:
             problems.append({"path": rel, "status": "changed"})
     listed = set(man["files"]) | {layout.MANIFEST}
     problems += [{"path": p.relative_to(folder).as_posix(), "status": "unlisted"}
-                 for p in sorted(folder.rglob("*")) if p.is_file() and p.relative_to(folder).as_posix() not in listed]
+                 for p in sorted(folder.rglob("*")) if (p.is_file() or p.is_symlink()) and p.relative_to(folder).as_posix() not in listed]
     return {"release": str(folder), "checked": len(man["files"]), "problems": problems, "ok": not problems}
 
 

@@ -58,3 +58,18 @@ def files(dataset: str, measures, variants, results_paths: list[str]) -> list[st
     """The release paths behind these results paths, in order."""
     by_built = {b: r for r, b in layout.pairs(dataset, measures, variants)}
     return [by_built[p] for p in results_paths]
+
+
+def changed_files(folder: Path, rels: list[str], sha256) -> dict[str, str]:
+    """{file: sha256 now} of the release paths whose bytes differ from the folder's manifest ({}
+    before the release is there)."""
+    try:
+        listed = read_manifest(folder)["files"]
+    except ReleaseError:
+        return {}
+    out = {}
+    for rel in rels:
+        now = sha256(Path(folder) / rel)
+        if now != listed.get(rel):
+            out[str(Path(folder) / rel)] = now
+    return out

@@ -12,6 +12,7 @@ from snakemake_interface_storage_plugins.exceptions import FileOrDirectoryNotFou
 
 from lrworld.config.assembly import CAPTIONER_KEYS, enabled_models
 from lrworld.core.registry import ref_module
+from lrworld.core import io
 from lrworld.core.schema import ConfigError
 from lrworld.core.digests import DigestStore
 from lrworld.groundtruth import artifacts
@@ -213,6 +214,17 @@ class Plan:
         rels = release_source.files(wc.dataset, self.datasets[wc.dataset]["measures"], self.variants, outputs)
         return ([] if man is None else [str(folder / r) for r in rels]), rels
 
+    def release_digests(self, kind: str, wc) -> dict[str, str]:
+        """Content of the release files a release rule copies (its params): a release folder
+        swapped for another (`cp -a`, `tar x`: old mtimes kept) or a file edited in place re-runs
+        the copy, wherever the folder lies. A fetched release's folder is fetch_benchmark's output:
+        only its files that no longer match their manifest show (nothing while it is intact)."""
+        folder, man = self.benchmarks[wc.dataset]
+        rels = self.release_files(kind, wc)[1]
+        if man is None:
+            return release_source.changed_files(folder, rels, self.digests.sha256)
+        return self.digests.of([str(folder / release_layout.MANIFEST), *(str(folder / r) for r in rels)], skip=())
+
     def local_digests(self, dataset: str) -> dict[str, str]:
         """Content of the files ingest reads from outside results/ (a rule's params: new bytes re-run it)."""
         meta = [f for files in self.metadata_inputs(dataset).values() for f in files]
@@ -221,7 +233,9 @@ class Plan:
         # downloads under results/raw: only a copy changed since its fetch shows
         tampered = {k: v for f in files if f in fetched
                     for k, v in data_inputs.changed_since_fetch(f, self.digests.sha256).items()}
-        return {**self.digests.of(files), **tampered}
+        # a `path:` source is read by content wherever it lies, results/ included; only the fetch
+        # manifests are the graph's own outputs
+        return {**self.digests.of(files, skip=fetched), **tampered}
 
     def ingest_cfg(self, dataset: str) -> dict:
         """The dataset entry without what only later stages read (its measures)."""
@@ -368,6 +382,19 @@ class Plan:
             cell = self.SCORE_CELL % v
             out.update({f"responses_{v}": f"results/responses/{cell}.jsonl", f"score_{v}": f"results/scores/{cell}.json"})
         return {**out, "job": self.SCORE_JOB}
+
+    def score_replies(self, wc) -> dict:
+        """{variant: digest of its cached replies} from the answer summary (a `score` param): the
+        summary is an ancient input, so another measure's re-ask leaves this score alone, but a
+        reply of its own changed in the cache re-runs it. Read once the summary exists (before,
+        Snakemake shows <TBD> and asks again when the job is about to run). Not a function of
+        `input`: Snakemake leaves such params out of its change check."""
+        path = f"results/answers/lrworld/{wc.dataset}/{wc.model}.json"
+        try:
+            got = io.read_json(path).get("replies_sha256") or {}
+        except FileNotFoundError as exc:
+            raise FileOrDirectoryNotFoundError(Path(exc.filename)) from exc
+        return {v: got.get(f"results/prompts/{wc.dataset}/{wc.measure}/{v}.jsonl") for v in self.variants}
 
     def score_files(self, dataset: str) -> list[str]:
         return self._listed(("scores", dataset), lambda: expand(

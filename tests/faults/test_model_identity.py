@@ -2,6 +2,7 @@
 weight and tokenizer files (swapped in place, even with the old size and mtime, the answers are
 asked again); a hub id by the commit it resolves to, from the local cache, offline-safe."""
 
+import json
 import os
 import sys
 import shutil
@@ -11,7 +12,7 @@ import pytest
 from lrworld.inference.cache import ResponseCache
 from lrworld.inference.stage import fill_cache
 from lrworld.models import make_backend
-from lrworld.models.backends.hf import DIGEST_SIDECAR, ModelFilesError, resolve_hub_revision
+from lrworld.models.backends.hf import ModelFilesError, resolve_hub_revision
 
 WORDS = ["<unk>", "<s>", "</s>", "A", "B", "C", "D", "Which", "one", "?", "Answer:", "x", "y", "z", "w"]
 
@@ -39,7 +40,8 @@ def prompts(n=6):
              "candidates": list("wxyz")} for i in range(n)]
 
 
-def test_swapping_local_weights_in_place_asks_again(tmp_path):
+def test_swapping_local_weights_in_place_asks_again(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     model = tiny_llama(tmp_path / "model", seed=0)
     other = tiny_llama(tmp_path / "other", seed=1)
     cfg = {"backend": "hf", "model": str(model), "mode": "choice", "device": "cpu", "batch_size": 4}
@@ -58,7 +60,10 @@ def test_swapping_local_weights_in_place_asks_again(tmp_path):
     assert swapped["asked"] == 6
     assert swapped["identity"]["files_sha256"]["model.safetensors"] != first["identity"]["files_sha256"]["model.safetensors"]
     assert swapped["identity"]["files_sha256"]["tokenizer.json"] == first["identity"]["files_sha256"]["tokenizer.json"]
-    assert (model / DIGEST_SIDECAR).exists()  # the fast path's record
+    # the fast path's record is the working folder's, keyed by relative paths; nothing beside the weights
+    table = json.loads((tmp_path / ".snakemake/lrworld/digests.json").read_text())
+    assert "model/model.safetensors" in table and not any(k.startswith("/") for k in table)
+    assert sorted(p.name for p in model.iterdir() if p.name.startswith(".")) == []
     # provenance shows the digests the answers were keyed by
     from lrworld.provenance.record import model_block
 

@@ -52,6 +52,12 @@ def wait_dead(pids, timeout=30.0) -> bool:
 def serving_job(tmp_path, cfg, setup="", state_dir=None):
     """An answer job in a subprocess that starts model m's server, prints "serving", and sleeps
     (for the test to signal it). `setup`: a line run first; `state_dir`: Served's server records."""
+    return subprocess.Popen([sys.executable, str(job_script(tmp_path, cfg, setup, state_dir))],
+                            stdout=subprocess.PIPE, text=True)
+
+
+def job_script(tmp_path, cfg, setup="", state_dir=None) -> Path:
+    """The script `serving_job` runs."""
     job = tmp_path / "job.py"
     state = f", state_dir={str(state_dir)!r}" if state_dir else ""
     job.write_text(textwrap.dedent(f"""
@@ -64,7 +70,7 @@ def serving_job(tmp_path, cfg, setup="", state_dir=None):
             print("serving", flush=True)
             time.sleep(120)
     """))
-    return subprocess.Popen([sys.executable, str(job)], stdout=subprocess.PIPE, text=True)
+    return job
 
 
 def test_server_gets_port_gpus_env_and_its_whole_group_is_stopped(tmp_path):
@@ -220,6 +226,65 @@ def stubs_alive(tag: str) -> list[int]:
     return out
 
 
+def watchdogs(job_pid: int) -> list[int]:
+    """Live watchdog processes of the job `job_pid`."""
+    return [p.pid for p in psutil.process_iter(["cmdline"]) if not dead(p.pid)
+            and (p.info["cmdline"] or [])[1:4] == ["-m", "lrworld.inference.watchdog", str(job_pid)]]
+
+
+def test_sigkill_of_the_job_stops_its_server_within_seconds(tmp_path):
+    """No `finally` runs in a SIGKILLed job: its watchdog stops the server and the server's worker
+    (a stand-in that also ignores nothing), and then exits."""
+    rec = tmp_path / "rec.json"
+    cfg = {"backend": "openai", "model": "m",
+           "server": {"command": ["{python}", STUB, "--port", "{port}", "--record", str(rec), "--child"],
+                      "stop_grace_s": 2}}
+    proc = serving_job(tmp_path, cfg)
+    try:
+        assert proc.stdout.readline().strip() == "serving"
+        info = json.loads(rec.read_text())
+        guards = watchdogs(proc.pid)
+        assert len(guards) == 1
+        t0 = time.monotonic()
+        proc.kill()
+        assert wait_dead([info["pid"], info["child_pid"]], timeout=10)
+        assert time.monotonic() - t0 < 5
+        assert wait_dead(guards, timeout=5)
+    finally:
+        proc.kill()
+        for pid in stubs_alive(str(tmp_path)):
+            psutil.Process(pid).kill()
+
+
+def test_sigkill_of_the_run_that_holds_the_job_stops_the_job_and_its_server(tmp_path):
+    """The runner (Snakemake) SIGKILLed while its answer job serves: the watchdog sends the job
+    SIGTERM (it unwinds, as scripts/answer.py does) and no server process is left within seconds."""
+    rec = tmp_path / "rec.json"
+    cfg = {"backend": "openai", "model": "m",
+           "server": {"command": ["{python}", STUB, "--port", "{port}", "--record", str(rec), "--child"],
+                      "stop_grace_s": 2}}
+    script = job_script(tmp_path, cfg, "servers.exit_on_sigterm()")
+    runner = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
+        import subprocess, sys, time
+        job = subprocess.Popen([sys.executable, {str(script)!r}], stdout=subprocess.PIPE, text=True)
+        print(job.pid, job.stdout.readline().strip(), flush=True)
+        time.sleep(120)
+    """)], stdout=subprocess.PIPE, text=True)
+    try:
+        job_pid, said = runner.stdout.readline().split()
+        assert said == "serving"
+        info = json.loads(rec.read_text())
+        t0 = time.monotonic()
+        runner.kill()
+        assert wait_dead([int(job_pid), info["pid"], info["child_pid"]], timeout=10)
+        assert time.monotonic() - t0 < 6
+        assert stubs_alive(str(tmp_path)) == []
+    finally:
+        runner.kill()
+        for pid in stubs_alive(str(tmp_path)):
+            psutil.Process(pid).kill()
+
+
 def test_a_server_left_by_a_sigkilled_job_is_stopped_by_the_next_start(tmp_path, caplog):
     """SIGKILL of the job (no `finally` runs) orphans its server group; the next start for the same
     model stops it (server and worker), so one server runs, and a clean stop leaves no record."""
@@ -234,10 +299,13 @@ def test_a_server_left_by_a_sigkilled_job_is_stopped_by_the_next_start(tmp_path,
         info = json.loads(rec.read_text())
         orphans = [info["pid"], info["child_pid"]]
         assert len(list((state / "m").glob("*.json"))) == 1
+        guards = watchdogs(proc.pid)
+        assert len(guards) == 1
+        psutil.Process(guards[0]).kill()  # the job's watchdog killed too (as by a kill of everything)
         proc.kill()
         assert proc.wait(timeout=30) == -signal.SIGKILL
         time.sleep(0.5)
-        assert not any(dead(p) for p in orphans)  # the old behaviour: the group outlives its job
+        assert not any(dead(p) for p in orphans)  # without its watchdog the group outlives its job
         assert psutil.Process(info["pid"]).ppid() != proc.pid
         rec2 = tmp_path / "rec2.json"
         srv = server(["{python}", STUB, "--port", "{port}", "--record", str(rec2)], stop_grace_s=2)

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Iterator, Sequence
 
 from lrworld.core import io
+from lrworld.core.digests import DigestStore
 from lrworld.core.io import sha256_file
 from lrworld.models.base import PromptItem, Response, in_order
 from lrworld.models.batching import PaddingStats, plan_batches
@@ -29,10 +30,6 @@ log = logging.getLogger(__name__)
 # The files of a local model folder that decide its answers: weights, tokenizer, configs.
 MODEL_FILES = ("*.safetensors", "*.bin", "*.gguf", "*.pt", "*.pth", "*.model", "*.tiktoken", "*.json",
                "merges.txt", "vocab.txt")
-# Beside the weights: {file: {stamp: [size, mtime, ctime, inode], sha256}}, so an unchanged file
-# is not read again. ctime and inode change on any rewrite or rename, even when `cp -p` keeps
-# the mtime.
-DIGEST_SIDECAR = ".lrworld-digests.json"
 
 
 class ModelFilesError(FileNotFoundError):
@@ -101,29 +98,11 @@ def model_files(folder: Path) -> list[Path]:
 
 
 def file_digests(folder: Path, files: list[Path]) -> dict[str, str]:
-    """{path relative to folder: sha256}, through the folder's digest sidecar."""
-    sidecar = folder / DIGEST_SIDECAR
-    try:
-        known = io.read_json(sidecar)
-    except (OSError, ValueError):
-        known = {}
-    out, changed = {}, False
-    for f in files:
-        st = f.stat()
-        stamp = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
-        rel = f.relative_to(folder).as_posix()
-        entry = known.get(rel) if isinstance(known, dict) else None
-        if isinstance(entry, dict) and entry.get("stamp") == stamp:
-            out[rel] = entry["sha256"]
-            continue
-        out[rel] = sha256_file(f)
-        known[rel] = {"stamp": stamp, "sha256": out[rel]}
-        changed = True
-    if changed:
-        try:
-            io.write_json(sidecar, known)
-        except OSError:  # a read-only model folder: hashed again next time
-            pass
+    """{path relative to folder: sha256}, through the working directory's digest store (never a
+    file beside the weights: the folder may be an installed package or read-only)."""
+    store = DigestStore()
+    out = {f.relative_to(folder).as_posix(): store.sha256(f) for f in files}
+    store.save()
     return out
 
 
