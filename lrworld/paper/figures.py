@@ -28,6 +28,8 @@ MISSED_TABLE = {"amazon": "19", "movielens": "20", "netflix": "21"}
 TOKENS_TABLE = {"amazon": "16", "movielens": "17", "netflix": "17"}
 PAPER_DATASETS = tuple(RESULTS_TABLE)
 RANDOM = "RANDOM"
+# questions.per_measure: paper asks each dataset the paper's count per measure
+PAPER_COUNTS = "paper"
 
 
 def _rows(name: str) -> list[dict]:
@@ -91,12 +93,13 @@ def question_counts() -> dict[str, dict[str, int]]:
 
 def paper_dataset(dataset_cfg: dict) -> str | None:
     """The paper's dataset a configured dataset is compared with: its `paper_table` key, else by
-    format and domain (a Netflix format: netflix; movie: movielens; product: amazon; else none)."""
+    format and domain (a Netflix format: netflix; movie: movielens; product: amazon; lastfm: the
+    mini LRWorld, which has question counts (Table 7) but no results table here)."""
     if "paper_table" in dataset_cfg:
         return dataset_cfg["paper_table"]
     if str(dataset_cfg.get("format", "")).startswith("netflix"):
         return "netflix"
-    return {"movie": "movielens", "product": "amazon"}.get(dataset_cfg.get("domain"))
+    return {"movie": "movielens", "product": "amazon", "lastfm": "lastfm"}.get(dataset_cfg.get("domain"))
 
 
 def paper_name(model_cfg: dict) -> str | None:
