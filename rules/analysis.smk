@@ -92,6 +92,7 @@ rule analysis_tokens:
     params:
         tokenizer=config["analysis"]["tokenizer"],
         tokenizer_cfg=WA.tokenizer_cfg(),
+        paper_dataset=lambda wc: W.paper_dataset(wc.dataset),
         code=W.code("analysis_tokens.py"),
     log:
         "logs/analysis/{dataset}/tokens.log",

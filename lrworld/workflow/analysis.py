@@ -41,8 +41,10 @@ class AnalysisPlan:
         # pairs naming a disabled model are skipped (the paper's pairs can stay in the config)
         self.model_pairs = [p for p in cfg["model_pairs"] if p["small"] in plan.models and p["large"] in plan.models]
         tok = cfg["tokenizer"]
-        if self.on and tok != "whitespace" and plan.models.get(tok, {}).get("backend") != "hf":
-            raise ConfigError(f"config: analysis.tokenizer: {tok!r} is neither 'whitespace' nor an enabled hf model")
+        if self.on and tok != "whitespace" and not tok.startswith("tiktoken") and \
+                plan.models.get(tok, {}).get("backend") != "hf":
+            raise ConfigError(f"config: analysis.tokenizer: {tok!r} is neither 'whitespace', 'tiktoken[:<encoding>]' "
+                              "nor an enabled hf model")
         # the card shows the zero_shot prompt (or the first configured variant's)
         self.card_variant = "zero_shot" if "zero_shot" in plan.variants else plan.variants[0]
         self.bootstrap = dict(n_boot=cfg["bootstrap"], confidence=cfg["confidence"], seed=cfg["seed"])
