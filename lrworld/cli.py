@@ -56,6 +56,11 @@ def _parser() -> argparse.ArgumentParser:
     st.add_argument("--configfile", nargs="+", default=[], help="the run's --configfile files, as given to snakemake")
     st.add_argument("--json", action="store_true", help="print JSON")
     st.add_argument("-d", "--directory", help="the workflow directory (default: the current one)")
+    pl = sub.add_parser("plan", help="per dataset: questions, prompts, answers and main jobs the config asks")
+    pl.add_argument("--configfile", nargs="+", default=[], help="the run's --configfile files, as given to snakemake")
+    pl.add_argument("--paper-models", action="store_true", help="count every model with a paper_name as enabled")
+    pl.add_argument("--json", action="store_true", help="print JSON")
+    pl.add_argument("-d", "--directory", help="the workflow directory (default: the current one)")
     return ap
 
 
@@ -130,6 +135,12 @@ def main(argv: list[str] | None = None) -> int:
 
             res = status.status(args.directory or ".", args.configfile)
             print(json.dumps(res, indent=2, sort_keys=True) if args.json else status.format_status(res))
+            return 0
+        if args.command == "plan":
+            from lrworld.workflow import scale  # the plan imports snakemake: only for this command
+
+            res = scale.scale(args.directory or ".", args.configfile, args.paper_models)
+            print(json.dumps(res, indent=2, sort_keys=True) if args.json else scale.format_scale(res))
             return 0
         if args.command == "explain":
             res = trace.explain(args.table, args.row, args.column, args.directory, records=args.records)
