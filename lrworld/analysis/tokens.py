@@ -39,7 +39,7 @@ def make_counter(name: str, models: dict | None = None) -> Callable[[str], int]:
         return tiktoken_counter(name)
     cfg = (models or {}).get(name)
     if cfg is None or cfg.get("backend") != "hf":
-        raise ValueError(f"analysis.tokenizer: {name!r} is neither 'whitespace' nor an enabled hf model")
+        raise ValueError(f"analysis.tokenizer: {name!r} is neither 'whitespace', 'tiktoken[:<encoding>]' nor an hf model entry")
     from lrworld.models import make_backend
 
     tok = make_backend(name, dict(cfg)).tokenizer
