@@ -59,9 +59,11 @@ def _parser() -> argparse.ArgumentParser:
     st.add_argument("--configfile", nargs="+", default=[], help="the run's --configfile files, as given to snakemake")
     st.add_argument("--json", action="store_true", help="print JSON")
     st.add_argument("-d", "--directory", help="the workflow directory (default: the current one)")
-    pl = sub.add_parser("plan", help="per dataset and model: prompts to ask, cached, missing, input tokens, "
-                                     "API cost; warns of a missing API key")
+    pl = sub.add_parser("plan", help="what a run asks: per dataset the questions, prompts and jobs; per dataset and "
+                                     "model the prompts to ask, cached, missing, input tokens and API cost; "
+                                     "warns of a missing API key")
     pl.add_argument("--configfile", nargs="+", default=[], help="the run's --configfile files, as given to snakemake")
+    pl.add_argument("--paper-models", action="store_true", help="count every model with a paper_name as enabled")
     pl.add_argument("--json", action="store_true", help="print JSON")
     pl.add_argument("-d", "--directory", help="the workflow directory (default: the current one)")
     return ap
@@ -149,11 +151,15 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps(res, indent=2, sort_keys=True) if args.json else status.format_status(res))
             return 0
         if args.command == "plan":
-            from lrworld.workflow import costs  # the plan imports snakemake: only for this command
+            from lrworld.workflow import costs, scale  # the plan imports snakemake: only for this command
 
-            res = costs.plan_costs(args.directory or ".", args.configfile)
-            print(json.dumps(res, indent=2, sort_keys=True) if args.json else costs.format_costs(res))
-            for w in res["warnings"]:
+            res = {"scale": scale.scale(args.directory or ".", args.configfile, args.paper_models),
+                   "costs": costs.plan_costs(args.directory or ".", args.configfile)}
+            print(json.dumps(res, indent=2, sort_keys=True) if args.json
+                  else scale.format_scale(res["scale"]) + "
+
+" + costs.format_costs(res["costs"]))
+            for w in res["costs"]["warnings"]:
                 print(f"lrworld plan: warning: {w}", file=sys.stderr)
             return 0
         if args.command == "explain":

@@ -92,6 +92,7 @@ rule analysis_tokens:
     params:
         tokenizer=config["analysis"]["tokenizer"],
         tokenizer_cfg=WA.tokenizer_cfg(),
+        paper_dataset=lambda wc: W.paper_dataset(wc.dataset),
         code=W.code("analysis_tokens.py"),
     log:
         "logs/analysis/{dataset}/tokens.log",
@@ -169,6 +170,8 @@ rule analysis_cards:
         template_sha256=lambda wc: W.source_digest(W.template(wc.dataset, wc.measure, WA.card_variant)),
         domain=lambda wc: DATASETS[wc.dataset]["domain"],
         models=list(MODELS),
+        paper_dataset=lambda wc: W.paper_dataset(wc.dataset),
+        paper_names=W.paper_names(),
         code=W.code("analysis_cards.py"),
     log:
         "logs/analysis/{dataset}/cards/{measure}.log",

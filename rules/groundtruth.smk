@@ -33,7 +33,7 @@ rule similar_pairs:
     params:
         similarity=W.gt["similarity"],
         margin=W.gt["margin"]["memory"],
-        n_questions=W.gt["n_questions"],
+        n_questions=lambda wc: W.gt_n_questions(wc.dataset, f"mem_{wc.kind}_{wc.kind}"),
         seed=W.gt["seed"],
         code=W.code("groundtruth_similarity.py"),
     log:
@@ -80,7 +80,7 @@ rule prototypes:
     params:
         kmeans=W.gt["kmeans"],
         margin=W.gt["margin"]["neural"],
-        n_questions=W.gt["n_questions"],
+        n_questions=lambda wc: W.gt_n_questions(wc.dataset, "neu_item2users", "neu_user2items"),
         seed=W.gt["seed"],
         code=W.code("groundtruth_prototypes.py"),
     log:
@@ -128,7 +128,7 @@ rule gt_questions:
     wildcard_constraints:
         gt_measure=alt(W.gt_measures),
     params:
-        n_questions=W.gt["n_questions"],
+        n_questions=lambda wc: W.gt_n_questions(wc.dataset, wc.gt_measure),
         seed=W.gt["seed"],
         code=lambda wc: W.gt_questions_code(wc.gt_measure),
     log:

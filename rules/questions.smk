@@ -15,7 +15,7 @@ rule questions:
     params:
         domain=lambda wc: DATASETS[wc.dataset]["domain"],
         history_length=config["questions"]["history_length"],
-        per_measure=config["questions"]["per_measure"],
+        per_measure=lambda wc: W.n_questions(wc.dataset, wc.measure),
         seed=config["seed"],
         ties=config["questions"]["ties"],
         exclude_values=config["questions"]["exclude_values"],

@@ -41,10 +41,16 @@ rule table:
         md=report("results/tables/{dataset}.md", caption="../docs/report/table.rst", category="Results",
                   subcategory="{dataset}", labels={"dataset": "{dataset}", "table": "results"}),
         tex="results/tables/{dataset}.tex",
+        # every cell beside the LRWorld paper's (lrworld/scoring/paper_comparison.py)
+        paper_csv="results/tables/{dataset}.paper.csv",
+        paper_md=report("results/tables/{dataset}.paper.md", caption="../docs/report/table.rst", category="Results",
+                        subcategory="{dataset}", labels={"dataset": "{dataset}", "table": "beside the paper"}),
         job="results/provenance/{dataset}/table-job.json",
     params:
         domain=lambda wc: DATASETS[wc.dataset]["domain"],
         models=list(MODELS),
+        paper_dataset=lambda wc: W.paper_dataset(wc.dataset),
+        paper_names=W.paper_names(),
         bootstrap=WA.bootstrap,
         code=W.code("table.py"),
     log:

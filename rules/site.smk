@@ -35,6 +35,7 @@ rule site_page:
         # ~2,500 per dataset at paper scale (docs/slurm.md, planning at scale).
         records="results/provenance/{dataset}/table.json",
         audit="results/audit/{dataset}.json",
+        paper="results/tables/{dataset}.paper.csv",  # the paper's figure under each cell it has
     output:
         # the label keys of the plots beside it (lrworld.workflow.analysis.plot_outputs)
         page=report("results/site/{dataset}.html", caption="../docs/report/site.rst", category="Results browser",

@@ -11,7 +11,7 @@ from lrworld.site.render import dataset_page
 smk = snakemake  # noqa: F821
 log = runlog.setup(smk)
 ds = smk.wildcards.dataset
-data = page_data(ds, smk.params.domain, smk.input.table, list(smk.params.scores), smk.input.audit)
+data = page_data(ds, smk.params.domain, smk.input.table, list(smk.params.scores), smk.input.audit, smk.input.paper)
 plots = {f"{ds}: models x measures": smk.input.heatmap, f"{ds}: the factors": smk.input.radar}
 io.write_text(smk.output.page, dataset_page(data, table_legend(data, **smk.params.bootstrap), plots))
 log.info("%s: %d cells, %d answers", smk.output.page, len(data["cells"]),

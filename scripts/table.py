@@ -1,5 +1,6 @@
 """Snakemake entry: the paper-style results table of one dataset (CSV, Markdown and booktabs TeX),
-each value with its n, bootstrap interval and paired difference to RANDOM."""
+each value with its n, bootstrap interval and paired difference to RANDOM; and the paper's
+figures beside ours (`<dataset>.paper.csv/.md`)."""
 import sys
 from pathlib import Path
 
@@ -8,6 +9,7 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakema
 from lrworld.analysis.load import responses_frame
 from lrworld.core import io, runlog
 from lrworld.provenance.environment import JobClock
+from lrworld.scoring import paper_comparison as beside
 from lrworld.scoring.table import figures, results_table, to_markdown, to_tex, uncertainty, with_marks
 
 smk = snakemake  # noqa: F821
@@ -17,8 +19,14 @@ ds, domain, models, boot = smk.wildcards.dataset, smk.params.domain, list(smk.pa
 scores = [io.read_json(f) for f in smk.input.scores]
 table = results_table(scores, domain, models)
 figs = figures(scores, table, uncertainty(responses_frame(smk.input.responses), models, **boot))
-io.write_text(smk.output.csv, with_marks(table, figs).to_csv(index=False, float_format="%.4f", lineterminator="\n"))
-io.write_text(smk.output.md, to_markdown(table, ds, domain, figs, boot["confidence"], boot["n_boot"]) + (
+wide = with_marks(table, figs)
+io.write_text(smk.output.csv, wide.to_csv(index=False, float_format="%.4f", lineterminator="\n"))
+paper_ds = smk.params.paper_dataset
+comp = beside.comparison(wide, scores, domain, paper_ds, dict(smk.params.paper_names))
+io.write_text(smk.output.paper_csv, comp.to_csv(index=False, float_format="%.4f", lineterminator="\n"))
+io.write_text(smk.output.paper_md, beside.to_markdown(comp, ds, paper_ds, boot["confidence"]))
+io.write_text(smk.output.md, to_markdown(table, ds, domain, figs, boot["confidence"], boot["n_boot"]) + "\n".join(
+    [""] + beside.beside_section(comp, table, paper_ds, boot["confidence"])) + (
     f"\nProvenance of every cell: `results/provenance/{ds}/table.json`; "
     f"trace one with `lrworld explain {smk.output.csv} <model> <column>`.\n"))
 io.write_text(smk.output.tex, to_tex(table, ds, domain, figs, boot["confidence"], boot["n_boot"]))

@@ -20,6 +20,7 @@ from lrworld.core.schema import SCHEMA_PATH, StrictValidator, fail, filling_defa
 from lrworld.core.yamlfile import load_yaml
 from lrworld.data import options, schema as dataset_schema
 from lrworld.models.registry import COMMON_KEYS, backends, configurable
+from lrworld.paper import figures as paper
 from lrworld.questions import measures
 from lrworld.recsys.registry import recommenders
 
@@ -66,9 +67,13 @@ def _add_backends(s: dict) -> None:
     entry["properties"] = {"backend": {"enum": configurable()}}
 
 
+# the paper's row a model is compared with (lrworld/paper/: RANDOM and its Table 15's names)
+PAPER_NAME = {"paper_name": {"enum": paper.model_names()}}
+
+
 def backend_schema(backend: str) -> dict:
     return {"type": "object", "additionalProperties": False,
-            "properties": {**COMMON_KEYS, **backends().get(backend).schema}}
+            "properties": {**COMMON_KEYS, **PAPER_NAME, **backends().get(backend).schema}}
 
 
 # Keys of the captioner entry that are not its backend's (the instruction it is given).

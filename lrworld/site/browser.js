@@ -27,6 +27,9 @@ function cellText(c, colN) {
   return t;
 }
 
+// the LRWorld paper's figure of the cell's model and measure, and whether our interval holds it
+const paperText = p => `paper ${p.value.toFixed(4)} ${p.inside == null ? "" : (p.inside ? "\u2713" : "\u2717")}`.trim();
+
 function columnN(col) {
   const counts = {};
   for (const m of DATA.models) { const c = DATA.cells[`${m}|${col}`]; if (c && c.n != null) counts[c.n] = (counts[c.n] || 0) + 1; }
@@ -51,6 +54,7 @@ function renderTable() {
       const key = `${m}|${col.name}`, c = DATA.cells[key];
       const td = el("td", {class: "v", "data-cell": key});
       if (c) td.append(el("a", {href: "#cell=" + encodeURIComponent(key), text: cellText(c, columnN(col.name))}));
+      if (c && c.paper) td.append(el("br"), el("span", {class: "paper", text: paperText(c.paper)}));
       return td;
     })))));
 }
@@ -117,6 +121,10 @@ function renderCell(key) {
     el("p", {id: "counts", "data-n": counts.all, "data-correct": counts.correct, "data-wrong": counts.wrong, "data-missed": counts.missed,
       text: `n ${counts.all}: correct ${counts.correct}, wrong ${counts.wrong}, missed ${counts.missed}` +
         (c.diff_vs_random != null ? `; vs random ${c.diff_vs_random >= 0 ? "+" : ""}${f2(c.diff_vs_random)} (p=${c.p_vs_random.toFixed(3)})` : "")}),
+    c.paper ? el("p", {id: "paper", text: `The LRWorld paper (its Table ${c.paper.paper_table}, row ${c.paper.paper_name}): ` +
+      `${c.paper.value.toFixed(4)}${c.paper.n != null ? ` over its ${c.paper.n} questions` : ""}, ` +
+      (c.paper.inside == null ? "" : (c.paper.inside ? "inside" : "outside") + " our interval") +
+      (c.paper.missed_rate != null ? `; its missed rate ${c.paper.missed_rate.toFixed(4)}` : "")}) : null,
     buttons, shown, list);
   const audit = DATA.audit.measures[c.measure] || {};
   const side = el("div", {id: "side"},

@@ -28,8 +28,22 @@ def _status(parsed, answer_index) -> str:
     return "correct" if parsed == answer_index else "wrong"
 
 
-def page_data(dataset: str, domain: str, table_csv: str, score_files: list[str], audit_file: str) -> dict:
+def paper_cells(paper_csv: str | None) -> dict[str, dict]:
+    """`<model>|<column>` -> the paper's figure of that cell (results/tables/<ds>.paper.csv; the
+    paper's cells are zero-shot, so the column is the measure)."""
+    if not paper_csv:
+        return {}
+    comp = pd.read_csv(paper_csv)
+    return {f"{r['model']}|{r['measure']}": {
+        "paper_name": r["paper_name"], "paper_table": str(r["paper_table"]), "value": _num(r["paper"]),
+        "diff": _num(r["diff"]), "inside": None if pd.isna(r["inside"]) else bool(r["inside"]),
+        "n": _num(r["paper_n"]), "missed_rate": _num(r["paper_missed_rate"])} for _, r in comp.iterrows()}
+
+
+def page_data(dataset: str, domain: str, table_csv: str, score_files: list[str], audit_file: str,
+              paper_csv: str | None = None) -> dict:
     table = pd.read_csv(table_csv)
+    paper = paper_cells(paper_csv)
     value_cols = [c for c in table.columns[1:] if not any(c.endswith(f"_{f}") for f in FIGURES)]
     scores = [io.read_json(f) for f in score_files]
     by_cell = {(s["model"], column_name(s["measure"], s["variant"])): s for s in scores}
@@ -60,6 +74,7 @@ def page_data(dataset: str, domain: str, table_csv: str, score_files: list[str],
                 **{f: _num(row.get(f"{c}_{f}")) for f in FIGURES}, "value": _num(row[c]),
                 "score": {k: s.get(k) for k in ("n", "correct", "missed", "value", "primary_metric", "degenerate",
                                                 "top_slot", "top_slot_share", "debiased")},
+                "paper": paper.get(f"{row['model']}|{c}"),
                 "score_file": f"results/scores/{dataset}/{row['model']}/{s['measure']}/{s['variant']}.json",
                 "answers": answers,
                 "provenance": {"record": s["provenance"], "chain": [
@@ -78,5 +93,11 @@ def page_data(dataset: str, domain: str, table_csv: str, score_files: list[str],
 def table_legend(data: dict, n_boot: int, confidence: float, seed: int) -> list[str]:
     """The results table's legend for this page's cells (seed: the bootstrap's, named for the record)."""
     cells = data["cells"].values()
-    return legend(confidence, n_boot, any(c["significant_vs_random"] is not None for c in cells),
-                  any(c["degenerate"] for c in cells), csv_names=False) + [f"Bootstrap seed {seed}."]
+    out = legend(confidence, n_boot, any(c["significant_vs_random"] is not None for c in cells),
+                 any(c["degenerate"] for c in cells), csv_names=False) + [f"Bootstrap seed {seed}."]
+    tables = sorted({c["paper"]["paper_table"] for c in cells if c.get("paper")})
+    if tables:
+        out.append(f"Under a cell: the LRWorld paper's figure (its Table {', '.join(tables)}) for the model's paper row, "
+                   f"\u2713 inside our {confidence:.0%} interval, \u2717 outside; its figures are over its own data "
+                   "(RANDOM's: the expected value of a uniform pick).")
+    return out

@@ -7,6 +7,7 @@ from __future__ import annotations
 from snakemake.io import expand, report
 
 from lrworld.core.schema import ConfigError
+from lrworld.workflow import resources
 
 A_OUT = "results/analysis/{dataset}"
 
@@ -41,8 +42,12 @@ class AnalysisPlan:
         # pairs naming a disabled model are skipped (the paper's pairs can stay in the config)
         self.model_pairs = [p for p in cfg["model_pairs"] if p["small"] in plan.models and p["large"] in plan.models]
         tok = cfg["tokenizer"]
-        if self.on and tok != "whitespace" and plan.models.get(tok, {}).get("backend") != "hf":
-            raise ConfigError(f"config: analysis.tokenizer: {tok!r} is neither 'whitespace' nor an enabled hf model")
+        # an hf entry counts with its tokenizer whether or not it answers (an overlay naming other
+        # models leaves it disabled)
+        if self.on and tok != "whitespace" and not tok.startswith("tiktoken") and \
+                plan.config["models"].get(tok, {}).get("backend") != "hf":
+            raise ConfigError(f"config: analysis.tokenizer: {tok!r} is neither 'whitespace', 'tiktoken[:<encoding>]' "
+                              "nor an hf model entry")
         # the card shows the zero_shot prompt (or the first configured variant's)
         self.card_variant = "zero_shot" if "zero_shot" in plan.variants else plan.variants[0]
         self.bootstrap = dict(n_boot=cfg["bootstrap"], confidence=cfg["confidence"], seed=cfg["seed"])
@@ -75,4 +80,4 @@ class AnalysisPlan:
 
     def tokenizer_cfg(self) -> dict | None:
         tok = self.cfg["tokenizer"]
-        return self.plan.model_params(tok) if tok in self.plan.models else None
+        return resources.without_sizing(self.plan.config["models"][tok]) if tok in self.plan.config["models"] else None

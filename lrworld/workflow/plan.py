@@ -21,6 +21,7 @@ from lrworld.data import inputs as data_inputs
 from lrworld.core.package_files import packaged
 from lrworld.prompts.render import template_id
 from lrworld.release import layout as release_layout, source as release_source
+from lrworld.paper import figures as paper
 from lrworld.prompts.variants import kind as variant_kind, template_variant
 from lrworld.workflow import code, resources
 from lrworld.workflow.analysis import AnalysisPlan
@@ -69,14 +70,52 @@ class Plan:
     def _groundtruth(self) -> dict:
         """config["groundtruth"]; question count and seed follow the rest of the config unless set."""
         gt = dict(self.config["groundtruth"])
-        if gt["n_questions"] is None:
-            gt["n_questions"] = self.config["questions"]["per_measure"]
-        if gt["n_questions"] is None and any(m in self.gt_artifacts for m in self.measures):
+        per_measure = self.config["questions"]["per_measure"]
+        if per_measure == paper.PAPER_COUNTS:
+            self._paper_counts()  # every dataset's count is known before a job runs
+        elif gt["n_questions"] is None:
+            gt["n_questions"] = per_measure
+        if gt["n_questions"] is None and per_measure != paper.PAPER_COUNTS and any(
+                m in self.gt_artifacts for m in self.measures):
             raise ConfigError("config: groundtruth.n_questions: set it when questions.per_measure is null "
                               "(a ground-truth measure needs a question count)")
         if gt["seed"] is None:
             gt["seed"] = self.config["seed"]
         return gt
+
+    def _paper_counts(self) -> dict[tuple[str, str], int]:
+        """questions.per_measure: paper -> {(dataset, measure): the paper's question count}."""
+        counts = {}
+        for name, ds in self.datasets.items():
+            table = paper.question_counts().get(paper.paper_dataset(ds) or "", {})
+            for m in ds["measures"]:
+                if m not in table:
+                    raise ConfigError(f"config: questions.per_measure: paper: datasets.{name}: the paper has no "
+                                      f"question count for {m!r} on {paper.paper_dataset(ds)!r} (set paper_table, "
+                                      "or give per_measure a number)")
+                counts[(name, m)] = table[m]
+        return counts
+
+    def n_questions(self, dataset: str, measure: str) -> int | None:
+        """Questions asked of (dataset, measure): questions.per_measure, or the paper's count."""
+        per_measure = self.config["questions"]["per_measure"]
+        return self._paper_counts()[(dataset, measure)] if per_measure == paper.PAPER_COUNTS else per_measure
+
+    def paper_dataset(self, dataset: str) -> str | None:
+        """The paper's dataset a dataset's tables compare with (its `paper_table`, else by format)."""
+        return paper.paper_dataset(self.datasets[dataset])
+
+    def paper_names(self) -> dict[str, str | None]:
+        """Each run model's paper row (`paper_name`; RANDOM for the random backend)."""
+        return {m: paper.paper_name(cfg) for m, cfg in self.models.items()}
+
+    def gt_n_questions(self, dataset: str, *measures: str) -> int:
+        """A ground-truth job's question count: groundtruth.n_questions, else the most any of the
+        `measures` it serves asks (a prototypes table serves both neural measures)."""
+        if self.gt["n_questions"] is not None:
+            return self.gt["n_questions"]
+        asked = [self.n_questions(dataset, m) for m in measures if m in self.datasets[dataset]["measures"]]
+        return max(asked) if asked else self.n_questions(dataset, measures[0]) or 1
 
     # -- code --------------------------------------------------------------------------------------
     def code(self, script: str, *refs: str) -> str:

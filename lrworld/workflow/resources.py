@@ -30,8 +30,8 @@ def for_model(cfg: dict) -> dict:
 
 def without_sizing(cfg: dict) -> dict:
     """A model entry without the keys that only size its job: what the rules' params carry, so
-    that resizing a job re-runs nothing."""
-    return {k: v for k, v in cfg.items() if k not in SIZING_KEYS}
+    that resizing a job re-runs nothing (nor naming the paper's row it is compared with)."""
+    return {k: v for k, v in cfg.items() if k not in SIZING_KEYS and k != "paper_name"}
 
 
 def request_tokens(files) -> int:

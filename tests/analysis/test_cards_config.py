@@ -28,6 +28,22 @@ def test_card_shows_template_example_gold_and_scores_with_ci():
     assert "B. War (gold)" in page and "Gold answer: <b>B. War</b>" in page
     assert page.index(">random<") < page.index(">smol<")  # RANDOM first
     assert "[0.3000, 0.7000]" in page and "0.1000" in page
+    assert "paper (" not in page  # no paper figures given: no paper columns
+
+
+def test_card_shows_the_papers_figure_beside_zero_shot_rows():
+    example = {"qid": "d/attr_genre/u1", "prompt": "p", "labels": ["A", "B"], "candidates": ["Drama", "War"],
+               "answer_index": 0}
+    row = {"measure": "attr_genre", "n": 30, "missed_rate": 0.0, "value": 0.25, "ci_low": 0.1, "ci_high": 0.4}
+    scores = pd.DataFrame([{"model": "random", "variant": "zero_shot", **row},
+                           {"model": "random", "variant": "cot", **row},
+                           {"model": "qwen", "variant": "zero_shot", **row}])
+    # Table 3: RANDOM 0.2500 (inside [0.1, 0.4]), Qwen-2 <movie, genre> 0.4814 (outside)
+    page = card_html("d", "attr_genre", "t", example, scores, ["random", "qwen"], "", {"random": 0.25, "qwen": 0.4814},
+                     "Table 3, LRWorld-movielens")
+    assert "<th>paper (Table 3, LRWorld-movielens)</th>" in page
+    assert "<td class=n>0.2500</td><td>inside</td>" in page and "<td class=n>0.4814</td><td>outside</td>" in page
+    assert page.count("<td></td><td></td>") == 1  # the cot row: the paper has no cot cell
 
 
 def test_html_table():

@@ -10,6 +10,7 @@ import yaml
 
 from lrworld.core import io
 from lrworld.scoring.metrics import score
+from lrworld.scoring.paper_comparison import comparison
 from lrworld.scoring.table import figures, results_table, uncertainty, with_marks
 from lrworld.analysis.load import responses_frame
 from lrworld.site.collect import page_data, table_legend
@@ -58,6 +59,9 @@ def write_graph(root, title_text=""):
     frame = responses_frame([root / s["responses"] for s in scores])
     figs = figures(scores, table, uncertainty(frame, list(PICKS), 200, 0.95, 0))
     io.write_text(root / "results/tables/ml.csv", with_marks(table, figs).to_csv(index=False, float_format="%.4f"))
+    # random is the paper's RANDOM row; "other" has no paper row
+    paper = comparison(with_marks(table, figs), scores, "movie", "movielens", {"random": "RANDOM", "other": None})
+    io.write_text(root / "results/tables/ml.paper.csv", paper.to_csv(index=False, float_format="%.4f"))
     return [f"results/scores/ml/{m}/attr_genre/zero_shot.json" for m in PICKS]
 
 
@@ -65,7 +69,8 @@ def write_graph(root, title_text=""):
 def site(tmp_path, monkeypatch, request):
     monkeypatch.chdir(tmp_path)  # the graph's paths are relative to the workdir, as in a job
     score_files = write_graph(tmp_path, request.param)
-    data = page_data("ml", "movie", "results/tables/ml.csv", score_files, "results/audit/ml.json")
+    data = page_data("ml", "movie", "results/tables/ml.csv", score_files, "results/audit/ml.json",
+                     "results/tables/ml.paper.csv")
     io.write_text(tmp_path / "results/site/ml.html", dataset_page(data, table_legend(data, 200, 0.95, 0)))
     io.write_text(tmp_path / "results/site/index.html",
                   index_page([{"dataset": "ml", "domain": "movie", "models": 2, "columns": 1}]))
@@ -80,6 +85,11 @@ def test_page_data_has_every_cell_and_answer(site):
     assert cell["provenance"]["chain"][1]["path"] == "results/questions/ml/attr_genre.jsonl"
     assert data["prompts"]["attr_genre|zero_shot"]["ml/attr_genre/u4"]["answer_index"] == 2
     assert data["cells"]["other|attr_genre"]["diff_vs_random"] == -0.3333  # 1 of 6 vs 3 of 6, from the .csv
+    # the paper's Table 3 RANDOM <movie, genre>: 0.2500, inside random's interval over 3 of 6; over its 297
+    assert cell["paper"] == {"paper_name": "RANDOM", "paper_table": "3", "value": 0.25, "diff": 0.25, "inside": True,
+                             "n": 297, "missed_rate": None}
+    assert data["cells"]["other|attr_genre"]["paper"] is None
+    assert "the LRWorld paper's figure (its Table 3)" in table_legend(data, 200, 0.95, 0)[-1]
 
 
 def test_page_is_self_contained_and_keeps_hostile_text_inert(site):
@@ -136,9 +146,14 @@ def test_click_a_cell_in_headless_chromium_and_filter(site, tmp_path, request):
         browser.wait_for("document.querySelectorAll('#results td.v a').length === 2")
         assert browser.eval("document.querySelector('#results td[data-cell=\"random|attr_genre\"]').innerText") \
             .startswith("0.50 [")
+        assert browser.eval("document.querySelector('#results td[data-cell=\"random|attr_genre\"] span.paper').innerText") \
+            == "paper 0.2500 \u2713"
+        assert browser.eval("document.querySelectorAll('#results span.paper').length") == 1  # other: no paper row
         browser.eval("document.querySelector('#results td[data-cell=\"random|attr_genre\"] a').click()")
         browser.wait_for("document.querySelectorAll('#qlist .question').length > 0")
         counts = json.loads(browser.eval("JSON.stringify(document.getElementById('counts').dataset)"))
+        assert browser.eval("document.getElementById('paper').innerText").startswith(
+            "The LRWorld paper (its Table 3, row RANDOM): 0.2500 over its 297 questions, inside our interval")
         assert _count_rows(browser) == want["n"] == int(counts["n"]) == 6
         assert (int(counts["correct"]), int(counts["missed"])) == (want["correct"], want["missed"]) == (3, 1)
         for status, n in (("correct", want["correct"]), ("wrong", want["n"] - want["correct"] - want["missed"]),
@@ -187,6 +202,9 @@ def test_the_graph_builds_the_site_and_a_cell_matches_its_score_file(tmp_path, s
         browser.open((tmp_path / "results/site/ml.html").as_uri() + "#cell=random%7Cattr_genre")
         browser.wait_for("document.querySelectorAll('#qlist .question').length > 0")
         assert browser.eval("document.querySelectorAll('#results td.v a').length") == 2
+        # ML-100K is compared with the paper's MovieLens table: RANDOM's expected values under its cells
+        assert browser.eval("[...document.querySelectorAll('#results span.paper')].map(s => s.innerText.slice(0, 12))") \
+            == ["paper 0.1000", "paper 0.2500"]
         assert _count_rows(browser) == want["n"] == 20
         browser.eval("document.querySelector('button[data-filter=correct]').click()")
         assert _count_rows(browser) == want["correct"]

@@ -1,0 +1,66 @@
+"""`lrworld plan`: what a config asks before any data exists: per dataset, its questions (the
+config's count per measure, or the paper's), prompts (x variants), answers (x models), and the
+main jobs (questions, prompts, answer, score), so the paper's scale is known before a cluster run.
+
+Counts are what the config asks; a dataset with fewer eligible users gets fewer questions (its
+questions report says how many). `paper_models`: count every model entry with a paper row
+(`paper_name`) as enabled, as a run of all of the paper's Table 15 would be.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lrworld.config.assembly import fill_defaults, validate
+from lrworld.config.files import load
+from lrworld.core.markdown import pipe_table
+from lrworld.paper import figures as paper
+from lrworld.workflow.plan import Plan
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def scale(directory: str | Path = ".", cli_files=(), paper_models: bool = False) -> dict:
+    config = load(directory, cli_files)
+    validate(config)
+    config = fill_defaults(config)
+    if paper_models:
+        for cfg in config["models"].values():
+            if paper.paper_name(cfg):
+                cfg["enabled"] = True
+    plan = Plan(config, ROOT)
+    models, variants = list(plan.models), plan.variants
+    out = {"variants": variants, "models": models, "datasets": {}}
+    for ds, spec in plan.datasets.items():
+        per = {m: plan.n_questions(ds, m) for m in spec["measures"]}
+        known = all(n is not None for n in per.values())
+        questions = sum(per.values()) if known else None
+        out["datasets"][ds] = {
+            "paper_table": paper.paper_dataset(spec), "questions_per_measure": per, "questions": questions,
+            "prompts": None if questions is None else questions * len(variants),
+            "answers": None if questions is None else questions * len(variants) * len(models),
+            "jobs": {"questions": len(per), "prompts": len(per) * len(variants), "answer": len(models),
+                     "score": len(models) * len(per)}}
+    known = [d for d in out["datasets"].values() if d["questions"] is not None]
+    out["total"] = {k: sum(d[k] for d in known) for k in ("questions", "prompts", "answers")}
+    out["total"]["jobs"] = sum(sum(d["jobs"].values()) for d in out["datasets"].values())
+    return out
+
+
+def format_scale(res: dict) -> str:
+    def n(v):
+        return "all eligible" if v is None else f"{v:,}"
+
+    head = ["dataset", "paper table", "measures", "questions", "prompts", "answers", "question + prompt + answer + score jobs"]
+    rows = ([ds, d["paper_table"] or "", str(len(d["questions_per_measure"])), n(d["questions"]), n(d["prompts"]),
+             n(d["answers"]), f"{d['jobs']['questions']} + {d['jobs']['prompts']} + {d['jobs']['answer']} + "
+                              f"{d['jobs']['score']}"] for ds, d in res["datasets"].items())
+    t = res["total"]
+    lines = [f"{len(res['models'])} models ({', '.join(res['models'])}) x {len(res['variants'])} variants "
+             f"({', '.join(res['variants'])})", ""]
+    lines += pipe_table(head, rows, right=[False, False] + [True] * 5)
+    lines += ["", f"total: {t['questions']:,} questions, {t['prompts']:,} prompts, {t['answers']:,} answers, "
+                  f"{t['jobs']:,} question, prompt, answer and score jobs"]
+    for ds, d in res["datasets"].items():
+        lines.append(f"{ds}: " + ", ".join(f"{m} {n(c)}" for m, c in d["questions_per_measure"].items()))
+    return "\n".join(lines)

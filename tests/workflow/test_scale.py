@@ -1,0 +1,44 @@
+"""`lrworld plan`: the questions, prompts, answers and main jobs a config asks, before any data:
+the paper's scale from config/paper.yaml (its Tables 12-14's counts), and the default run's."""
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from lrworld.cli import main
+from lrworld.core.schema import ConfigError
+from lrworld.workflow.scale import scale
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_paper_config_asks_the_papers_counts():
+    res = scale(ROOT, [ROOT / "config/paper.yaml"])
+    amazon, ml25m, lastfm = (res["datasets"][d] for d in ("amazon", "ml25m", "lastfm"))
+    # Table 12's Amazon counts: 118 + 305 + 3,546 + 1,000 + 1,000 + 1,344 + 1,898 + 3 x 1,304 + 1,259
+    assert amazon["questions"] == 14382 and amazon["questions_per_measure"]["assoc_rule"] == 118
+    assert ml25m["paper_table"] == "movielens" and ml25m["questions_per_measure"]["kg_cast"] == 297
+    assert lastfm["questions"] == 2 * 122  # Table 7
+    assert res["models"] == ["random"] and len(res["variants"]) == 9
+    assert amazon["prompts"] == 9 * 14382 and amazon["jobs"] == {"questions": 11, "prompts": 99, "answer": 1, "score": 11}
+    assert res["total"]["questions"] == 14382 + 9560 + 11027 + 244
+    every = scale(ROOT, [ROOT / "config/paper.yaml"], paper_models=True)
+    assert len(every["models"]) == 17 and every["datasets"]["amazon"]["answers"] == 17 * 9 * 14382
+
+
+def test_default_run_and_cli(capsys):
+    assert scale(ROOT)["datasets"]["ml100k"]["questions"] == 6 * 50
+    assert main(["plan", "-d", str(ROOT)]) == 0
+    assert "total: 300 questions, 300 prompts, 600 answers, 26 question, prompt, answer and score jobs" in \
+        capsys.readouterr().out
+
+
+def test_paper_counts_for_a_dataset_the_paper_lacks(tmp_path):
+    mine = tmp_path / "mine.yaml"
+    mine.write_text(yaml.safe_dump({"questions": {"per_measure": "paper"},
+                                    "datasets": {"ml": {"domain": "movie", "format": "ml-100k", "paper_table": None,
+                                                        "source": {"path": "x"}, "measures": ["attr_genre"]}}}))
+    with pytest.raises(ConfigError, match=r"^config: questions.per_measure: paper: datasets.ml: the paper has no "
+                                          r"question count for 'attr_genre' on None"):
+        scale(ROOT, [mine])
