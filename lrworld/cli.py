@@ -156,9 +156,7 @@ def main(argv: list[str] | None = None) -> int:
             res = {"scale": scale.scale(args.directory or ".", args.configfile, args.paper_models),
                    "costs": costs.plan_costs(args.directory or ".", args.configfile)}
             print(json.dumps(res, indent=2, sort_keys=True) if args.json
-                  else scale.format_scale(res["scale"]) + "
-
-" + costs.format_costs(res["costs"]))
+                  else scale.format_scale(res["scale"]) + "\n\n" + costs.format_costs(res["costs"]))
             for w in res["costs"]["warnings"]:
                 print(f"lrworld plan: warning: {w}", file=sys.stderr)
             return 0
