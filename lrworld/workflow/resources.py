@@ -13,7 +13,8 @@ from lrworld.models.registry import SIZING_KEYS, resources as backend_resources
 
 # Bytes of a request file per prompt token: the JSON fields beside each prompt (labels, digests,
 # ids) add bytes, and these prompts (titles, years, numbered lists) tokenize densely; on the
-# default run's prompts bytes / 4 is 0.98-1.30x the real count (docs/slurm.md).
+# default run's prompts bytes / 4 is close to the real count (benchmarks/bench_request_tokens.py,
+# docs/slurm.md).
 BYTES_PER_TOKEN = 4
 # Over the estimate: throughputs vary by prompt length, node and load.
 TIME_SAFETY = 1.5

@@ -72,8 +72,8 @@ def test_credentials_in_the_base_url_stop_the_run_before_anything_is_written(tmp
 
 
 def test_a_managed_server_log_is_0600_and_its_environment_has_no_openai_key(tmp_path, monkeypatch):
-    """The server's log was 0644 (a server may print its command line, key flags and
-    all, into it) and the server inherited OPENAI_API_KEY."""
+    """The server's log is 0600 under the usual umask (a server may print its command line, key
+    flags and all, into it), and the server does not inherit OPENAI_API_KEY."""
     import json
     import os
     import stat

@@ -151,7 +151,7 @@ def test_polls_back_off(tmp_path, monkeypatch):
 
 
 def test_a_truncated_output_line_caches_the_good_lines_and_fails_in_one_line(tmp_path, fake):
-    """Before, every rerun failed with a JSONDecodeError traceback, caching nothing."""
+    """A truncated output line must not become a JSONDecodeError traceback on every rerun, caching nothing."""
     store = tmp_path / "m.sqlite"
     cache = ResponseCache(store)
     fake.truncate_output_line(3)
@@ -166,7 +166,7 @@ def test_a_truncated_output_line_caches_the_good_lines_and_fails_in_one_line(tmp
 
 
 def test_lost_local_batch_state_re_attaches_by_metadata_instead_of_submitting_again(tmp_path, caplog, monkeypatch):
-    """Before, a lost store re-submitted every request (billed twice, one INFO line)."""
+    """A lost store must not re-submit every request (billed twice, one INFO line)."""
     class Killed(Exception):
         pass
 
