@@ -15,7 +15,7 @@ from lrworld.prompts.render import item_keys
 REPORT_KEYS = ("requested", "users", "users_without_window", "ties", "skipped", "negatives_rejected",
                "values_true_of_positive_kept_out",
                "excluded_values", "eligible_rules", "targets_in_artifact", "dropped_same_text",
-               "negatives_rejected_same_text", "skipped_too_few_negatives")
+               "negatives_rejected_same_text", "skipped_too_few_negatives", "targets_tried", "short")
 
 
 def _slot_sequences(dataset: str, questions: dict[str, tuple[str, list[dict]]]) -> dict:
