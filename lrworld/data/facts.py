@@ -19,8 +19,8 @@ here (the dataset's own files under the format's name, each metadata join under 
   nothing for that item, not even a logline a distractor could show.
 
 The table (`facts.parquet`) has one row per (item, field, value) with its sources and witnesses;
-the items keep per-name-field columns the question builders read: `<field>_witnesses`,
-`<field>_sources`, `<field>_other` (names a covering source gave that are not kept, never a
+the items keep `<field>_sources` (the sources backing the value) for every field, and per name
+field `<field>_witnesses`, `<field>_other` (names a covering source gave that are not kept, never a
 distractor of that item) and `<field>_dropped` (why the item lost the field).
 """
 
@@ -165,9 +165,10 @@ def reconcile(items: pd.DataFrame, facts: Facts, require_agreement: bool = True)
                 rows.extend((i, field, x, [first], 1, "single_source") for x in lists[first])
         empty = [] if names or field in LIST_COLUMNS else None
         out[field] = [values.get(i, empty) for i in ids]
+        if field != "imdb_id":
+            out[f"{field}_sources"] = [backers.get(i, []) for i in ids]
         if names:
             out[f"{field}_witnesses"] = [int(witnesses.get(i, 0)) for i in ids]
-            out[f"{field}_sources"] = [backers.get(i, []) for i in ids]
             out[f"{field}_other"] = [other.get(i, []) for i in ids]
             out[f"{field}_dropped"] = [dropped.get(i) for i in ids]
         w = Counter(witnesses.values())
