@@ -19,5 +19,6 @@ example = io.read_jsonl(smk.input.prompts)[0]
 scores = pd.read_csv(smk.input.scores)
 io.write_text(smk.output.card, card_html(w.dataset, w.measure, packaged(smk.params.template).read_text(encoding="utf-8"),
                                          example, scores, list(smk.params.models),
-                                         f"{m.scale} / {m.factor} ({m.qtype}, {m.primary_metric})"))
+                                         f"{m.scale} / {m.factor} ({m.qtype}, {m.primary_metric})",
+                                         short=(io.read_json(smk.input.questions_report).get("short") or {}).get("reason")))
 log.info("card written")

@@ -15,7 +15,8 @@ _STYLE = ("body{font-family:sans-serif;margin:1em;max-width:60em}pre{background:
 
 
 def card_html(dataset: str, measure: str, template: str, example: dict, scores: pd.DataFrame,
-              models: list[str], description: str = "") -> str:
+              models: list[str], description: str = "", short: str | None = None) -> str:
+    """`short`: why the measure has fewer questions than asked (the question report's `short`)."""
     e = html.escape
     labels, cands = example["labels"], example["candidates"]
     gold = example["answer_index"]
@@ -32,7 +33,8 @@ def card_html(dataset: str, measure: str, template: str, example: dict, scores: 
     return (f"<!doctype html><html><head><meta charset=utf-8><title>{e(dataset)} / {e(measure)}</title>"
             f"<style>{_STYLE}</style></head><body><h1>{e(measure)} <small>({e(dataset)})</small></h1>"
             f"<p>{e(description)}</p>"
-            "<h2>Scores</h2><table><tr><th>model</th><th>variant</th><th>n</th><th>missed rate</th>"
+            + (f"<p class=short><b>* Short measure:</b> {e(short)}</p>" if short else "")
+            + "<h2>Scores</h2><table><tr><th>model</th><th>variant</th><th>n</th><th>missed rate</th>"
             "<th>score</th><th>95% CI (bootstrap)</th></tr>" + "".join(rows) + "</table>"
             f"<h2>Prompt template</h2><pre>{e(template)}</pre>"
             f"<h2>Example question <small>({e(example['qid'])})</small></h2><pre>{e(example['prompt'])}</pre>"

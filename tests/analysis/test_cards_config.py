@@ -28,6 +28,10 @@ def test_card_shows_template_example_gold_and_scores_with_ci():
     assert "B. War (gold)" in page and "Gold answer: <b>B. War</b>" in page
     assert page.index(">random<") < page.index(">smol<")  # RANDOM first
     assert "[0.3000, 0.7000]" in page and "0.1000" in page
+    assert "Short measure" not in page
+    short = card_html("d", "attr_genre", "Tpl", example, scores, ["smol"], "desc",
+                      short="137 of 200 questions: 400 targets tried (dropped_margin 201)")
+    assert "<b>* Short measure:</b> 137 of 200 questions: 400 targets tried (dropped_margin 201)" in short
 
 
 def test_html_table():
