@@ -80,9 +80,10 @@ def field_keys(items: pd.DataFrame, field: str) -> dict[str, set[str]]:
 
 class Witnessed:
     """What facts.parquet says of one field: per item, the keys of the values a gold may be (agreed
-    by every covering source, or the only source's) and of every value any source gives."""
+    by every covering source, the only source's, or for a field not compared across sources the
+    first source's) and of every value any source gives."""
 
-    GOLD = ("agreed", "single_source")
+    GOLD = ("agreed", "single_source", "first_source")
 
     def __init__(self, facts: pd.DataFrame, field: str):
         self.key = name_key if field in NAME_FIELDS else display_key

@@ -66,7 +66,9 @@ def test_without_agreement_the_first_source_is_kept_as_single_source():
     out, table, rep = reconcile(_items(4), _facts(), require_agreement=False)
     by = out.set_index("item_id")
     assert list(by.loc["2", "director"]) == ["Tony Scott"] and by.loc["2", "director_witnesses"] == 1
-    assert pd.isna(by.loc["2", "director_dropped"])
+    assert pd.isna(by.loc["2", "director_dropped"]) and list(by.loc["2", "director_other"]) == ["Geoffrey G. Bowers"]
+    film2 = table[table.item_id == "2"].set_index("value")["status"].to_dict()
+    assert film2 == {"Tony Scott": "first_source", "Geoffrey G. Bowers": "disagreed"}
     assert rep["require_agreement"] is False and rep["fields"]["director"]["disagreed"] == {"sources_disagree": 1}
 
 
