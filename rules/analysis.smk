@@ -161,6 +161,8 @@ rule analysis_cards:
     input:
         scores="results/analysis/{dataset}/scores.csv",
         prompts=lambda wc: f"results/prompts/{wc.dataset}/{wc.measure}/{WA.card_variant}.jsonl",
+        # a measure with fewer questions than asked: the card shows why (`short`)
+        questions_report="results/questions/{dataset}/{measure}.report.json",
     output:
         card=report("results/analysis/{dataset}/cards/{measure}.html", caption="../docs/report/card.rst", category="Measure cards",
                     subcategory="{dataset}", labels={"dataset": "{dataset}", "measure": "{measure}"}),

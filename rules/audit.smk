@@ -20,6 +20,8 @@ rule audit:
         interactions="results/data/{dataset}/interactions.parquet",
         item_table="results/data/{dataset}/items.parquet",
         ingest_report="results/data/{dataset}/ingest_report.json",
+        # the witnessed facts the knowledge golds are re-read from
+        facts=lambda wc: W.facts_inputs(wc.dataset),
         # the ground-truth artifacts the HitRate@1 golds are re-derived from
         artifacts=lambda wc: W.audit_artifacts(wc.dataset),
     output:

@@ -35,6 +35,8 @@ rule table:
         scores=lambda wc: W.score_files(wc.dataset),
         # per-question correctness for the intervals and the paired test against random
         responses=lambda wc: W.responses_files(wc.dataset),
+        # a measure with fewer questions than asked gets a mark and its reason in the caption
+        question_reports=lambda wc: W.question_files(wc.dataset, ".report.json"),
     output:
         csv=report("results/tables/{dataset}.csv", caption="../docs/report/table.rst", category="Results",
                    subcategory="{dataset}", labels={"dataset": "{dataset}", "table": "results (csv)"}),

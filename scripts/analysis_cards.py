@@ -24,5 +24,6 @@ figs = {model: fig for model, name in dict(smk.params.paper_names).items()
 label = f"Table {paper.RESULTS_TABLE[paper_ds]}, LRWorld-{paper_ds}" if figs else ""
 io.write_text(smk.output.card, card_html(w.dataset, w.measure, packaged(smk.params.template).read_text(encoding="utf-8"),
                                          example, scores, list(smk.params.models),
-                                         f"{m.scale} / {m.factor} ({m.qtype}, {m.primary_metric})", figs, label))
+                                         f"{m.scale} / {m.factor} ({m.qtype}, {m.primary_metric})", figs, label,
+                                         short=(io.read_json(smk.input.questions_report).get("short") or {}).get("reason")))
 log.info("card written")

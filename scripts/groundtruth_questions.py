@@ -10,7 +10,7 @@ import pandas as pd
 from lrworld.core import runlog
 from lrworld.groundtruth import questions as _registers_its_builders  # noqa: F401
 from lrworld.questions.builders import ARTIFACT, builder
-from lrworld.questions import measures
+from lrworld.questions import measures, shortfall
 from lrworld.core.io import write_json, write_jsonl
 from lrworld.prompts.render import item_keys
 
@@ -39,9 +39,12 @@ for q in qs:
     if missing:
         raise ValueError(f"{q['qid']}: item(s) {missing[:5]} not in {sm.input.item_table}")
 n = write_jsonl(sm.output.questions, qs)
-write_json(sm.output.report, {"dataset": dataset, "measure": measure, "seed": int(sm.params.seed),
-                              "requested": int(sm.params.n_questions), "questions": n,
-                              "artifacts": list(sm.input.artifact), **built})
+report = {"dataset": dataset, "measure": measure, "seed": int(sm.params.seed),
+          "requested": int(sm.params.n_questions), "questions": n, "artifacts": list(sm.input.artifact), **built}
+report["targets_tried"] = shortfall.targets_tried(report)
+if (short := shortfall.shortfall(report)) is not None:
+    report["short"] = short  # the mark and reason a table caption and report card show
+write_json(sm.output.report, report)
 log.info(f"{measure}: wrote {n} questions (asked for {sm.params.n_questions})")
 if n < int(sm.params.n_questions):
     log.warning(f"fewer questions than asked: the artifact has only {n} eligible targets/rules")

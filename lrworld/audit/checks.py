@@ -24,12 +24,13 @@ import pandas as pd
 from lrworld.audit import golds
 from lrworld.prompts.variants import permutes
 from lrworld.core.display import display_key
+from lrworld.core.names import NAME_FIELDS, name_key
 
 CHECKS = ("answer_index_out_of_range", "answer_equals_negative", "negative_in_history", "positive_in_shown_history",
           "distractor_true_of_positive", "answer_not_true_of_positive", "gold_not_target_item",
           "same_work_as_target", "duplicate_work_options", "duplicate_display_text",
           "candidate_missing_in_prompt", "prompt_disagrees_with_question", "slot_uniformity",
-          "equal_slot_sequences", *golds.CHECKS)
+          "equal_slot_sequences", "gold_not_witnessed", "distractor_witnessed_of_positive", *golds.CHECKS)
 
 # Texts a missing value turns into on its way to a prompt.
 _EMPTY = {"", "nan", "none", "null"}
@@ -77,8 +78,36 @@ def field_keys(items: pd.DataFrame, field: str) -> dict[str, set[str]]:
     return {str(i): {display_key(x) for x in _values(v)} for i, v in zip(items["item_id"], items[field])}
 
 
+class Witnessed:
+    """What facts.parquet says of one field: per item, the keys of the values a gold may be (agreed
+    by every covering source, the only source's, or for a field not compared across sources the
+    first source's) and of every value any source gives."""
+
+    GOLD = ("agreed", "single_source", "first_source")
+
+    def __init__(self, facts: pd.DataFrame, field: str):
+        self.key = name_key if field in NAME_FIELDS else display_key
+        f = facts[facts["field"] == field]
+        self.gold: dict[str, set[str]] = {}
+        self.any: dict[str, set[str]] = {}
+        for i, v, st in zip(f["item_id"].astype(str), f["value"], f["status"]):
+            k = self.key(v)
+            self.any.setdefault(i, set()).add(k)
+            if st in self.GOLD:
+                self.gold.setdefault(i, set()).add(k)
+
+    def check(self, answer: str, negs: list[str], positive: str, bad) -> None:
+        if self.key(answer) not in self.gold.get(positive, set()):
+            bad("gold_not_witnessed", f"{answer!r} is not a witnessed value of item {positive} in facts.parquet")
+        for n in negs:
+            if self.key(n) in self.any.get(positive, set()):
+                bad("distractor_witnessed_of_positive", f"the distractor {n!r} is a value a source gives item "
+                                                        f"{positive} (facts.parquet)")
+
+
 def question_checks(path: str, q: dict, known: Known, truths: dict[str, set[str]] | None = None,
-                    works: dict[str, str] | None = None, evidence: golds.Evidence | None = None) -> list[Violation]:
+                    works: dict[str, str] | None = None, evidence: golds.Evidence | None = None,
+                    witnessed: Witnessed | None = None) -> list[Violation]:
     """The checks one question record must pass. `truths`: field_keys of the measure's field
     (value questions); `works`: item id -> the key of the work it is (render.item_keys: two ids
     of one film share it); `evidence`: what the HitRate@1 golds are re-derived from (golds.py)."""
@@ -108,6 +137,9 @@ def question_checks(path: str, q: dict, known: Known, truths: dict[str, set[str]
         for n in negs:
             if display_key(n) in true:
                 bad("distractor_true_of_positive", f"the distractor {n!r} is a value of item {positive}")
+        if witnessed is not None:
+            # the gold re-read from the witnessed facts, not only from items.parquet
+            witnessed.check(answer, negs, positive, bad)
         return out
     if kind == "item" and answer in shown:
         bad("positive_in_shown_history", f"the answer {answer} is in the shown history")

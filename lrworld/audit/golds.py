@@ -5,7 +5,7 @@ answer from the candidate with cosine 0.619 to one with 0.000 passed the audit).
 |---|---|---|
 | assoc_rule | rules.parquet | the consequent of a mined rule A -> {c} with lift > 1, with the support and confidence the question carries; no negative a consequent of any rule with antecedent A |
 | mem_item_item, mem_user_user | the interactions (cosine of one-hot sets, recomputed here) and item/user_similar_pairs.parquet | the strict cosine argmax among the candidates, the artifact's answer over the artifact's candidates |
-| neu_item2users, neu_user2items | prototypes.parquet | the (mean) cosine argmax among the candidates, the artifact's answer over the artifact's candidates, and the argmax under every NeuMF training by the artifact's margin |
+| neu_item2users, neu_user2items | prototypes.parquet and embeddings.parquet | the (mean) cosine argmax among the candidates, the artifact's answer over the artifact's candidates, and the argmax under every NeuMF training by the artifact's margin, with the cosines recomputed from the embeddings themselves (the artifact's per-training cosines must be theirs) |
 
 The question's own evidence (the scores it carries per candidate) is checked too: its answer must
 be the argmax of those scores. Each failure kind is its own named check (`CHECKS`).
@@ -15,15 +15,20 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pandas as pd
 
 CHECKS = ("gold_not_argmax", "gold_differs_from_artifact", "evidence_differs_from_artifact",
-          "rule_not_in_artifact", "negative_is_rule_consequent")
+          "artifact_differs_from_embeddings", "rule_not_in_artifact", "negative_is_rule_consequent")
 
 # measure -> (score column of its evidence and artifact, kind of its targets)
 TABLES = {"mem_item_item": ("similarity", "item"), "mem_user_user": ("similarity", "user"),
           "neu_item2users": ("cosine", "item"), "neu_user2items": ("cosine", "user")}
 MEMORY = ("mem_item_item", "mem_user_user")
+# neural measure -> (target kind, candidate kind): their cosines are recomputed from the NeuMF
+# embeddings themselves, so a prototypes row written with another candidate's cosines is caught
+NEURAL = {"neu_item2users": ("item", "user"), "neu_user2items": ("user", "item")}
+EMBEDDING = "gmf"
 TOL = 1e-9
 
 
@@ -77,6 +82,28 @@ class Evidence:
             col, other = ("item_id", "user_id") if kind == "item" else ("user_id", "item_id")
             sub = interactions[interactions[col].astype(str).isin(ids)]
             self.sets[m] = {str(k): set(g.astype(str)) for k, g in sub.groupby(col, sort=False)[other]}
+        # unit GMF vectors per kind and training, of the ids the neural questions name
+        self.vectors: dict[str, list[dict[str, np.ndarray]]] = {}
+        emb = artifacts.get("embeddings")
+        if emb is not None and any(m in questions for m in NEURAL):
+            need: dict[str, set] = {"item": set(), "user": set()}
+            for m, (tk, ck) in NEURAL.items():
+                for q in questions.get(m, []):
+                    need[tk].add(str((q.get("context") or {}).get(f"target_{tk}")))
+                    need[ck].update(map(str, q["candidates"]))
+            n = int(emb["seed"].max()) + 1 if "seed" in emb and len(emb) else 1
+            for kind, ids in need.items():
+                sub = emb[(emb["kind"] == kind) & emb["id"].astype(str).isin(ids)]
+                per = []
+                for j in range(n):
+                    t = sub[sub["seed"] == j] if "seed" in sub else sub
+                    vecs = {}
+                    for i, v in zip(t["id"].astype(str), t[EMBEDDING]):
+                        v = np.asarray(v, dtype=np.float64)
+                        norm = np.linalg.norm(v)
+                        vecs[i] = v / norm if norm > 0 else v
+                    per.append(vecs)
+                self.vectors[kind] = per
         self.rules = None
         if "assoc_rule" in questions and artifacts.get("rules") is not None:
             r = artifacts["rules"]
@@ -99,9 +126,56 @@ class Evidence:
         t = artifacts.get("prototypes")
         return t[t["measure"] == measure] if t is not None else None
 
+    def neural_cosines(self, measure: str, target: str, cands: list[str]) -> list[list[float]] | None:
+        """(training, candidate) cosines recomputed from embeddings.parquet; None when not loaded.
+        Raises KeyError naming an id the embeddings do not hold."""
+        tk, ck = NEURAL[measure]
+        if tk not in self.vectors:
+            return None
+        out = []
+        for T, C in zip(self.vectors[tk], self.vectors[ck]):
+            if target not in T:
+                raise KeyError(f"{tk} {target}")
+            miss = next((c for c in cands if c not in C), None)
+            if miss is not None:
+                raise KeyError(f"{ck} {miss}")
+            out.append([float(C[c] @ T[target]) for c in cands])
+        return out
+
     def cosine(self, measure: str, a: str, b: str) -> float:
         sa, sb = self.sets[measure].get(a, set()), self.sets[measure].get(b, set())
         return len(sa & sb) / math.sqrt(len(sa) * len(sb)) if sa and sb else 0.0
+
+
+def _embedding_checks(path, q, ev, m, target, cands, a, g, violation) -> list:
+    """The neural gold against the embeddings: under every training the answer leads every other
+    option by the artifact's margin, and the artifact's per-training cosines are the embeddings'."""
+    try:
+        cos = ev.neural_cosines(m, target, cands)
+    except KeyError as exc:
+        return [violation(path, q["qid"], "artifact_differs_from_embeddings",
+                          f"{exc.args[0]} is not in embeddings.parquet")]
+    if cos is None:
+        return []
+    out = []
+    need = float(g["min_margin"].iat[0]) if g is not None and "min_margin" in g else 0.0
+    for j, s in enumerate(cos):
+        rival = max((k for k in range(len(s)) if k != a), key=lambda k: s[k])
+        if s[a] - s[rival] < max(need, TOL) - TOL:
+            out.append(violation(path, q["qid"], "gold_not_argmax",
+                                 f"recomputed from embeddings.parquet, under NeuMF training {j} the answer {cands[a]} "
+                                 f"has cosine {s[a]:.4f}, candidate {cands[rival]} {s[rival]:.4f} (the margin is "
+                                 f"{need:g})"))
+    if g is not None and "seed_cosines" in g:
+        art = {str(c): [float(x) for x in v] for c, v in zip(g["candidate"], g["seed_cosines"])}
+        for k, c in enumerate(cands):
+            if c in art and any(abs(x - cos[j][k]) > 1e-6 for j, x in enumerate(art[c][:len(cos)])):
+                out.append(violation(path, q["qid"], "artifact_differs_from_embeddings",
+                                     f"prototypes.parquet gives candidate {c} cosines "
+                                     f"{', '.join(f'{x:.4f}' for x in art[c])}, the embeddings "
+                                     f"{', '.join(f'{cos[j][k]:.4f}' for j in range(len(cos)))}"))
+                break
+    return out
 
 
 def gold_checks(path: str, q: dict, ev: Evidence, violation) -> list:
@@ -129,6 +203,8 @@ def gold_checks(path: str, q: dict, ev: Evidence, violation) -> list:
             if why:
                 bad("gold_not_argmax", why)
         g = ev.tables.get(m, {}).get(target) if m in ev.tables else None
+        if m in NEURAL:
+            out += _embedding_checks(path, q, ev, m, target, cands, a, g, violation)
         if m in ev.tables:
             if g is None:
                 bad("gold_differs_from_artifact", f"target {target} is not in the ground-truth artifact")

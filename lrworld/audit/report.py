@@ -15,7 +15,7 @@ from lrworld.prompts.render import item_keys
 REPORT_KEYS = ("requested", "users", "users_without_window", "ties", "skipped", "negatives_rejected",
                "values_true_of_positive_kept_out",
                "excluded_values", "eligible_rules", "targets_in_artifact", "dropped_same_text",
-               "negatives_rejected_same_text", "skipped_too_few_negatives")
+               "negatives_rejected_same_text", "skipped_too_few_negatives", "targets_tried", "short")
 
 
 def _slot_sequences(dataset: str, questions: dict[str, tuple[str, list[dict]]]) -> dict:
@@ -26,10 +26,11 @@ def _slot_sequences(dataset: str, questions: dict[str, tuple[str, list[dict]]]) 
 def audit_dataset(dataset: str, domain: str, questions: dict[str, tuple[str, list[dict]]],
                   prompts: list[tuple[str, str, list[dict]]], reports: dict[str, dict], interactions: pd.DataFrame,
                   items: pd.DataFrame, ingest_report: dict, artifacts: dict[str, pd.DataFrame] | None = None,
-                  ) -> tuple[dict, list[checks.Violation]]:
+                  facts: pd.DataFrame | None = None) -> tuple[dict, list[checks.Violation]]:
     """`questions`: measure -> (path, records); `prompts`: (path, measure, records) per prompt file;
     `reports`: measure -> question report; `artifacts`: ground-truth artifact name -> table (the
-    HitRate@1 golds are re-derived from them). Returns (audit, violations)."""
+    HitRate@1 golds are re-derived from them); `facts`: the ingest's facts table (the knowledge
+    golds are re-read from it). Returns (audit, violations)."""
     violations: list[checks.Violation] = []
     checked = Counter()
     known = checks.Known(interactions, [q for _, qs in questions.values() for q in qs])
@@ -40,8 +41,10 @@ def audit_dataset(dataset: str, domain: str, questions: dict[str, tuple[str, lis
     for m, (path, qs) in sorted(questions.items()):
         field = measures.get(domain, m).field
         truths = checks.field_keys(items, field) if field in items.columns else None
+        witnessed = (checks.Witnessed(facts, field) if facts is not None and field and qs
+                     and qs[0].get("candidate_kind") == "value" and (facts["field"] == field).any() else None)
         for q in qs:
-            violations += checks.question_checks(path, q, known, truths, works, evidence)
+            violations += checks.question_checks(path, q, known, truths, works, evidence, witnessed)
             by_qid[q["qid"]] = q
         checked["questions"] += len(qs)
         k = len(qs[0]["candidates"]) if qs else measures.get(domain, m).n_candidates
@@ -77,6 +80,9 @@ def audit_dataset(dataset: str, domain: str, questions: dict[str, tuple[str, lis
         "measures": per_measure,
         "equal_slot_sequences": {"equal_pairs": [list(p) for p in equal], **compared},
         "titles": ingest_report.get("display_titles"),
+        # which sources back each knowledge field and how often two covering sources agree
+        "facts": {f: {k: r[k] for k in ("sources", "witnesses", "agreement", "dropped") if k in r}
+                  for f, r in ((ingest_report.get("facts") or {}).get("fields") or {}).items()},
         "ingest": {k: ingest_report[k] for k in ("interactions", "duplicates_dropped", "users", "items")
                    if k in ingest_report},
     }
@@ -123,6 +129,11 @@ def to_markdown(audit: dict) -> str:
         lines.append(f"| {m} | {r['questions']} | {' '.join(map(str, s['counts']))} | {p} | {s['verdict']} | "
                      f"{r['tied_positives']} | {ties.get('users_dropped', 0)} | {_sum(excluded)} | {rejected} | "
                      f"{skipped} |")
+    for f, r in (audit.get("facts") or {}).items():
+        pairs = "; ".join(f"{p.replace('|', ' and ')} agree on {a['agree']} of {a['both']} films"
+                          for p, a in (r.get("agreement") or {}).items())
+        lines += ["", f"Facts `{f}`: sources {', '.join(r['sources'])}; witnesses per item {r['witnesses']}"
+                  + (f"; {pairs}, {r.get('dropped', 0)} dropped" if pairs else "") + "."]
     t = audit.get("titles")
     if t:
         examples = f" (e.g. {'; '.join(t['examples'][:2])})" if t["examples"] else ""

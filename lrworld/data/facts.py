@@ -19,8 +19,8 @@ here (the dataset's own files under the format's name, each metadata join under 
   nothing for that item, not even a logline a distractor could show.
 
 The table (`facts.parquet`) has one row per (item, field, value) with its sources and witnesses;
-the items keep per-name-field columns the question builders read: `<field>_witnesses`,
-`<field>_sources`, `<field>_other` (names a covering source gave that are not kept, never a
+the items keep `<field>_sources` (the sources backing the value) for every field, and per name
+field `<field>_witnesses`, `<field>_other` (names a covering source gave that are not kept, never a
 distractor of that item) and `<field>_dropped` (why the item lost the field).
 """
 
@@ -123,7 +123,9 @@ def reconcile(items: pd.DataFrame, facts: Facts, require_agreement: bool = True)
             if not names:
                 s = next(iter(got))
                 values[i], witnesses[i], backers[i] = got[s], 1, [s]
-                rows.extend((i, field, x, [s], 1, "single_source") for x in (_listed(got[s]) or [got[s]])[:50])
+                # first_source: others cover the item too, in vocabularies not compared (genres, loglines)
+                status = "single_source" if len(got) == 1 else "first_source"
+                rows.extend((i, field, x, [s], 1, status) for x in (_listed(got[s]) or [got[s]]))
                 continue
             lists = {s: _names(v) for s, v in got.items()}
             lists = {s: v for s, v in lists.items() if v}
@@ -158,16 +160,18 @@ def reconcile(items: pd.DataFrame, facts: Facts, require_agreement: bool = True)
             examples.setdefault("sources_disagree", []).append(f"item {i} {title.get(i)!r}: {detail}")
             if require_agreement:
                 dropped[i] = f"sources_disagree: {detail}"
-                rows.extend((i, field, x, [s for s, v in lists.items() if x in v], 1, "disagreed")
-                            for x in other[i])
             else:
+                # the policy keeps the first source's names; the others' stay out of the distractors
                 values[i], witnesses[i], backers[i] = lists[first], 1, [first]
-                rows.extend((i, field, x, [first], 1, "single_source") for x in lists[first])
+                rows.extend((i, field, x, [first], 1, "first_source") for x in lists[first])
+                other[i] = [x for x in other[i] if x not in lists[first]]
+            rows.extend((i, field, x, [s for s, v in lists.items() if x in v], 1, "disagreed") for x in other[i])
         empty = [] if names or field in LIST_COLUMNS else None
         out[field] = [values.get(i, empty) for i in ids]
+        if field != "imdb_id":
+            out[f"{field}_sources"] = [backers.get(i, []) for i in ids]
         if names:
             out[f"{field}_witnesses"] = [int(witnesses.get(i, 0)) for i in ids]
-            out[f"{field}_sources"] = [backers.get(i, []) for i in ids]
             out[f"{field}_other"] = [other.get(i, []) for i in ids]
             out[f"{field}_dropped"] = [dropped.get(i) for i in ids]
         w = Counter(witnesses.values())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from lrworld.questions import knowledge, measures
+from lrworld.questions import knowledge, measures, shortfall
 from lrworld.core.seeding import rng_for
 from lrworld.questions.windows import latest_windows
 
@@ -55,6 +55,9 @@ def build_questions(dataset: str, domain: str, measure_id: str, interactions: pd
                  "questions_with_tied_positive": sum(q["tied_positive"] for q in questions)},
         "questions": len(questions), "requested": n_questions,
     })
+    report["targets_tried"] = shortfall.targets_tried(report)
+    if (short := shortfall.shortfall(report)) is not None:
+        report["short"] = short
     if not questions:
         raise QuestionError(f"{dataset}/{measure_id}: no question could be built ({report['skipped']})")
     return questions, report

@@ -199,6 +199,10 @@ def build_item_text(measure: Measure, dataset: str, windows: list[Window], items
     texts = {k: t for k, v in item_texts.items() if (t := _text(v))}
     keys = {k: display_key(t) for k, t in texts.items()}
     with_text = sorted(texts)
+    # which source gave each positive's text (the facts table's; captions have their own artifact)
+    backers = (dict(zip(items["item_id"].astype(str), items[f"{field}_sources"]))
+               if f"{field}_sources" in items.columns else {})
+    used_sources = Counter()
     n_neg = measure.n_candidates - 1
     skipped, rejected = Counter(), Counter()
     questions = []
@@ -238,8 +242,10 @@ def build_item_text(measure: Measure, dataset: str, windows: list[Window], items
             skipped["too_few_items_with_text"] += 1
             continue
         candidates = place_answer(w.positive, negatives, slot)
+        used_sources["+".join(backers.get(w.positive, [])) or "items"] += 1
         shown = list(w.history) + candidates
         questions.append(_question(measure, dataset, w, candidates, slot, seed, "item", item_field=field,
                                    item_texts={it: texts[it] for it in shown}))
-    return questions, {"skipped": dict(skipped), "negatives_rejected": dict(rejected),
+    return questions, {"skipped": dict(skipped), "facts": {"sources": dict(sorted(used_sources.items()))},
+                       "negatives_rejected": dict(rejected),
                        "items_with_text": len(with_text)}

@@ -186,6 +186,17 @@ def legend(confidence: float, n_boot: int, paired: bool, degenerate: bool, csv_n
     return out
 
 
+SHORT = "§"
+
+
+def short_notes(short: dict[str, str] | None) -> list[str]:
+    """One caption line per measure with fewer questions than asked, with the question report's reason."""
+    if not short:
+        return []
+    return [f"{SHORT} short measures (fewer questions than asked): "
+            + "; ".join(f"{m}: {why}" for m, why in sorted(short.items())) + "."]
+
+
 def _marked(figs: dict[str, pd.DataFrame]) -> tuple[bool, bool]:
     """(some cell has a test against RANDOM, some cell is degenerate)"""
     return (bool(figs["significant_vs_random"].iloc[:, 1:].notna().to_numpy().any()),
@@ -193,11 +204,12 @@ def _marked(figs: dict[str, pd.DataFrame]) -> tuple[bool, bool]:
 
 
 def to_markdown(table: pd.DataFrame, title: str, domain: str, figs: dict[str, pd.DataFrame], confidence: float = 0.95,
-                n_boot: int = 1000) -> str:
+                n_boot: int = 1000, short: dict[str, str] | None = None) -> str:
+    """`short`: measure -> why it has fewer questions than asked (its question report's `short`)."""
     # an escaped *: two in a row would make the text between them italic
     main = formatted(table, domain, figs).replace(regex={r"\*$": r"\\*"})
     lines = [f"# {title}", ""] + _rows(main) + [""]
-    lines += [line for text in legend(confidence, n_boot, *_marked(figs)) for line in (text, "")]
+    lines += [line for text in legend(confidence, n_boot, *_marked(figs)) + short_notes(short) for line in (text, "")]
     debiased = figs["debiased"]
     if debiased.iloc[:, 1:].notna().to_numpy().any():
         lines += ["## Position-debiased", "",
@@ -211,10 +223,10 @@ def to_markdown(table: pd.DataFrame, title: str, domain: str, figs: dict[str, pd
 
 
 def to_tex(table: pd.DataFrame, title: str, domain: str, figs: dict[str, pd.DataFrame], confidence: float = 0.95,
-           n_boot: int = 1000) -> str:
+           n_boot: int = 1000, short: dict[str, str] | None = None) -> str:
     """The .md's main table in booktabs, under the paper's scale / factor header groups."""
     groups = factor_groups(domain, [c.partition("@")[0] for c in table.columns[1:]])
-    caption = f"{title}. " + " ".join(legend(confidence, n_boot, *_marked(figs), csv_names=False))
+    caption = f"{title}. " + " ".join(legend(confidence, n_boot, *_marked(figs), csv_names=False) + short_notes(short))
     tex = to_latex(formatted(table, domain, figs), caption, f"tab:results-{title}".replace("_", "-"), groups)
     align = "l" * len(table.columns)
     tex = tex.replace(f"\\begin{{tabular}}{{{align}}}", f"\\begin{{tabular}}{{l{'r' * (len(table.columns) - 1)}}}")

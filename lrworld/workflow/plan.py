@@ -299,7 +299,14 @@ class Plan:
         if dataset in self.benchmarks:
             return []
         names = dict.fromkeys(self.gt_artifacts[m] for m in self.datasets[dataset]["measures"] if m in self.gt_artifacts)
+        if "prototypes" in names:
+            names["embeddings"] = None  # the neural golds are recomputed from the embeddings too
         return artifacts.paths(names, dataset)
+
+    def facts_inputs(self, dataset: str) -> list[str]:
+        """The witnessed facts table the audit re-reads the knowledge golds from (a release carries
+        none: its audit re-checks against the release's items)."""
+        return [] if dataset in self.benchmarks else [f"results/data/{dataset}/facts.parquet"]
 
     def gt_chain(self, dataset: str, measure: str) -> list[str]:
         """Every artifact a measure's ground truth rests on (its provenance chain); a release's

@@ -44,6 +44,10 @@ def test_card_shows_the_papers_figure_beside_zero_shot_rows():
     assert "<th>paper (Table 3, LRWorld-movielens)</th>" in page
     assert "<td class=n>0.2500</td><td>inside</td>" in page and "<td class=n>0.4814</td><td>outside</td>" in page
     assert page.count("<td></td><td></td>") == 1  # the cot row: the paper has no cot cell
+    assert "Short measure" not in page
+    short = card_html("d", "attr_genre", "Tpl", example, scores, ["smol"], "desc",
+                      short="137 of 200 questions: 400 targets tried (dropped_margin 201)")
+    assert "<b>* Short measure:</b> 137 of 200 questions: 400 targets tried (dropped_margin 201)" in short
 
 
 def test_html_table():

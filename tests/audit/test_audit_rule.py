@@ -3,6 +3,7 @@ one line naming the file, the question id and the check, and no audit output is 
 
 import json
 
+import pandas as pd
 import pytest
 
 from lrworld.core import io
@@ -35,6 +36,10 @@ class W:
         return []
 
     @staticmethod
+    def facts_inputs(dataset):
+        return ["results/data/d/facts.parquet"]
+
+    @staticmethod
     def prompt_files(dataset):
         return expand("results/prompts/{{dataset}}/{{measure}}/zero_shot.jsonl", dataset=dataset,
                       measure=DATASETS[dataset]["measures"])
@@ -44,7 +49,12 @@ include: {str(ROOT / "rules/audit.smk")!r}
 """
 
 
-def _write(wd, questions):
+# what the sources say of the fixture's items: item 6 is a Drama and a War film
+FACTS = pd.DataFrame({"item_id": ["6", "6"], "field": "genres", "value": ["Drama", "War"], "sources": [["f"], ["f"]],
+                      "witnesses": 1, "status": "single_source"})
+
+
+def _write(wd, questions, facts=None, items=ITEMS_X):
     wd.mkdir(parents=True)
     (wd / "Snakefile").write_text(SNAKEFILE)
     qfiles = {m: (f"results/questions/d/{m}.jsonl", questions[m]) for m in MEASURES}
@@ -54,8 +64,9 @@ def _write(wd, questions):
     for path, _, ps in prompts_for(qfiles):
         io.write_jsonl(wd / path, ps)
     io.write_parquet(wd / "results/data/d/interactions.parquet", INTER)
-    io.write_parquet(wd / "results/data/d/items.parquet", ITEMS_X)
+    io.write_parquet(wd / "results/data/d/items.parquet", items)
     io.write_json(wd / "results/data/d/ingest_report.json", {"interactions": len(INTER)})
+    io.write_parquet(wd / "results/data/d/facts.parquet", facts if facts is not None else FACTS)
 
 
 @pytest.mark.slow
@@ -72,9 +83,22 @@ def test_audit_rule_passes_then_fails_with_one_line(tmp_path):
     proc = snakemake(bad, "results/audit/d.json", snakefile=bad / "Snakefile", check=False)
     assert proc.returncode != 0
     lines = [ln for ln in (proc.stdout + proc.stderr).splitlines() if ln.startswith("audit: ")]
+    # (the witnessed facts say so too: the one more)
     assert lines == ["audit: results/questions/d/attr_genre.jsonl: d/attr_genre/uu: distractor_true_of_positive: "
-                     "the distractor 'War' is a value of item 6"]
+                     "the distractor 'War' is a value of item 6 (and 1 more, see logs/audit/d.log)"]
     assert not (bad / "results/audit/d.json").exists() and not (bad / "results/audit/d.md").exists()
+
+    # a wrong value written into items.parquet (item 6 a Comedy) and the question built from it:
+    # the witnessed facts stop the build
+    forged = tmp_path / "forged"
+    items = ITEMS_X.assign(genres=[["Comedy"] if i == "6" else g for i, g in zip(ITEMS_X["item_id"], ITEMS_X["genres"])])
+    _write(forged, one(attr_genre=lambda q: q.__setitem__("candidates", ["Comedy", "Horror", "Western", "Musical"])),
+           items=items)
+    proc = snakemake(forged, "results/audit/d.json", snakefile=forged / "Snakefile", check=False)
+    assert proc.returncode != 0
+    lines = [ln for ln in (proc.stdout + proc.stderr).splitlines() if ln.startswith("audit: ")]
+    assert lines == ["audit: results/questions/d/attr_genre.jsonl: d/attr_genre/uu: gold_not_witnessed: 'Comedy' is "
+                     "not a witnessed value of item 6 in facts.parquet"]
 
 
 def test_the_answer_jobs_wait_for_audit_all_and_the_audit_reads_the_artifacts():
@@ -88,4 +112,4 @@ def test_the_answer_jobs_wait_for_audit_all_and_the_audit_reads_the_artifacts():
     plan = Plan(cfg, ROOT)
     assert plan.gate("lrworld", "a") == ["results/audit/a.json", "results/audit/_all.json"]
     assert plan.audit_artifacts("a") == ["results/gt/a/rules.parquet", "results/gt/a/item_similar_pairs.parquet",
-                                         "results/gt/a/prototypes.parquet"]
+                                         "results/gt/a/prototypes.parquet", "results/gt/a/embeddings.parquet"]

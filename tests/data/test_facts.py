@@ -66,7 +66,9 @@ def test_without_agreement_the_first_source_is_kept_as_single_source():
     out, table, rep = reconcile(_items(4), _facts(), require_agreement=False)
     by = out.set_index("item_id")
     assert list(by.loc["2", "director"]) == ["Tony Scott"] and by.loc["2", "director_witnesses"] == 1
-    assert pd.isna(by.loc["2", "director_dropped"])
+    assert pd.isna(by.loc["2", "director_dropped"]) and list(by.loc["2", "director_other"]) == ["Geoffrey G. Bowers"]
+    film2 = table[table.item_id == "2"].set_index("value")["status"].to_dict()
+    assert film2 == {"Tony Scott": "first_source", "Geoffrey G. Bowers": "disagreed"}
     assert rep["require_agreement"] is False and rep["fields"]["director"]["disagreed"] == {"sources_disagree": 1}
 
 
@@ -107,6 +109,7 @@ def test_ml100k_kg_director_golds_agree_with_both_sources(ml100k_witnessed, shar
     assert qrep["skipped"]["sources_disagree"] == 36
     assert any(x.startswith("item 161 'Top Gun'") for x in qrep["facts"]["dropped_targets"]["sources_disagree"])
     assert qrep["facts"]["witnesses"] == {"1": 87, "2": 763}
+    assert qrep["facts"]["sources"] == {"hetrec_directors": 44, "imdb_details": 43, "imdb_details+hetrec_directors": 763}
     imdb, hetrec = _raw_directors(shared_data)
     both = 0
     for q in qs:
@@ -131,6 +134,7 @@ def test_ml100k_rows_of_another_film_give_no_logline(ml100k_witnessed):
         rows = facts[facts.item_id == item]
         assert not any("imdb_details" in s for s in rows["sources"]) and set(rows["field"]) == {"genres"}
     assert report["facts"]["rows_of_another_film"] == {"imdb_details: imdb_id_titled_otherwise_in_hetrec": 41}
-    qs, _ = build_questions("ml", "movie", "text_logline", inter, items, 5, None, 2024)
+    qs, qrep = build_questions("ml", "movie", "text_logline", inter, items, 5, None, 2024)
+    assert qrep["facts"]["sources"] == {"imdb_details": len(qs)}  # the report names the loglines' source
     shown = {i for q in qs for i in q["item_texts"]}
     assert not shown & {"1432", "1463", "1389"}

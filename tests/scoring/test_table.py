@@ -148,3 +148,14 @@ def test_without_a_random_row_there_is_no_test_and_no_star():
     assert figs["significant_vs_random"].iloc[:, 1:].isna().all().all()
     md = to_markdown(table, "ml", "movie", figs)
     assert "differs from random" not in md and "| smol | 0.50 [" in md and "\\*" not in md
+
+
+def test_a_short_measure_is_marked_with_its_reason_in_the_caption():
+    _, table, _, figs = _built()
+    why = {"neu_user2items": "137 of 200 questions: 400 targets tried (dropped_margin 201)"}
+    md = to_markdown(table, "ml", "movie", figs, short=why)
+    assert ("§ short measures (fewer questions than asked): neu_user2items: 137 of 200 questions: 400 targets "
+            "tried (dropped_margin 201).") in md
+    assert "short measures" not in to_markdown(table, "ml", "movie", figs)
+    tex = to_tex(table, "ml_100k", "movie", figs, short=why)
+    assert r"short measures (fewer questions than asked): neu\_user2items: 137 of 200" in tex
