@@ -113,6 +113,7 @@ rule llara_train:
     input:
         data=lambda wc: WL.inputs(wc.ll_dataset),
         rec_model=lambda wc: WL.rec_checkpoint(wc.ll_dataset, wc.trained) or [],
+        valid=lambda wc: WL.valid_inputs(wc.ll_dataset),
     output:
         adapter=directory("results/llara/{ll_dataset}/train/{trained}/adapter"),
         projector="results/llara/{ll_dataset}/train/{trained}/projector.pt",

@@ -42,6 +42,12 @@ class LlaraPlan:
         self.trained = llara_entries.check(self.cfg["trained"], plan.config["models"], self.baselines,
                                            self.cfg["baseline_seeds"], {*plan.config["models"], *baseline_rows})
         self.trained_rows = llara_entries.rows(self.trained)
+        if self.trained and self.cfg["train"]["validate_every"]:
+            for d, c in self.datasets.items():
+                if "Val_data.jsonl" in [*c.get("train_files", []), *c.get("train_expand", [])]:
+                    raise ConfigError(f"config: llara.train.validate_every: llara.datasets.{d} trains on its "
+                                      f"Val_data.jsonl, so validation would score trained-on rows; set 0 or "
+                                      f"leave Val_data.jsonl out of its training files")
         # a released LLaRA model (`llara.checkpoint`): one row, answered on the datasets it names
         self.released = released_entry.check(self.cfg.get("checkpoint"), plan.config["models"], self.datasets,
                                              {*plan.config["models"], *baseline_rows, *self.trained,
@@ -91,6 +97,14 @@ class LlaraPlan:
 
     def rec_checkpoint(self, dataset: str, name: str) -> str | None:
         return llara_entries.rec_checkpoint(dataset, self.trained[name])
+
+    def valid_inputs(self, dataset: str) -> list[str]:
+        """A released set's Val_data.jsonl when llara_train validates (sets built from interactions
+        hold their validation split in their inputs already)."""
+        c = self.datasets[dataset]
+        if not self.cfg["train"]["validate_every"] or not c.get("path"):
+            return []
+        return [str(Path(c["path"]) / "Val_data.jsonl")]
 
     def train_hparams(self, name: str) -> dict:
         """llara.train with the entry's curriculum share and seed."""

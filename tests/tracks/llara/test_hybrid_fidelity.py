@@ -123,3 +123,16 @@ def test_training_rows_are_llaras_len_seq_at_least_3(lastfm_set):
     assert len(lastfm_set.train) == 49_824
     ex = training_examples(lastfm_set, 20, 0, min_len_seq=3)
     assert len(ex) == 47_872 and min(len(e["history"]) for e in ex) == 3
+
+
+def test_validation_rows_are_llaras_val_split(lastfm_set, llara_cfg_for):
+    from lrworld.tracks.llara.data import load_llara_split
+    from lrworld.tracks.llara.hybrid.run import validation_examples
+
+    rows = validation_examples(lastfm_set, llara_cfg_for("lastfm"), 20, 0, limit=50)
+    val, _ = load_llara_split(llara_cfg_for("lastfm")["path"] + "/Val_data.jsonl", "lastfm", "val",
+                              lastfm_set.item_names)
+    assert len(rows) == 50 and [r["history"] for r in rows] == [list(e.history) for e in val[:50]]
+    assert all(len(r["candidates"]) == 20 and r["next_title"] in r["candidate_titles"] for r in rows)
+    with pytest.raises(ValueError, match="Val_data.jsonl is training data here"):
+        validation_examples(lastfm_set, {**llara_cfg_for("lastfm"), "train_expand": ["Val_data.jsonl"]}, 20, 0, 5)

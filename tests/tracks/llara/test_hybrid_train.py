@@ -94,3 +94,55 @@ def test_a_checkpoint_of_other_settings_is_not_resumed(tmp_path):
     rec = json.loads((tmp_path / "w" / "record.json").read_text())
     assert [r["step"] for r in rec["loss_curve"]] == list(range(1, 9)) and rec["steps"] == 8
     assert rec["loss_curve"][0]["loss"] == first
+
+
+SELECT = textwrap.dedent("""
+    import json, os, sys, torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from lrworld.recsys.sequential import SASRec
+    from lrworld.tracks.llara.hybrid.tokens import item_table
+    from lrworld.tracks.llara.hybrid import train as T
+    from peft import get_peft_model_state_dict
+    model_dir, work, hp = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+    names = "alpha beta gamma delta epsilon zeta eta theta iota kappa".split()
+    ex = [{"history": [i % 10, (i + 1) % 10], "history_titles": [names[i % 10], names[(i + 1) % 10]],
+           "candidates": [(i + 2) % 10, (i + 5) % 10], "candidate_titles": [names[(i + 2) % 10], names[(i + 5) % 10]],
+           "next_title": names[(i + 2) % 10]} for i in range(7)]
+    # scripted validation scores by step: the best (0.75) at step 4, a tie at step 6 keeps step 4
+    scores = {2: 0.25, 4: 0.75, 6: 0.75}
+    states = {}
+    real = T.validate
+    def scripted(model, projector, *a, **k):
+        step = len(states) * 2 + 2
+        states[step] = {n: p.detach().clone() for n, p in get_peft_model_state_dict(model).items()}
+        real(model, projector, *a, **k)  # the real greedy pass runs (and must leave training mode on)
+        assert model.training and projector.training
+        return {"hit_ratio_at_1": scores[step], "valid_ratio": 1.0, "n": 3}
+    T.validate = scripted
+    torch.manual_seed(0)
+    rec = SASRec(n_items=10, hidden=8)
+    tok, base = AutoTokenizer.from_pretrained(model_dir), AutoModelForCausalLM.from_pretrained(model_dir)
+    model, proj, rec_ = T.train(ex, "this user has watched [HistoryHere] . candidates are [CansHere] . answer is",
+                                tok, base, item_table(rec), hp, 0, "tiny", work, log=print, val_examples=ex[:3])
+    got = get_peft_model_state_dict(model)
+    same = all(torch.equal(got[n], v) for n, v in states[4].items())
+    last = all(torch.equal(got[n], v) for n, v in states[6].items())
+    json.dump({**rec_, "returned_is_step4": same, "returned_is_step6": last}, open(os.path.join(work, "record.json"), "w"))
+""")
+
+
+def test_validation_selects_the_best_state(tmp_path):
+    """validate_every 2 of 6 steps: the curve is recorded, the state of the best validation
+    HitRatio@1 (step 4; the tie at step 6 keeps the earlier) is the one returned."""
+    import json
+    from tests.support.tiny_llama import build_tiny_llama
+    build_tiny_llama(tmp_path / "m")
+    env = {**os.environ, "PYTHONPATH": os.getcwd(), "OMP_NUM_THREADS": "1"}
+    hp = {**HP, "validate_every": 2, "validate_n": 3, "validate_max_new_tokens": 2}
+    run = subprocess.run([sys.executable, "-c", SELECT, str(tmp_path / "m"), str(tmp_path / "w"), json.dumps(hp)],
+                         env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr[-2000:]
+    rec = json.loads((tmp_path / "w" / "record.json").read_text())
+    assert [(c["step"], c["hit_ratio_at_1"]) for c in rec["validation_curve"]] == [(2, 0.25), (4, 0.75), (6, 0.75)]
+    assert rec["selected_step"] == 4 and rec["selection"] == "best validation HitRatio@1"
+    assert rec["returned_is_step4"] and not rec["returned_is_step6"] and rec["steps"] == 6

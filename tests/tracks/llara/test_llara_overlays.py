@@ -44,8 +44,10 @@ def test_gpu_overlay_is_sized_like_its_answer_jobs():
     assert need == plan.answer_resources("llama-2-7b") and need["gpu"] == 1
     res = wl.train_resources("llama2-llara-sasrec")
     assert res["gpu"] == 1 and res["mem_mb"] == 56320  # (4 + 40) GB x 1.25
-    # startup 300 s + 3 x 600 tokens x 1946 steps x 128 examples at 2400 tokens/s, x 1.5
-    assert res["runtime"] == 4678  # minutes (78 h: set throughput_tokens_s to what the GPU reaches)
+    # startup 300 s + 3 x 600 tokens x 1870 steps x 128 examples at 2400 tokens/s, x 1.5
+    assert res["runtime"] == 4496  # minutes (75 h: set throughput_tokens_s to what the GPU reaches)
+    hp = wl.train_hparams("llama2-llara-sasrec")
+    assert (hp["max_steps"], hp["validate_every"], hp["curriculum"]) == (1870, 374, "paper")
     cfg = plan.answer_params("llara", "lastfm", "llama2-llara-caser")
     assert cfg["base"]["model"] == "meta-llama/Llama-2-7b-hf" and cfg["rec_model"].endswith("baseline_caser/seed0.pt")
 
@@ -103,3 +105,19 @@ def test_released_entry_refusals():
         with pytest.raises(ConfigError) as err:
             released_entry.check(entry, models, datasets, {"b"} if entry.get("name") == "b" else set())
         assert str(err.value).startswith(msg) and "\n" not in str(err.value)
+
+
+def test_validation_on_a_set_that_trains_on_its_val_rows_is_refused():
+    from lrworld.core.schema import ConfigError
+
+    cfg = config_files.load(ROOT, [ROOT / "config/llara_trained.yaml"])
+    cfg["llara"]["train"]["validate_every"] = 5
+    lrw_config.validate(cfg)
+    lrw_config.fill_defaults(cfg)
+    assert Plan(cfg, ROOT).llara.valid_inputs("lastfm") == ["../shared/data/llara/lastfm/Val_data.jsonl"]
+    cfg["llara"]["datasets"]["steam"] = {"path": "../shared/data/llara/steam", "train_files": ["train_data_first1000.jsonl"],
+                                         "train_expand": ["Val_data.jsonl"], "template": "steam"}
+    lrw_config.fill_defaults(cfg)
+    with pytest.raises(ConfigError, match=r"^config: llara.train.validate_every: llara.datasets.steam trains on its "
+                                          r"Val_data.jsonl"):
+        Plan(cfg, ROOT)

@@ -84,35 +84,17 @@ class HybridBackend:
         return self._loaded
 
     def answer(self, items: Sequence[PromptItem]) -> list[Response]:
-        import torch
-
-        from lrworld.tracks.llara.hybrid.tokens import wrap_embeds
+        from lrworld.tracks.llara.hybrid.generate import greedy
 
         tok, model, projector, token_ids, table, device = self._load()
-        pad, eos = tok.pad_token_id, tok.eos_token_id
         out: list[Response] = []
         for b0 in range(0, len(items), self.batch_size):
             batch = items[b0:b0 + self.batch_size]
             t0 = time.perf_counter()
-            # the tokenizer's own special tokens, as LLaRA's test collate (<s> first for Llama)
-            rows = [tok(it.prompt, add_special_tokens=True)["input_ids"] for it in batch]
-            width = max(map(len, rows))
-            ids = torch.tensor([[pad] * (width - len(r)) + r for r in rows], device=device)
-            mask = torch.tensor([[0] * (width - len(r)) + [1] * len(r) for r in rows], device=device)
-            with torch.inference_mode():
-                emb = wrap_embeds(model, projector, ids, [it.history_items for it in batch],
-                                  [it.candidate_items for it in batch], table, token_ids)
-                # from inputs_embeds alone, a decoder-only model returns the new tokens only; greedy
-                # with at least one new token, as LLaRA's generate (do_sample False, min_gen_length 1)
-                gen = model.generate(inputs_embeds=emb, attention_mask=mask, max_new_tokens=self.max_new_tokens,
-                                     min_new_tokens=1, do_sample=False, num_beams=1, pad_token_id=pad)
+            answers = greedy(model, projector, tok, [it.prompt for it in batch], [it.history_items for it in batch],
+                             [it.candidate_items for it in batch], table, token_ids, self.max_new_tokens, device)
             per_item = (time.perf_counter() - t0) / len(batch)
-            for it, r, row in zip(batch, rows, gen.tolist()):
-                finish = "eos" if eos in row else "length"
-                new = row[: row.index(eos)] if eos in row else row
-                new = [t for t in new if t != pad]
-                # stripped as LLaRA's generate does: a bare "\n" before eos is the empty answer (invalid)
-                text = tok.decode(new, skip_special_tokens=True).strip()
-                out.append(Response(qid=it.qid, raw_text=text, tokens_in=len(r),
-                                    tokens_out=len(new), latency_s=per_item, extra={"finish_reason": finish}))
+            for it, (text, n_in, n_out, finish) in zip(batch, answers):
+                out.append(Response(qid=it.qid, raw_text=text, tokens_in=n_in, tokens_out=n_out, latency_s=per_item,
+                                    extra={"finish_reason": finish}))
         return out

@@ -25,13 +25,36 @@ def training_examples(ds, n_candidates: int, seed: int, min_len_seq: int = 1) ->
     """LLaRA's training rows: every training example with at least ``min_len_seq`` history items
     (LLaRA's loaders keep ``len_seq >= 3`` for training too), with ``n_candidates`` candidates (the
     target + negatives the user has not seen, each with a title), drawn from ``rng_for(seed, dataset, ...)``."""
+    return _with_candidates(ds, list(enumerate(ds.train)), n_candidates, seed, "llara_train_candidates", min_len_seq)
+
+
+def validation_examples(ds, cfg: dict, n_candidates: int, seed: int, limit: int) -> list[dict]:
+    """The first ``limit`` rows of the validation split, as training rows (candidates drawn once):
+    a set built from interactions has its own; a released set reads its ``Val_data.jsonl`` (LLaRA's
+    val split), which must not be training data too (Steam's ``train_expand``)."""
+    from lrworld.tracks.llara.data import PAD_IDS, load_llara_split
+
+    val = ds.val
+    if not val:
+        cfg = entry_defaults(("llara", "datasets"), cfg)
+        if "Val_data.jsonl" in [*cfg["train_files"], *cfg["train_expand"]]:
+            raise ValueError(f"llara.datasets.{ds.name}: Val_data.jsonl is training data here; validation would "
+                             f"score trained-on rows (set llara.train.validate_every: 0)")
+        kind = cfg.get("kind", ds.name)
+        if kind not in PAD_IDS or not cfg.get("path") or not (Path(cfg["path"]) / "Val_data.jsonl").exists():
+            raise ValueError(f"llara.datasets.{ds.name}: no validation split (llara.train.validate_every needs one)")
+        val, _ = load_llara_split(Path(cfg["path"]) / "Val_data.jsonl", kind, "val", ds.item_names, cfg["min_len_seq"])
+    return _with_candidates(ds, list(enumerate(val))[:limit], n_candidates, seed, "llara_val_candidates", 1)
+
+
+def _with_candidates(ds, indexed, n_candidates: int, seed: int, stream: str, min_len_seq: int) -> list[dict]:
     pool = sorted(i for i, t in ds.item_names.items() if t)
     out = []
-    for k, ex in enumerate(ds.train):
+    for k, ex in indexed:
         if len(ex.history) < min_len_seq:
             continue
         seen = set(ex.seen) | set(ex.history) | {ex.next}
-        rng = rng_for(seed, ds.name, "llara_train_candidates", str(k))
+        rng = rng_for(seed, ds.name, stream, str(k))
         negs: list[int] = []
         while len(negs) < n_candidates - 1:
             i = pool[int(rng.integers(len(pool)))]
@@ -136,7 +159,10 @@ def run_train(name: str, cfg: dict, rec_checkpoint: str | os.PathLike | None, ba
     items = (item_table(load_rec_model(rec_checkpoint)) if rec_checkpoint is not None
              else torch.zeros(1, TEXT_ONLY_REC_SIZE))
     template = load_template(cfg.get("template", name))
-    model, projector, record = train(examples, template, tok, base, items, hp, seed, name, work_dir, log=log)
+    val = (validation_examples(ds, cfg, n_candidates, candidate_seed, int(hp["validate_n"]))
+           if hp.get("validate_every") else [])
+    model, projector, record = train(examples, template, tok, base, items, hp, seed, name, work_dir, log=log,
+                                     val_examples=val)
     digests = save_trained(model, projector, tok, out_adapter, out_projector)
     record.update({"dataset": name, "base_model": base_name, "base_weights_sha256": weights,
                    "rec_model_sha256": sha256_file(rec_checkpoint) if rec_checkpoint is not None else None, "template_sha256": sha256_text(template),

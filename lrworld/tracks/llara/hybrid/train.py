@@ -116,11 +116,43 @@ def _diff(old: dict | None, new: dict) -> str:
     return ", ".join(moved)
 
 
+def validate(model, projector, tok, rows: Sequence[dict], template: str, items, token_ids: dict, hybrid: bool,
+             hp: dict, device) -> dict:
+    """HitRatio@1 over all rows (LLaRA's ``metric = hr * prediction_valid_ratio``) and valid ratio of
+    greedy answers, parsed as LLaRA does; dropout off while it runs."""
+    from lrworld.tracks.llara.hybrid.generate import greedy
+    from lrworld.tracks.llara.parse import parse_answer
+
+    model.eval()
+    projector.eval()
+    correct = valid = 0
+    bs = int(hp["batch_size"])
+    for b0 in range(0, len(rows), bs):
+        batch = rows[b0:b0 + bs]
+        prompts = [hybrid_prompt(template, r["history_titles"], r["candidate_titles"], hybrid) for r in batch]
+        answers = greedy(model, projector, tok, prompts, [r["history"] for r in batch], [r["candidates"] for r in batch],
+                         items, token_ids, int(hp["validate_max_new_tokens"]), device)
+        for r, (text, *_rest) in zip(batch, answers):
+            p = parse_answer(text, r["candidate_titles"], r["next_title"])
+            valid += p.valid
+            correct += p.correct
+    model.train()
+    projector.train()
+    n = max(len(rows), 1)
+    return {"hit_ratio_at_1": round(correct / n, 6), "valid_ratio": round(valid / n, 6), "n": len(rows)}
+
+
 def train(examples: Sequence[dict], template: str, tok, base_model, items: torch.Tensor, hp: dict, seed: int,
-          dataset: str, work_dir: str | os.PathLike, log: Callable[[str], None] = print) -> tuple:
+          dataset: str, work_dir: str | os.PathLike, log: Callable[[str], None] = print,
+          val_examples: Sequence[dict] = ()) -> tuple:
     """Train; returns (peft model, projector, record). ``examples``: dicts with ``history``,
     ``history_titles``, ``candidates``, ``candidate_titles``, ``next_title``. ``items``: the rec
-    model's item table. Resumes from ``work_dir/train_state.pt`` when present."""
+    model's item table. Resumes from ``work_dir/train_state.pt`` when present.
+
+    With ``validate_every`` N > 0 and ``val_examples``, every N steps and at the last the model
+    answers the validation rows; the state of the best HitRatio@1 (the earliest of ties) is kept
+    (``work_dir/best.pt``) and returned, as LLaRA's ModelCheckpoint ranks its per-epoch checkpoints
+    on the validation metric; otherwise the last step's."""
     from peft import set_peft_model_state_dict
 
     work = Path(work_dir)
@@ -139,7 +171,12 @@ def train(examples: Sequence[dict], template: str, tok, base_model, items: torch
     losses: list[dict] = []
     step, seconds = 0, 0.0
     state_path = work / CKPT
-    run_key = {"hparams": dict(hp), "seed": seed, "dataset": dataset, "n_examples": len(examples)}
+    run_key = {"hparams": dict(hp), "seed": seed, "dataset": dataset, "n_examples": len(examples),
+               "n_val_examples": len(val_examples)}
+    every = int(hp.get("validate_every", 0)) if val_examples else 0
+    val_hybrid = float(hp["hybrid_share"]) > 0  # a text-only LoRA is validated on the text form
+    curve: list[dict] = []
+    best_path = work / "best.pt"
     st = torch.load(state_path, map_location="cpu", weights_only=True) if state_path.exists() else None
     if st is not None and st.get("run") != run_key:
         # a checkpoint of other hyper-parameters (another max_steps moves every learning rate): resuming
@@ -151,6 +188,7 @@ def train(examples: Sequence[dict], template: str, tok, base_model, items: torch
         projector.load_state_dict(st["projector"])
         opt.load_state_dict(st["optimizer"])
         step, losses, seconds = st["step"], st["losses"], st["seconds"]
+        curve = st.get("val_curve", [])
         log(f"resumed at step {step}/{S}")
     model.train()
     projector.train()
@@ -179,13 +217,28 @@ def train(examples: Sequence[dict], template: str, tok, base_model, items: torch
         opt.step()
         step += 1
         losses.append({"step": step, "loss": round(total, 6), "hybrid": n_hybrid, "lr": lr})
+        if every and (step % every == 0 or step == S):
+            m = validate(model, projector, tok, val_examples, template, items, token_ids, val_hybrid, hp, device)
+            if not curve or m["hit_ratio_at_1"] > max(c["hit_ratio_at_1"] for c in curve):
+                _atomic_save(trainable_state(model, projector), best_path)
+            curve.append({"step": step, **m})
+            log(f"step {step}/{S} validation HitRatio@1 {m['hit_ratio_at_1']:.4f} (valid {m['valid_ratio']:.4f})")
         if step % hp["checkpoint_every"] == 0 or step == S:
             _atomic_save({**trainable_state(model, projector), "optimizer": opt.state_dict(), "step": step, "run": run_key,
-                          "losses": losses, "seconds": seconds + time.time() - t0}, state_path)
+                          "losses": losses, "val_curve": curve, "seconds": seconds + time.time() - t0}, state_path)
             log(f"step {step}/{S} loss {total:.4f} ({n_hybrid} of {acc} micro-batches hybrid); checkpoint")
     seconds += time.time() - t0
+    selected = step
+    if curve:  # the best validation HitRatio@1, the earliest of ties
+        best = max(curve, key=lambda c: (c["hit_ratio_at_1"], -c["step"]))
+        selected = best["step"]
+        kept = torch.load(best_path, map_location="cpu", weights_only=True)
+        set_peft_model_state_dict(model, kept["lora"])
+        projector.load_state_dict(kept["projector"])
     record = {"steps": step, "seconds": round(seconds, 1), "loss_curve": losses,
               "hybrid_steps": sum(r["hybrid"] > 0 for r in losses),
               "hybrid_micro_batches": sum(r["hybrid"] for r in losses), "hparams": dict(hp), "seed": seed,
-              "n_train_examples": len(examples), "state_sha256": sha256_file(state_path)}
+              "n_train_examples": len(examples), "state_sha256": sha256_file(state_path),
+              "validation_curve": curve, "n_val_examples": len(val_examples), "selected_step": selected,
+              "selection": "best validation HitRatio@1" if curve else "last step"}
     return model, projector, record
