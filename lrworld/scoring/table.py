@@ -27,6 +27,7 @@ from lrworld.prompts.variants import column_name
 from lrworld.questions import measures
 
 DAGGER = "\u2020"
+RANDOM = "random"
 SIGNIFICANT = "*"
 METRIC_LABEL = {"accuracy": "Accuracy", "hit_ratio_at_1": "HitRatio@1"}
 # the .csv's figures beside each value column, in this order (suffixes of `<column>_`)
@@ -52,11 +53,12 @@ def results_table(scores: list[dict], domain: str, models: list[str]) -> pd.Data
 def _debiased(s: dict, scores: list[dict]) -> float | None:
     if s.get("debiased") is not None:
         return s["debiased"]
-    if not _ORDERS.match(s["variant"]):
-        return None
     orders = [o["value"] for o in scores if o["model"] == s["model"] and o["measure"] == s["measure"]
-              and _ORDERS.match(o["variant"])]
-    return sum(orders) / len(orders) if len(orders) > 1 else None
+              and _ORDERS.match(o["variant"])] if _ORDERS.match(s["variant"]) else []
+    if len(orders) > 1:
+        return sum(orders) / len(orders)
+    # a uniform pick has no position prior to remove: with one order, its debiased figure is its score
+    return s["value"] if s["model"] == RANDOM else None
 
 
 def spread(table: pd.DataFrame, records, field: str, empty=float("nan")) -> pd.DataFrame:
@@ -211,11 +213,12 @@ def to_markdown(table: pd.DataFrame, title: str, domain: str, figs: dict[str, pd
     lines = [f"# {title}", ""] + _rows(main) + [""]
     lines += [line for text in legend(confidence, n_boot, *_marked(figs)) + short_notes(short) for line in (text, "")]
     debiased = figs["debiased"]
-    if debiased.iloc[:, 1:].notna().to_numpy().any():
+    if debiased[debiased["model"] != RANDOM].iloc[:, 1:].notna().to_numpy().any():  # RANDOM's alone says nothing
         lines += ["## Position-debiased", "",
                   "Choice mode: PriDe prior correction of the label log-probabilities (Zheng et al. 2023), the prior "
                   "being the mean predicted label distribution over the cell's questions; otherwise the mean over "
-                  "the answer orders (zero_shot and the shuffle<s> variants) when shuffle variants exist.", ""]
+                  "the answer orders (zero_shot and the shuffle<s> variants) when shuffle variants exist. RANDOM, with one "
+                  "order: its score, since a uniform pick has no position prior to remove.", ""]
         plain = pd.DataFrame([{"model": r["model"], **{c: cell(None, i, c, r[c]) for c in debiased.columns[1:]}}
                               for i, r in debiased.iterrows()], columns=list(debiased.columns))
         lines += _rows(plain) + [""]

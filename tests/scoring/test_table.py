@@ -41,6 +41,18 @@ def test_flags_and_debiased_figures():
     assert pd.isna(d.loc["smol", "assoc_rule"])
 
 
+def test_random_with_one_answer_order_is_debiased_to_its_score_and_the_markdown_says_why():
+    scores = [_s("random", "attr_genre", "zero_shot", 0.30), _s("smol", "attr_genre", "zero_shot", 0.24, debiased=0.28)]
+    table = results_table(scores, "movie", ["random", "smol"])
+    _, debiased = marks(scores, table)
+    assert debiased.set_index("model").loc["random", "attr_genre"] == 0.30
+    stats = uncertainty(_frame({("random", "attr_genre", "zero_shot"): [1, 0], ("smol", "attr_genre", "zero_shot"): [1, 0]}),
+                        ["random", "smol"], 200, 0.95, 0)
+    md = to_markdown(table, "t", "movie", figures(scores, table, stats))
+    part = md.split("## Position-debiased")[1]
+    assert "| random | 0.30 |" in part and "RANDOM, with one order: its score" in part
+
+
 def _frame(cells: dict) -> pd.DataFrame:
     """Per-question rows from {(model, measure, variant): [correct, ...]} (question i is q<i>)."""
     rows = [{"model": m, "measure": me, "variant": v, "qid": f"q{i:02d}", "answer_index": 0,
