@@ -161,21 +161,24 @@ def listed_files(listing: str) -> list[str]:
     return out
 
 
-def build_folder(workdir: Path, config: dict, listing: str) -> int:
-    """A built folder without running a job: every file the plan lists, all with one mtime (none
-    older than its inputs, so nothing is out of date). Returns the number of files."""
+def build_folder(snakefile_dir: Path, workdir: Path, config: dict | None, listing: str) -> int:
+    """A built folder without running a job: every file the plan lists, then `snakemake --touch
+    --forceall`, which marks every job done as a run would (its metadata: params, inputs, code),
+    so a changed config re-runs what it changes. Returns the number of files."""
     if workdir.exists():
         shutil.rmtree(workdir)
     workdir.mkdir(parents=True)
-    (workdir / "config.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+    if config is not None:
+        (workdir / "config.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
     files = listed_files(listing)
-    stamp = time.time()
     for f in files:
         path = Path(f) if Path(f).is_absolute() else workdir / f
         path.parent.mkdir(parents=True, exist_ok=True)
         path.touch()
-    for f in files:
-        os.utime(Path(f) if Path(f).is_absolute() else workdir / f, (stamp, stamp))
+    proc = subprocess.run([sys.executable, "-m", "snakemake", "-s", str(snakefile_dir / "Snakefile"), "-d", str(workdir),
+                           "--touch", "--forceall", "--cores", "1", "--quiet"], capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit(f"bench_plan: --touch in {workdir} failed:\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
     return len(files)
 
 
@@ -232,7 +235,7 @@ def main(argv=None) -> int:
         shaped = shaped_snakefile(base / "shaped", listing[-1])
         trivial = trivial_snakefile(base / "trivial", n_jobs)
         built = base / "built"
-        build_folder(built, config, listing[-1])
+        build_folder(ROOT, built, config, listing[-1])
         built_jobs = dry_run(ROOT, built, None, args.snakemake_args, fresh=False)[0]
         (built / "config.yaml").write_text(yaml.safe_dump(with_one_more_model(config), sort_keys=False))
         runs: dict[str, list] = {"this checkout": [], "same graph, bare rules": [],

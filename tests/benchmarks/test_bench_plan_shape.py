@@ -54,7 +54,7 @@ def test_a_built_folder_plans_nothing_until_a_file_goes(tmp_path):
     listing = []
     dry_run(floor, tmp_path / "work", None, [], listing=listing)
     # 3 jobs' outputs (5 files) and their 2 logs
-    assert build_folder(tmp_path / "built", {"seed": 1}, listing[0]) == 7
+    assert build_folder(floor, tmp_path / "built", None, listing[0]) == 7
     assert dry_run(floor, tmp_path / "built", None, [], fresh=False)[0] == 0
     (tmp_path / "built" / "o/use_1/0/0").unlink()  # `all` reads it: its job and `all` run again
     assert dry_run(floor, tmp_path / "built", None, [], fresh=False)[0] == 2
