@@ -1,12 +1,12 @@
-"""bench_plan's floors: a dry-run listing turned into bare rules plans the same jobs, each
-input edge to the same producer; the trivial graph with the house rule plans its jobs with a log each."""
+"""bench_plan's graphs: a dry-run listing turned into bare rules plans the same jobs, each input
+edge to the same producer; a folder built from a listing plans nothing until one of its files goes."""
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.bench_plan import dry_run, house_snakefile, shaped_snakefile  # noqa: E402
+from benchmarks.bench_plan import build_folder, dry_run, shaped_snakefile, with_one_more_model  # noqa: E402
 
 LISTING = """Building DAG of jobs...
 rule make:
@@ -47,12 +47,15 @@ def test_the_shaped_graph_plans_the_listed_jobs_and_edges(tmp_path):
     assert out.count("rule make_0:") == 2 and f"input: {raw}" in out and "log: l/make_0/1/0" in out
 
 
-def test_the_house_rule_floor_plans_one_job_per_output_with_the_house_features(tmp_path):
-    floor = house_snakefile(tmp_path / "house", 4)
+def test_a_built_folder_plans_nothing_until_a_file_goes(tmp_path):
+    raw = tmp_path / "raw.txt"
+    raw.write_text("x")
+    floor = shaped_snakefile(tmp_path / "floor", LISTING.replace("data/raw.txt", str(raw)))
     listing = []
-    jobs, _, _ = dry_run(floor, tmp_path / "work", None, [], listing=listing)
-    assert jobs == 4  # `all` and 3 jobs
-    out = listing[0]
-    assert out.count("rule job:") == 3 and "log: logs/2.log" in out
-    text = (tmp_path / "house" / "Snakefile").read_text()
-    assert "conda: 'env.yaml'" in text and "script: 's.py'" in text and "params:" in text
+    dry_run(floor, tmp_path / "work", None, [], listing=listing)
+    # 3 jobs' outputs (5 files) and their 2 logs
+    assert build_folder(floor, tmp_path / "built", None, listing[0]) == 7
+    assert dry_run(floor, tmp_path / "built", None, [], fresh=False)[0] == 0
+    (tmp_path / "built" / "o/use_1/0/0").unlink()  # `all` reads it: its job and `all` run again
+    assert dry_run(floor, tmp_path / "built", None, [], fresh=False)[0] == 2
+    assert with_one_more_model({"models": {"m00": {}, "m01": {}}})["models"]["m02"] == {"backend": "random", "seed": 2}
