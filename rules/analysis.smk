@@ -93,6 +93,7 @@ rule analysis_tokens:
         tokenizer=config["analysis"]["tokenizer"],
         tokenizer_cfg=WA.tokenizer_cfg(),
         paper_dataset=lambda wc: W.paper_dataset(wc.dataset),
+        paper_figures=W.paper_digest(),
         code=W.code("analysis_tokens.py"),
     log:
         "logs/analysis/{dataset}/tokens.log",
@@ -174,6 +175,7 @@ rule analysis_cards:
         models=list(MODELS),
         paper_dataset=lambda wc: W.paper_dataset(wc.dataset),
         paper_names=W.paper_names(),
+        paper_figures=W.paper_digest(),
         code=W.code("analysis_cards.py"),
     log:
         "logs/analysis/{dataset}/cards/{measure}.log",

@@ -53,6 +53,7 @@ rule table:
         models=list(MODELS),
         paper_dataset=lambda wc: W.paper_dataset(wc.dataset),
         paper_names=W.paper_names(),
+        paper_figures=W.paper_digest(),
         bootstrap=WA.bootstrap,
         code=W.code("table.py"),
     log:

@@ -21,12 +21,27 @@ from functools import cache
 from pathlib import Path
 
 HERE = Path(__file__).parent
+DATA_FILES = ("figures.tsv", "models.tsv", "question_counts.tsv")
 
 # the paper's results table of each of its datasets, and its missed-rate table
 RESULTS_TABLE = {"amazon": "2", "movielens": "3", "netflix": "22"}
 MISSED_TABLE = {"amazon": "19", "movielens": "20", "netflix": "21"}
 TOKENS_TABLE = {"amazon": "16", "movielens": "17", "netflix": "17"}
 PAPER_DATASETS = tuple(RESULTS_TABLE)
+
+# The paper's column labels (its "Factors" row) and our measure ids, in its column order
+PRODUCT_COLUMNS = (("Assoc rule", "assoc_rule"), ("Mem item-item", "mem_item_item"),
+                   ("Mem user-user", "mem_user_user"), ("Neu emb item2users", "neu_item2users"),
+                   ("Neu emb user2items", "neu_user2items"), ("KG (prod,brand)", "kg_brand"),
+                   ("KG (prod,color)", "attr_color"), ("Taxo (prod, leaf)", "taxo_leaf"),
+                   ("Taxo (prod, interm)", "taxo_interm"), ("Taxo (prod, root)", "taxo_root"),
+                   ("Multimodal knowledge", "multimodal"))
+MOVIE_COLUMNS = (("Assoc rule", "assoc_rule"), ("Mem item-item", "mem_item_item"),
+                 ("Mem user-user", "mem_user_user"), ("Neu emb item2users", "neu_item2users"),
+                 ("Neu emb user2items", "neu_user2items"), ("KG (movie,cast)", "kg_cast"),
+                 ("KG (movie,director)", "kg_director"), ("KG (movie, genre)", "attr_genre"),
+                 ("Text knowledge", "text_logline"), ("Multimodal knowledge", "multimodal"))
+COLUMNS = {"amazon": PRODUCT_COLUMNS, "movielens": MOVIE_COLUMNS, "netflix": MOVIE_COLUMNS}
 RANDOM = "RANDOM"
 # questions.per_measure: paper asks each dataset the paper's count per measure
 PAPER_COUNTS = "paper"

@@ -109,6 +109,11 @@ class Plan:
         """Each run model's paper row (`paper_name`; RANDOM for the random backend)."""
         return {m: paper.paper_name(cfg) for m, cfg in self.models.items()}
 
+    def paper_digest(self) -> dict[str, str]:
+        """The paper's data files the comparisons read (package data, not modules: the code digest
+        does not cover them), so a corrected figure re-runs the tables."""
+        return {name: self.digests.sha256(paper.HERE / name) for name in paper.DATA_FILES}
+
     def gt_n_questions(self, dataset: str, *measures: str) -> int:
         """A ground-truth job's question count: groundtruth.n_questions, else the most any of the
         `measures` it serves asks (a prototypes table serves both neural measures)."""

@@ -12,10 +12,8 @@ from lrworld.paper import figures as P
 from lrworld.questions import measures
 
 SEED = "000_bb0cc0987894a751.txt"
-PRODUCT = ["assoc_rule", "mem_item_item", "mem_user_user", "neu_item2users", "neu_user2items", "kg_brand",
-           "attr_color", "taxo_leaf", "taxo_interm", "taxo_root", "multimodal"]
-MOVIE = ["assoc_rule", "mem_item_item", "mem_user_user", "neu_item2users", "neu_user2items", "kg_cast",
-         "kg_director", "attr_genre", "text_logline", "multimodal"]
+PRODUCT = [m for _, m in P.PRODUCT_COLUMNS]
+MOVIE = [m for _, m in P.MOVIE_COLUMNS]
 # Tables 19-21 and 6/11 spell some rows differently from Tables 2, 3, 22 and 15
 ALIAS = {"GPT-3.5": "GPT-3.5-Turbo", "Vicuna 1.5": "Vicuna-1.5", "LlaVA 1.6": "LlaVA-1.6", "Llama 3": "Llama-3",
          "Llama 3.1": "Llama-3.1"}
@@ -74,7 +72,13 @@ MODEL_TABLES = [  # (table, caption, measures, metric, rows printed)
 
 @pytest.mark.parametrize("table,caption,order,metric,n_rows", MODEL_TABLES, ids=[t[0] for t in MODEL_TABLES])
 def test_every_model_row_is_the_papers(seed, table, caption, order, metric, n_rows):
-    rows = _printed(_block(seed, caption), MODEL_ROWS, len(order))
+    block = _block(seed, caption)
+    # the measure of each column: the paper's "Factors" row names them in this order
+    labels = P.PRODUCT_COLUMNS if order == PRODUCT else P.MOVIE_COLUMNS
+    factors = block[block.index("| Factors |"):]
+    heads = re.findall(r"\| ([A-Za-z][^|]*?) (?=\|)", factors[:1200])
+    assert [h for h in heads if h in dict(labels)] [:len(labels)] == [label for label, _ in labels]
+    rows = _printed(block, MODEL_ROWS, len(order))
     assert len(rows) == n_rows and rows[-1][0] == "GPT-4o-mini"
     ours = _ours(table)
     assert len(ours) == n_rows * len(order)  # no value the paper does not print
@@ -185,7 +189,7 @@ def test_paper_dataset_defaults():
     assert P.paper_dataset({"domain": "movie", "format": "recbole-atomic"}) == "movielens"
     assert P.paper_dataset({"domain": "movie", "format": "netflix-prize"}) == "netflix"
     assert P.paper_dataset({"domain": "product", "format": "amazon-2018"}) == "amazon"
-    assert P.paper_dataset({"domain": "lastfm", "format": "lastfm-llara"}) is None
+    assert P.paper_dataset({"domain": "lastfm", "format": "lastfm-llara"}) == "lastfm"  # Table 7's counts only
     assert P.paper_dataset({"domain": "movie", "paper_table": None}) is None
     assert P.paper_name({"backend": "random"}) == "RANDOM"
     assert P.paper_name({"backend": "hf", "paper_name": "Qwen-2"}) == "Qwen-2"
