@@ -80,6 +80,10 @@ def audit_dataset(dataset: str, domain: str, questions: dict[str, tuple[str, lis
         "measures": per_measure,
         "equal_slot_sequences": {"equal_pairs": [list(p) for p in equal], **compared},
         "titles": ingest_report.get("display_titles"),
+        # the items merged as one work, each group with its basis (ingest's same_work_merged)
+        "works": {k: v for k, v in (ingest_report.get("same_work_merged") or {}).items()
+                  if k in ("groups", "items_merged", "by", "merged", "kept_apart_external_ids_differ",
+                           "damaged_titles_not_merged")},
         # which sources back each knowledge field and how often two covering sources agree
         "facts": {f: {k: r[k] for k in ("sources", "witnesses", "agreement", "dropped") if k in r}
                   for f, r in ((ingest_report.get("facts") or {}).get("fields") or {}).items()},
@@ -129,6 +133,13 @@ def to_markdown(audit: dict) -> str:
         lines.append(f"| {m} | {r['questions']} | {' '.join(map(str, s['counts']))} | {p} | {s['verdict']} | "
                      f"{r['tied_positives']} | {ties.get('users_dropped', 0)} | {_sum(excluded)} | {rejected} | "
                      f"{skipped} |")
+    w = audit.get("works") or {}
+    if w:
+        by = ", ".join(f"{n} by {k}" for k, n in (w.get("by") or {}).items())
+        lines += ["", f"Works: {w.get('groups', 0)} groups of ids merged as one work" + (f" ({by})" if by else "")
+                  + f"; {len(w.get('kept_apart_external_ids_differ') or [])} title + year groups kept apart by their "
+                  f"external ids; {w.get('damaged_titles_not_merged', 0)} damaged titles never merged. Every group: "
+                  "the audit json's `works.merged`."]
     for f, r in (audit.get("facts") or {}).items():
         pairs = "; ".join(f"{p.replace('|', ' and ')} agree on {a['agree']} of {a['both']} films"
                           for p, a in (r.get("agreement") or {}).items())

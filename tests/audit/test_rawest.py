@@ -4,7 +4,7 @@ table (not only items.parquet), neural golds from embeddings.parquet (not only p
 import numpy as np
 import pandas as pd
 
-from lrworld.audit.report import audit_dataset
+from lrworld.audit.report import audit_dataset, to_markdown
 from lrworld.groundtruth.prototypes import prototype_candidates
 from lrworld.groundtruth.questions import build_neu_user2items_questions
 from tests.support.fixtures_audit import INTER, ITEMS_X
@@ -103,3 +103,23 @@ def test_a_forged_prototypes_row_fails_against_the_embeddings():
     checks = {x.check for x in v}
     assert checks == {"gold_not_argmax", "artifact_differs_from_embeddings"}
     assert any("recomputed from embeddings.parquet, under NeuMF training 0" in x.detail for x in v)
+
+
+def test_the_audit_counts_the_merged_works_and_each_fields_sources():
+    ingest = {"same_work_merged": {"groups": 2, "items_merged": 2, "by": {"imdb_id": 1, "title_year": 1},
+                                   "merged": ["Twins (1988): 2 + 3 -> 2 by title_year",
+                                              "Heat (1995): 6 + 99006 -> 6 by imdb_id"],
+                                   "kept_apart_external_ids_differ": ["Emma (1996): 838 / 26958"],
+                                   "damaged_titles_not_merged": 2},
+              "facts": {"fields": {"director": {"sources": ["imdb_details", "hetrec_directors"], "witnesses": {"2": 3},
+                                                "agreement": {"imdb_details|hetrec_directors":
+                                                              {"both": 4, "agree": 3, "rate": 0.75}},
+                                                "dropped": 1}}}}
+    questions = {"kg_director": ("results/questions/d/kg_director.jsonl", _kg())}
+    audit, v = audit_dataset("d", "movie", questions, [], {}, INTER, _items(["Ridley Scott"]), ingest, None, FACTS)
+    assert v == [] and audit["works"]["merged"][1] == "Heat (1995): 6 + 99006 -> 6 by imdb_id"
+    md = to_markdown(audit)
+    assert ("Works: 2 groups of ids merged as one work (1 by imdb_id, 1 by title_year); 1 title + year groups kept "
+            "apart by their external ids; 2 damaged titles never merged.") in md
+    assert ("Facts `director`: sources imdb_details, hetrec_directors; witnesses per item {'2': 3}; imdb_details and "
+            "hetrec_directors agree on 3 of 4 films, 1 dropped.") in md
