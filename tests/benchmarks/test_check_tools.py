@@ -1,0 +1,27 @@
+"""The comparisons of benchmarks/check_lm_eval.py and check_inspect.py on hand-made figures."""
+
+import json
+
+from benchmarks.check_inspect import inspect_answers
+from benchmarks.check_lm_eval import compare
+
+
+def test_rankings_are_compared_per_measure_with_the_largest_gap():
+    ours = {"d/attr_genre/1": [-1.0, -2.0, -3.0, -4.0], "d/mem_item_item/2": [-2.0, -1.0] + [-9.0] * 8}
+    theirs = {"d/attr_genre/1": [-1.5, -2.5, -3.5, -4.5],  # the same order, every option 0.5 lower
+              "d/mem_item_item/2": [-1.0, -2.0] + [-9.0] * 8}  # top two swapped
+    res = compare(ours, theirs)
+    assert res["per_measure"] == {"attr_genre": {"questions": 1, "rankings_equal": 1, "options": 4},
+                                  "mem_item_item": {"questions": 1, "rankings_equal": 0, "options": 10}}
+    assert (res["rankings_equal"], res["top_equal"], res["max_abs_logprob_diff"]) == (1, 1, 1.0)
+
+
+def test_inspect_replies_read_from_its_log(tmp_path):
+    log = tmp_path / "log.json"
+    log.write_text(json.dumps({"samples": [
+        {"id": "q1", "scores": {"choice": {"value": "C", "answer": "B"}},
+         "output": {"choices": [{"message": {"content": "ANSWER: B"}}]}},
+        {"id": "q2", "scores": {"choice": {"value": "I", "answer": None}},
+         "output": {"choices": [{"message": {"content": "A) War"}}]}}]}))
+    assert inspect_answers(log) == {"q1": {"answer": 1, "correct": True, "completion": "ANSWER: B"},
+                                    "q2": {"answer": None, "correct": False, "completion": "A) War"}}
