@@ -175,8 +175,9 @@ def build_folder(snakefile_dir: Path, workdir: Path, config: dict | None, listin
         path = Path(f) if Path(f).is_absolute() else workdir / f
         path.parent.mkdir(parents=True, exist_ok=True)
         path.touch()
-    proc = subprocess.run([sys.executable, "-m", "snakemake", "-s", str(snakefile_dir / "Snakefile"), "-d", str(workdir),
-                           "--touch", "--forceall", "--cores", "1", "--quiet"], capture_output=True, text=True)
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(snakefile_dir / "Snakefile"), "-d", str(workdir),
+           "--touch", "--forceall", "--cores", "1", "--quiet"]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         sys.exit(f"bench_plan: --touch in {workdir} failed:\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
     return len(files)

@@ -56,7 +56,7 @@ def recommenders() -> Registry[RecommenderEntry]:
         reg: Registry[RecommenderEntry] = Registry("recommender")
         for entry in BUILT_IN:
             reg.add(entry.name, entry)
-        for module, d in declarations(__package__, "RECOMMENDER").items():
+        for module, d in declarations("lrworld.recsys", "RECOMMENDER").items():
             if not isinstance(d, dict) or not isinstance(d.get("name"), str) or not isinstance(d.get("make"), str):
                 raise ValueError(f"{module}: RECOMMENDER needs a 'name' and a 'make' (strings)")
             reg.add(d["name"], RecommenderEntry(d["name"], d["make"], d.get("schema", {})))

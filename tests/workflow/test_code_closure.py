@@ -12,8 +12,10 @@ from lrworld.workflow import code
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = sorted((ROOT / "scripts").glob("*.py"))
-# Packages whose modules register themselves (`discover`): loading the package loads them all.
-DISCOVERED = ["lrworld/models/backends", "lrworld/data/formats", "lrworld/data/joins"]
+# Packages whose modules register themselves (`discover`): loading the package loads them all; and
+# the package whose modules' declarations its registry reads (a job resolves one of them).
+DISCOVERED = ["lrworld/models/backends", "lrworld/data/formats", "lrworld/data/joins", "lrworld/recsys"]
+READ_BY = {"lrworld/models/backends": "lrworld/models/registry.py", "lrworld/recsys": "lrworld/recsys/registry.py"}
 
 
 @functools.lru_cache(maxsize=None)  # the discovered packages' modules recur in most scripts' fixpoints
@@ -27,8 +29,9 @@ def _scan(path: Path, root: Path) -> frozenset[Path]:
 def oracle(script: Path, root: Path = ROOT) -> set[Path]:
     files, done = set(_scan(script, root)), set()
     while True:  # to a fixpoint: a discovered module may load another discovering package
-        todo = [p for p in DISCOVERED if p not in done and (root / p / "__init__.py").resolve() in files
-                or p == "lrworld/models/backends" and (root / "lrworld/models/registry.py").resolve() in files]
+        todo = [p for p in DISCOVERED if p not in done and (
+            p != "lrworld/recsys" and (root / p / "__init__.py").resolve() in files
+            or p in READ_BY and (root / READ_BY[p]).resolve() in files)]
         todo = [p for p in todo if p not in done]
         if not todo:
             return files

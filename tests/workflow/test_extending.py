@@ -230,11 +230,14 @@ class ToyRec:
 
 def test_a_toy_recommender_is_one_file_and_runs_through_the_graph(tmp_path, shared_data):
     from lrworld.tracks.srbench.steps import load_split
+    from lrworld.workflow.code import closure
     from tests.support.fixtures_yelp import write_yelp_fixture
 
     repo = copy_of_repo(tmp_path)
     (repo / "lrworld/recsys/toyrec.py").write_text(TOY_RECOMMENDER)
     assert changed_files(ROOT / "lrworld", repo / "lrworld") == {"recsys/toyrec.py"}
+    # the training job's code includes the module, so editing it re-runs that job
+    assert (repo / "lrworld/recsys/toyrec.py").resolve() in closure(repo, "scripts/srbench_baseline.py")
 
     work = tmp_path / "work"
     work.mkdir()
