@@ -16,7 +16,11 @@ log = runlog.setup(smk)
 model = smk.wildcards.model
 requests = [r for f in smk.params.requests for r in io.read_jsonl(f)]
 cache = ResponseCache(Path(smk.params.cache_dir) / f"{model}.sqlite")
-model_cfg = dict(smk.params.model_cfg)
+try:  # the params carry the server command redacted; the real one comes from the config
+    model_cfg = servers.real_command(model, dict(smk.params.model_cfg), smk.config)
+except servers.ServerError as exc:
+    log.error("%s", exc)
+    sys.exit(str(exc))
 if model_cfg.get("batch"):
     model_cfg["batch_store"] = str(cache.path)  # open Batch API batches are remembered beside the answers
 try:
