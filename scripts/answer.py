@@ -8,7 +8,7 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakema
 from lrworld.core import io, runlog
 from lrworld.inference import servers, weights
 from lrworld.inference.cache import ResponseCache
-from lrworld.inference.stage import fill_cache, replies_sha256, summary_line
+from lrworld.inference.stage import NoLogprobs, fill_cache, replies_sha256, summary_line
 
 smk = snakemake  # noqa: F821
 servers.exit_on_sigterm()  # a cancelled job unwinds and stops its managed server
@@ -36,7 +36,7 @@ try:
         info = fill_cache(requests, factory, cache, desc=f"answer {model}",
                           check_identity=lambda ident: weights.check(planned, ident, smk.input.identity,
                                                                      f"the model {model} now"))
-except (servers.ServerError, weights.IdentityMismatch) as exc:
+except (servers.ServerError, weights.IdentityMismatch, NoLogprobs) as exc:
     log.error("%s", exc)
     sys.exit(str(exc))
 log.info("%s", summary_line(model, f"{smk.wildcards.track}/{smk.wildcards.scope}", info))

@@ -27,6 +27,7 @@ import torch
 
 from lrworld.core.io import sha256_file
 from lrworld.core.seeding import rng_for
+from lrworld.core.tensors import load_tensors
 from lrworld.tracks.llara.hybrid.projector import MlpProjector
 from lrworld.tracks.llara.hybrid.tokens import add_placeholder_tokens, hybrid_prompt, wrap_embeds
 
@@ -127,7 +128,7 @@ def train(examples: Sequence[dict], template: str, tok, base_model, items: torch
     step, seconds = 0, 0.0
     state_path = work / CKPT
     run_key = {"hparams": dict(hp), "seed": seed, "dataset": dataset, "n_examples": len(examples)}
-    st = torch.load(state_path, map_location="cpu", weights_only=True) if state_path.exists() else None
+    st = load_tensors(state_path, "training state") if state_path.exists() else None
     if st is not None and st.get("run") != run_key:
         # a checkpoint of other hyper-parameters (another max_steps moves every learning rate): resuming
         # it would mix two schedules into one record
