@@ -8,7 +8,7 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakema
 from lrworld.core import io, runlog
 from lrworld.inference import servers, weights
 from lrworld.inference.cache import ResponseCache
-from lrworld.inference.stage import fill_cache, replies_sha256, summary_line
+from lrworld.inference.stage import NoLogprobs, fill_cache, replies_sha256, summary_line
 from lrworld.tracks.llara.hybrid import backend as _registers_the_trained_rows_backend  # noqa: F401
 
 smk = snakemake  # noqa: F821
@@ -17,7 +17,11 @@ log = runlog.setup(smk)
 model = smk.wildcards.model
 requests = [r for f in smk.params.requests for r in io.read_jsonl(f)]
 cache = ResponseCache(Path(smk.params.cache_dir) / f"{model}.sqlite")
-model_cfg = dict(smk.params.model_cfg)
+try:  # the params carry the server command redacted; the real one comes from the config
+    model_cfg = servers.real_command(model, dict(smk.params.model_cfg), smk.config)
+except servers.ServerError as exc:
+    log.error("%s", exc)
+    sys.exit(str(exc))
 if model_cfg.get("batch"):
     model_cfg["batch_store"] = str(cache.path)  # open Batch API batches are remembered beside the answers
 try:
@@ -28,7 +32,7 @@ try:
         info = fill_cache(requests, served.backend, cache, desc=f"answer {model}",
                           check_identity=lambda ident: weights.check(planned, ident, smk.input.identity,
                                                                      f"the model {model} now"))
-except (servers.ServerError, weights.IdentityMismatch) as exc:
+except (servers.ServerError, weights.IdentityMismatch, NoLogprobs) as exc:
     log.error("%s", exc)
     sys.exit(str(exc))
 log.info("%s", summary_line(model, f"{smk.wildcards.track}/{smk.wildcards.scope}", info))

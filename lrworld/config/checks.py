@@ -101,6 +101,12 @@ def check_template(path: Path) -> None:
                 raise CheckError(f"{path}:{line}: unknown placeholder ${{{name}}}; known: "
                                  f"{', '.join('${' + p + '}' for p in PLACEHOLDERS)}")
             names.append(name)
+    if "labels" in names and "candidates_inline" in names and "candidates" not in names:
+        line = text.count("\n", 0, text.index("candidates_inline")) + 1
+        raise CheckError(f"{path}:{line}: ${{candidates_inline}} lists the options without their labels, but the "
+                         f"template asks for one of ${{labels}}: no answer could be matched to an option (the audit "
+                         f"would fail every prompt); use ${{candidates}} (one labelled line per option), or drop "
+                         f"${{labels}}")
     if not set(names) & set(CANDIDATE_PLACEHOLDERS):
         raise CheckError(f"{path}: no ${{candidates}} (or ${{candidates_inline}}) placeholder: the prompts would "
                          f"show no options to choose from")

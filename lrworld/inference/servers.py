@@ -38,7 +38,9 @@ from typing import Iterator, Sequence
 
 import psutil
 
+from lrworld.core import runlog
 from lrworld.core.io import dumps_canonical, sha256_text
+from lrworld.core.secrets import REDACTED, redact_argv, secret_values
 from lrworld.inference import server_records, watchdog
 from lrworld.models.base import PromptItem, Response
 from lrworld.models.registry import make_backend, with_defaults
@@ -159,10 +161,16 @@ def running_server(model: str, server: dict, *, gpus: int = 0, log_path: str | o
         os.chmod(log_path, 0o600)
         t0 = time.monotonic()
         try:
-            proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                     env=env, start_new_session=True)
         except OSError as exc:
-            raise ServerError(f"models.{model}: server command {argv[0]!r} could not start: {exc}") from None
+            raise ServerError(f"models.{model}: server command {argv[0]!r} could not start: "
+                              f"{runlog.redact(str(exc))}") from None
+        # the server's output reaches its log through a filter: a server that echoes its arguments
+        # (or its environment) must not write the key there
+        hidden = secret_values(argv) + [env[k] for k in _secret_env(server["env"]) if env.get(k)]
+        pump = threading.Thread(target=_copy_redacted, args=(proc.stdout, out, hidden), daemon=True)
+        pump.start()
         record = None
         # the server dies with the job, even a SIGKILLed one, or the run that holds it
         guard = watchdog.start(proc.pid, server["stop_grace_s"])
@@ -178,9 +186,22 @@ def running_server(model: str, server: dict, *, gpus: int = 0, log_path: str | o
             stop_group(proc, server["stop_grace_s"])
             with contextlib.suppress(subprocess.TimeoutExpired):
                 guard.wait(timeout=2 + 2 * watchdog.POLL_S)  # it ends once the group has
+            pump.join(timeout=5)  # the rest of the server's output, before the log is closed
             if record is not None:
                 record.unlink(missing_ok=True)
             log.info("models.%s: server stopped (exit code %s)", model, proc.returncode)
+
+
+def _copy_redacted(src, dst, secrets: list[str]) -> None:
+    """Copy a server's output line by line to its log, each secret value and environment secret
+    replaced by ***."""
+    with contextlib.suppress(OSError, ValueError):
+        for raw in iter(src.readline, b""):
+            line = runlog.redact(raw.decode("utf-8", "replace"))
+            for value in secrets:
+                line = line.replace(value, "***")
+            dst.write(line.encode("utf-8"))
+            dst.flush()
 
 
 def _wait_healthy(model: str, proc: subprocess.Popen, url: str, timeout_s: float, log_path: Path) -> None:
@@ -215,6 +236,44 @@ def exit_on_sigterm() -> None:
 
     signal.signal(signal.SIGTERM, handler)
     signal.signal(signal.SIGHUP, handler)
+
+
+def _secret_env(env: dict) -> list[str]:
+    return [k for k in env if any(w in k.upper() for w in ("KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD"))]
+
+
+def _secret_part(server: dict) -> dict:
+    return {"command": list(server.get("command") or []), "env": dict(server.get("env") or {})}
+
+
+def planned_command(cfg: dict) -> dict:
+    """A model entry as the graph's params carry it: a server command's secret values and its
+    `env:` secrets redacted, with the sha256 of the real ones (so a changed key still re-runs the
+    job). Snakemake keeps params in .snakemake/metadata; the job takes the real values from the
+    config (`real_command`)."""
+    server = cfg.get("server")
+    if not isinstance(server, dict):
+        return cfg
+    real = _secret_part(server)
+    if not secret_values(real["command"]) and not _secret_env(real["env"]):
+        return cfg
+    env = {k: (REDACTED if k in _secret_env(real["env"]) else v) for k, v in real["env"].items()}
+    return {**cfg, "server": {**server, "command": redact_argv(real["command"]), "env": env,
+                              "secrets_sha256": sha256_text(dumps_canonical(real))}}
+
+
+def real_command(model: str, planned: dict, config: dict) -> dict:
+    """The entry the job runs: the redacted command and env replaced by the config's real ones,
+    which must be those the plan saw."""
+    server = planned.get("server")
+    if not isinstance(server, dict) or "secrets_sha256" not in server:
+        return planned
+    real = _secret_part(((config.get("models") or {}).get(model) or {}).get("server") or {})
+    if sha256_text(dumps_canonical(real)) != server["secrets_sha256"]:
+        raise ServerError(f"models.{model}.server: command or env is not what the plan was made with (the config "
+                          f"changed while the run was planned); rerun snakemake")
+    rest = {k: v for k, v in server.items() if k != "secrets_sha256"}
+    return {**planned, "server": {**rest, **real}}
 
 
 class Served(contextlib.AbstractContextManager):

@@ -23,6 +23,10 @@ from lrworld.scoring.parse import parse_choice
 log = logging.getLogger(__name__)
 
 
+class NoLogprobs(ValueError):
+    """A choice-mode model whose server sent no label log-probabilities at all."""
+
+
 def to_item(req: dict) -> PromptItem:
     return PromptItem(qid=req["qid"], prompt=req["prompt"], labels=tuple(req.get("labels", ())),
                       candidates=tuple(req.get("candidates", ())), image_paths=tuple(req.get("image_paths", ())),
@@ -93,9 +97,10 @@ def fill_cache(requests: list[dict], backend_factory: Callable[[], object], cach
         lacking = sum(1 for k in keys if not _any_logprob(done[k]))
         info["logprobs_missing"] = lacking
         if lacking and lacking == len(keys):
-            raise ValueError(f"answer {getattr(backend, 'name', '?')}: mode choice, but none of {len(keys)} answers "
+            raise NoLogprobs(f"answer {getattr(backend, 'name', '?')}: mode choice, but none of {len(keys)} answers "
                              f"carries label log-probabilities (the server sent none or NaN); use a server that "
-                             f"returns top_logprobs or set the model's mode: text")
+                             f"returns top_logprobs, or set the model's mode: generate (modes: generate, choice; "
+                             f"generate parses the option from the reply's text)")
         if lacking:
             log.warning("%d of %d answers carry no label log-probabilities (server sent none or NaN): "
                         "their choice is parsed from the text", lacking, len(keys))

@@ -18,13 +18,13 @@ from typing import Any, Callable
 from urllib.parse import urlsplit, urlunsplit
 
 from lrworld.core import io
+from lrworld.core.secrets import REDACTED, redact_argv  # noqa: F401 (REDACTED: imported from here too)
 
 # The packages whose versions shape a number (the issue's list, plus the data stack under them).
 PACKAGES = ("lrworld", "snakemake", "torch", "transformers", "openai", "mlxtend", "pandas",
             "numpy", "pyarrow", "huggingface_hub", "gguf")
 
 _SECRET_KEY = re.compile(r"(?i)(api[_-]?key$|secret|password|passwd|authorization|bearer|^token$|access[_-]?token|credential)")
-REDACTED = "<redacted>"
 
 
 def versions() -> dict[str, str | None]:
@@ -110,30 +110,6 @@ def public_url(url: str) -> str:
     if parts.port:
         netloc += f":{parts.port}"
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
-
-
-# A command-line flag that carries a secret (`--api-key K`, `--api-key=K`, `--hf-token K`).
-_SECRET_FLAG = re.compile(r"(?i)^--?[a-z0-9_-]*(api[_-]?key|token|secret|password|passwd|auth)[a-z0-9_-]*$")
-
-
-def redact_argv(argv: list) -> list:
-    """A command's arguments with the value of every secret flag replaced (a server's `command`)."""
-    out, hide_next = [], False
-    for a in argv:
-        if hide_next and isinstance(a, str):
-            out.append(REDACTED)
-            hide_next = False
-            continue
-        hide_next = False
-        if isinstance(a, str) and a.startswith("-"):
-            flag, eq, _ = a.partition("=")
-            if _SECRET_FLAG.match(flag):
-                if eq:
-                    out.append(f"{flag}={REDACTED}")
-                    continue
-                hide_next = True
-        out.append(a)
-    return out
 
 
 def redact(obj: Any) -> Any:

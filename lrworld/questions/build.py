@@ -18,6 +18,24 @@ class QuestionError(ValueError):
     pass
 
 
+# Why a window gave no question, as a user can act on it.
+SKIP_REASONS = {
+    "positive_has_no_value": "the item has no value in items.{field}",
+    "positive_has_only_excluded_values": "the item's only values of items.{field} are excluded",
+    "positive_has_no_text": "the item has no text in items.{field}",
+}
+
+
+def no_question_line(dataset: str, measure_id: str, m, skipped: dict) -> str:
+    """One line saying why a measure got no question, and what to change."""
+    field = m.field or "?"
+    whys = "; ".join(f"{n} windows: {SKIP_REASONS.get(k, k).format(field=field)}" for k, n in
+                     sorted(skipped.items(), key=lambda kv: -kv[1])) or "no window was examined"
+    return (f"{dataset}/{measure_id}: no question could be built ({whys}); the dataset's format or metadata gives "
+            f"no {field!r} for these items: add metadata that has it (datasets.{dataset}.metadata), or remove "
+            f"{measure_id} from datasets.{dataset}.measures")
+
+
 def build_questions(dataset: str, domain: str, measure_id: str, interactions: pd.DataFrame,
                     items: pd.DataFrame, history_length: int, n_questions: int | None, seed: int,
                     item_texts: dict[str, str] | None = None, ties: str = "numeric",
@@ -59,5 +77,5 @@ def build_questions(dataset: str, domain: str, measure_id: str, interactions: pd
     if (short := shortfall.shortfall(report)) is not None:
         report["short"] = short
     if not questions:
-        raise QuestionError(f"{dataset}/{measure_id}: no question could be built ({report['skipped']})")
+        raise QuestionError(no_question_line(dataset, measure_id, m, report["skipped"]))
     return questions, report

@@ -8,6 +8,7 @@ import os
 import torch
 
 from lrworld.core.io import atomic_path
+from lrworld.core.tensors import load_tensors
 
 
 def save_rec_model(path: str | os.PathLike, model, name: str, n_items: int, hparams: dict) -> None:
@@ -19,7 +20,7 @@ def save_rec_model(path: str | os.PathLike, model, name: str, n_items: int, hpar
 def load_rec_model(path: str | os.PathLike):
     from lrworld.recsys.sequential import make_model
 
-    st = torch.load(path, map_location="cpu", weights_only=True)
+    st = load_tensors(path, "recommender checkpoint")
     if st["name"] == "popularity":
         raise ValueError(f"{path}: popularity has no item embeddings; use gru4rec, caser or sasrec")
     model = make_model(st["name"], st["n_items"], **st["hparams"])

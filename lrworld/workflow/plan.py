@@ -16,6 +16,7 @@ from lrworld.core import io
 from lrworld.core.schema import ConfigError
 from lrworld.core.digests import DigestStore
 from lrworld.groundtruth import artifacts
+from lrworld.inference.servers import planned_command
 from lrworld.questions import measures as measure_registry
 from lrworld.data import inputs as data_inputs
 from lrworld.core.package_files import packaged
@@ -174,8 +175,9 @@ class Plan:
         return self.models[model]
 
     def model_params(self, model: str) -> dict:
-        """A model's entry as the rules' params carry it: without the keys that only size its job."""
-        return resources.without_sizing(self.model_cfg(model))
+        """A model's entry as the rules' params carry it: without the keys that only size its job,
+        and a server command's secrets redacted (params land in .snakemake/metadata)."""
+        return planned_command(resources.without_sizing(self.model_cfg(model)))
 
     def model_weights(self, model: str) -> dict:
         """The weights part of a model's identity (an hf model's file digests or hub commit; {} for

@@ -50,7 +50,8 @@ def test_no_answer_with_logprobs_fails_the_job_in_one_line(tmp_path):
     cache = ResponseCache(tmp_path / "api.sqlite")
     with FaultServer({"*": ["no_logprobs"] * 3}) as srv:
         with pytest.raises(ValueError, match=r"^answer api: mode choice, but none of 3 answers carries label "
-                                             r"log-probabilities .* set the model's mode: text$"):
+                                             r"log-probabilities .* set the model's mode: generate \(modes: generate, choice; "
+                                             r"generate parses the option from the reply's text\)$"):
             fill_cache(prompts(3), lambda: backend(srv), cache)
 
 

@@ -94,3 +94,44 @@ def test_a_managed_server_log_is_0600_and_its_environment_has_no_openai_key(tmp_
         os.umask(old_umask)
     assert "OPENAI_API_KEY" not in env
     assert stat.S_IMODE(log.stat().st_mode) == 0o600
+
+
+COMMAND_KEY = "sk-cmd-Secret-1234567890"
+
+
+@pytest.mark.slow
+def test_a_key_on_a_managed_server_command_and_in_the_environment_is_nowhere(tmp_path, shared_data):
+    """A fake key in `server.command` (`--api-key K`), another in the environment, a server that
+    echoes its arguments and environment: neither key is in any file under .snakemake/, results/
+    or logs/ (Snakemake's metadata keeps the redacted command and its sha256); the server did get
+    its arguments."""
+    server = {"command": ["{python}", str(ROOT / "tests/support/echo_openai_server.py"), "--port", "{port}",
+                          "--api-key", COMMAND_KEY], "env": {"ECHO_API_KEY": KEY}, "startup_timeout_s": 60}
+    cfg = {"seed": 1, "cache_dir": str(tmp_path / "cache"), "questions": {"history_length": 5, "per_measure": 8},
+           "datasets": {"ml": {"domain": "movie", "format": "ml-100k",
+                               "source": {"path": str(shared_data / "movielens-100k/raw")}, "measures": ["attr_genre"]}},
+           "models": {"managed": {"backend": "openai", "model": "echo", "max_tokens": 8, "server": server}}}
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump(cfg))
+    proc = subprocess.run([sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(tmp_path),
+                           "--cores", "1", "results/scores/ml/managed/attr_genre/zero_shot.json"],
+                          capture_output=True, text=True, env=dict(os.environ, OPENAI_API_KEY=KEY))
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    server_log = (tmp_path / "logs/answer/lrworld/ml/managed.server.log").read_text()
+    assert "args: --port" in server_log and "--api-key ***" in server_log and "request with" in server_log
+    for secret in (COMMAND_KEY, KEY):
+        assert [f for d in (".snakemake", "results", "logs") for f in leaks(tmp_path / d, secret)] == []
+        assert secret not in proc.stdout + proc.stderr
+    metadata = "".join(p.read_text() for p in (tmp_path / ".snakemake/metadata").iterdir())
+    assert "secrets_sha256" in metadata and "<redacted>" in metadata
+
+
+@pytest.mark.parametrize("url", [f"http://127.0.0.1:8000/v1/{COMMAND_KEY}/", f"http://127.0.0.1:8000/key={KEY}/v1",
+                                 "http://127.0.0.1:8000/v1#" + KEY])
+def test_a_key_in_a_url_path_or_fragment_stops_the_run_at_start(tmp_path, shared_data, url):
+    proc = run(tmp_path, shared_data, url)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0
+    assert "models.api.base_url: a path segment of the URL looks like a credential" in out or \
+        "models.api.base_url: a #fragment in the URL" in out
+    assert COMMAND_KEY not in out and KEY not in out
+    assert leaks(tmp_path / ".snakemake", KEY) == leaks(tmp_path / ".snakemake", COMMAND_KEY) == []

@@ -114,16 +114,48 @@ def test_sigterm_mid_run_leaves_no_server_and_the_rerun_resumes(tmp_path, shared
     assert len(responses(tmp_path, "managed")) == 8
 
 
+def watchdog_of(job: psutil.Process) -> psutil.Process:
+    return next(p for p in psutil.process_iter(["cmdline"])
+                if (p.info["cmdline"] or [])[1:4] == ["-m", "lrworld.inference.watchdog", str(job.pid)])
+
+
+def test_sigkill_of_snakemake_leaves_no_server_within_seconds(tmp_path, shared_data, answer_upstream):
+    """SIGKILL to Snakemake alone while its answer job is served (nothing of Snakemake unwinds): the
+    job's watchdog sends the job SIGTERM, the job stops its server, and within seconds neither the
+    job nor any llama.cpp server of this workdir runs; the rerun answers the rest."""
+    tmp_path = workdir_from(answer_upstream, tmp_path / "work", shared_data, {"managed": MANAGED})
+    smk = subprocess.Popen(smk_cmd(tmp_path, TARGET), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        server = server_with_answers(smk, tmp_path)
+        job = server.parent()
+        t0 = time.monotonic()
+        smk.kill()
+        smk.wait(timeout=60)
+        gone, alive = psutil.wait_procs([server, job], timeout=15)
+        assert alive == [] and time.monotonic() - t0 < 15
+    finally:
+        if smk.poll() is None:
+            smk.kill()
+    assert not [p for p in psutil.process_iter(["cmdline"]) if "llama_cpp_server.py" in " ".join(p.info["cmdline"] or [])
+                and str(tmp_path) in " ".join(p.info["cmdline"] or []) + p.cwd()]
+    assert subprocess.run(smk_cmd(tmp_path, TARGET) + ["--unlock"], capture_output=True).returncode == 0
+    rerun = subprocess.run(smk_cmd(tmp_path, TARGET) + ["--rerun-incomplete"], capture_output=True, text=True)
+    assert rerun.returncode == 0, rerun.stderr[-3000:]
+    assert len(responses(tmp_path, "managed")) == 8
+
+
 def test_sigkill_of_the_run_leaves_an_orphan_that_the_rerun_stops(tmp_path, shared_data, answer_upstream):
-    """SIGKILL to Snakemake and the answer job (nothing unwinds): the server group outlives them
-    (parent no longer the job); the rerun's answer job stops it, logs one line, starts one server,
-    and after the rerun no llama.cpp server of this workdir runs."""
+    """SIGKILL to Snakemake, the answer job and its watchdog (nothing unwinds; as a node's OOM
+    killer may): the server group outlives them (parent no longer the job); the rerun's answer job
+    stops it, logs one line, starts one server, and after the rerun no llama.cpp server of this
+    workdir runs."""
     tmp_path = workdir_from(answer_upstream, tmp_path / "work", shared_data, {"managed": MANAGED})
     target = TARGET
     smk = subprocess.Popen(smk_cmd(tmp_path, target), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         server = server_with_answers(smk, tmp_path)
         job = server.parent()
+        watchdog_of(job).kill()
         smk.kill()
         job.kill()
         smk.wait(timeout=60)

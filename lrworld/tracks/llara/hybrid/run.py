@@ -12,6 +12,7 @@ import torch
 from lrworld.config.assembly import entry_defaults
 from lrworld.core.io import sha256_file, sha256_text, dumps_canonical, write_json
 from lrworld.core.seeding import rng_for
+from lrworld.core.tensors import load_tensors
 from lrworld.tracks.llara.hybrid.projector import MlpProjector
 from lrworld.tracks.llara.hybrid.tokens import SPECIAL_TOKENS, add_placeholder_tokens, item_table
 
@@ -116,7 +117,7 @@ def load_trained(base_model, tok, adapter: str | os.PathLike, projector_path: st
     training, with the embedding rows they had in training when projector.pt holds them)."""
     from peft import PeftModel
 
-    st = torch.load(projector_path, map_location="cpu", weights_only=True)
+    st = load_tensors(projector_path, "projector")
     token_ids = add_placeholder_tokens(tok, base_model)
     if "placeholder_rows" in st:
         ids = _placeholder_ids(tok)

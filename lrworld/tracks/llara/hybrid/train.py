@@ -29,6 +29,7 @@ import torch
 
 from lrworld.core.io import sha256_file
 from lrworld.core.seeding import rng_for
+from lrworld.core.tensors import load_tensors
 from lrworld.tracks.llara.hybrid import curriculum
 from lrworld.tracks.llara.hybrid.projector import MlpProjector
 from lrworld.tracks.llara.hybrid.tokens import add_placeholder_tokens, hybrid_prompt, wrap_embeds
@@ -177,7 +178,7 @@ def train(examples: Sequence[dict], template: str, tok, base_model, items: torch
     val_hybrid = float(hp["hybrid_share"]) > 0  # a text-only LoRA is validated on the text form
     curve: list[dict] = []
     best_path = work / "best.pt"
-    st = torch.load(state_path, map_location="cpu", weights_only=True) if state_path.exists() else None
+    st = load_tensors(state_path, "training state") if state_path.exists() else None
     if st is not None and st.get("run") != run_key:
         # a checkpoint of other hyper-parameters (another max_steps moves every learning rate): resuming
         # it would mix two schedules into one record
