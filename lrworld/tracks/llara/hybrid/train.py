@@ -233,7 +233,7 @@ def train(examples: Sequence[dict], template: str, tok, base_model, items: torch
     if curve:  # the best validation HitRatio@1, the earliest of ties
         best = max(curve, key=lambda c: (c["hit_ratio_at_1"], -c["step"]))
         selected = best["step"]
-        kept = torch.load(best_path, map_location="cpu", weights_only=True)
+        kept = load_tensors(best_path, "best validation state")
         set_peft_model_state_dict(model, kept["lora"])
         projector.load_state_dict(kept["projector"])
     record = {"steps": step, "seconds": round(seconds, 1), "loss_curve": losses,
