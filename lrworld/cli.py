@@ -174,7 +174,16 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps(res, indent=2, sort_keys=True) if args.json else pack.format_verify(res))
             return 0 if res["ok"] else 1
         res = trace.verify(args.directory, args.tables or None)
-        print(json.dumps(res, indent=2, sort_keys=True) if args.json else trace.format_verify(res))
+        from lrworld.workflow import replies  # the scores against the response cache
+
+        args.cache_dir = None
+        res["replies_changed"] = replies.changed_replies(args.directory or ".", _cache_dir(args))
+        res["ok"] = res["ok"] and not res["replies_changed"]
+        text = trace.format_verify(res) if res["problems"] or not res["replies_changed"] else \
+            f"verify: {len(res['replies_changed'])} responses files no longer match the response cache"
+        if res["replies_changed"] and not args.json:
+            text += "\n" + replies.format_changed(res["replies_changed"])
+        print(json.dumps(res, indent=2, sort_keys=True) if args.json else text)
         return 0 if res["ok"] else 1
     except (trace.TraceError, CacheError, ConfigError, pack.ReleaseError) as exc:
         print(f"lrworld {args.command}: {exc}", file=sys.stderr)

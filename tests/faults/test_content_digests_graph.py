@@ -6,6 +6,7 @@ the build and never deletes what it did not write."""
 
 import json
 import os
+import re
 import shutil
 import sqlite3
 import time
@@ -172,6 +173,10 @@ def test_a_re_asked_model_whose_replies_changed_re_scores(built, tmp_path, capsy
         con.execute("UPDATE responses SET record = ? WHERE key = ?", (json.dumps(r), key))
     con.commit()
     con.close()
+    capsys.readouterr()
+    assert main(["verify", "-d", str(run)]) == 1  # the scores no longer match the cache
+    assert re.search(r"CHANGED results/responses/ml/random/attr_genre/zero_shot.jsonl \(cache\): \d+ of 20 replies "
+                     r"differ in the cache of random; rerun snakemake to re-score", capsys.readouterr().out)
     smk(run, "--forcerun", "answer")
     plan = job_counts(smk(run, "-n").stdout)
     assert plan.get("score") == 1 and plan.get("table") == 1, plan
