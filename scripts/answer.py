@@ -8,7 +8,7 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakema
 from lrworld.core import io, runlog
 from lrworld.inference import servers, weights
 from lrworld.inference.cache import ResponseCache
-from lrworld.inference.stage import NoLogprobs, fill_cache, replies_sha256, summary_line
+from lrworld.inference.stage import NoLogprobs, fill_cache, replies_record, replies_sha256, summary_line
 from lrworld.tracks.llara.hybrid import backend as _registers_the_trained_rows_backend  # noqa: F401
 
 smk = snakemake  # noqa: F821
@@ -39,4 +39,6 @@ log.info("%s", summary_line(model, f"{smk.wildcards.track}/{smk.wildcards.scope}
 info["prompt_files"] = {f: io.sha256_file(f) for f in smk.params.requests}
 # per request file, the replies the cache now holds: a score re-runs when its file's replies change
 info["replies_sha256"] = {f: replies_sha256(io.read_jsonl(f), info["identity"], cache) for f in smk.params.requests}
+io.write_json(replies_record(smk.params.cache_dir, smk.wildcards.track, smk.wildcards.scope, model),
+              info["replies_sha256"])
 io.write_json(smk.output.answered, info)

@@ -146,6 +146,16 @@ def read_answers(requests: list[dict], identity: dict, cache: ResponseCache) -> 
 REPLY_FIELDS = ("raw_text", "choice_index", "label_logprobs", "extra")
 
 
+def replies_record(cache_dir, track: str, scope: str, model: str):
+    """Where the answer job keeps its per-file reply digests beside the cache, as well as in its
+    summary: a plan whose summary was deleted with results/ (but whose Snakemake metadata was not)
+    reads them here, so a rebuild records the digests the scores were made from, not a
+    placeholder that would re-run every score on the next plan."""
+    from pathlib import Path
+
+    return Path(cache_dir) / "replies" / track / scope / f"{model}.json"
+
+
 def replies_sha256(requests: list[dict], identity: dict, cache: ResponseCache) -> str | None:
     """A digest of the cached replies to these requests (None while any is missing). The answer
     summary keeps one per request file and the score job's params read it: a reply changed in

@@ -17,6 +17,7 @@ from lrworld.core.schema import ConfigError
 from lrworld.core.digests import DigestStore
 from lrworld.groundtruth import artifacts
 from lrworld.inference.servers import planned_command
+from lrworld.inference.stage import replies_record
 from lrworld.questions import measures as measure_registry
 from lrworld.data import inputs as data_inputs
 from lrworld.core.package_files import packaged
@@ -446,7 +447,10 @@ class Plan:
         try:
             got = io.read_json(path).get("replies_sha256") or {}
         except FileNotFoundError as exc:
-            raise FileOrDirectoryNotFoundError(Path(exc.filename)) from exc
+            kept = replies_record(self.cache_dir, "lrworld", wc.dataset, wc.model)
+            if not kept.exists():
+                raise FileOrDirectoryNotFoundError(Path(exc.filename)) from exc
+            got = io.read_json(kept)
         return {v: got.get(f"results/prompts/{wc.dataset}/{wc.measure}/{v}.jsonl") for v in self.variants}
 
     def score_files(self, dataset: str) -> list[str]:
