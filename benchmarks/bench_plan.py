@@ -174,7 +174,9 @@ def build_folder(snakefile_dir: Path, workdir: Path, config: dict | None, listin
     for f in files:
         path = Path(f) if Path(f).is_absolute() else workdir / f
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.touch()
+        # the plan reads an answer summary (its reply digests are the score jobs' params): a stand-in
+        # summary must be JSON
+        path.write_text("{}") if f.startswith("results/answers/") and f.endswith(".json") else path.touch()
     cmd = [sys.executable, "-m", "snakemake", "-s", str(snakefile_dir / "Snakefile"), "-d", str(workdir),
            "--touch", "--forceall", "--cores", "1", "--quiet"]
     proc = subprocess.run(cmd, capture_output=True, text=True)
