@@ -25,3 +25,13 @@ def test_inspect_replies_read_from_its_log(tmp_path):
          "output": {"choices": [{"message": {"content": "A) War"}}]}}]}))
     assert inspect_answers(log) == {"q1": {"answer": 1, "correct": True, "completion": "ANSWER: B"},
                                     "q2": {"answer": None, "correct": False, "completion": "A) War"}}
+
+
+def test_scripted_letters_are_judged_by_inspect_and_by_lrworlds_hit_ratio():
+    from benchmarks.check_inspect import agreement
+
+    chosen, gold = {"q1": 1, "q2": 0, "q3": 2}, {"q1": 1, "q2": 1, "q3": 2}  # lrworld: 2 of 3 right
+    theirs = {"q1": {"answer": 1, "correct": True}, "q2": {"answer": 0, "correct": False},
+              "q3": {"answer": None, "correct": False}}  # q3 unread, so Inspect calls it wrong
+    assert agreement(chosen, gold, theirs) == {"questions": 3, "parsed": 2, "verdicts_equal": 2,
+                                               "inspect_correct": 1, "lrworld_correct": 2}
