@@ -13,6 +13,16 @@ FORMS = ("hybrid", "text")
 PAPER_REC = {"gru4rec": "GRU4Rec", "caser": "Caser", "sasrec": "SASRec"}
 
 
+def check_base(where: str, name: str, models: dict, why: str) -> dict:
+    """The `models` entry a LLaRA row is built on: it must exist and use the `hf` backend."""
+    base = models.get(name)
+    if base is None:
+        raise ConfigError(f"{where}.base: unknown model {name!r} (a `models` entry with backend hf)")
+    if base.get("backend") != "hf":
+        raise ConfigError(f"{where}.base: {name!r} has backend {base.get('backend')!r}; {why}")
+    return base
+
+
 def check(entries: list[dict], models: dict, baselines: list[str], baseline_seeds: int, taken) -> dict[str, dict]:
     """{training name: entry} of ``llara.trained``, one per training: an entry with ``seeds: N``
     (N > 1) is N trainings, seeds ``seed .. seed+N-1``, named ``<name>-s<seed>`` and shown as one
@@ -26,12 +36,7 @@ def check(entries: list[dict], models: dict, baselines: list[str], baseline_seed
         name = e["name"]
         if name in row_names or name in out or name in taken:
             raise ConfigError(f"{where}.name: {name!r} is already a row or model name; choose another")
-        base = models.get(e["base"])
-        if base is None:
-            raise ConfigError(f"{where}.base: unknown model {e['base']!r} (a `models` entry with backend hf)")
-        if base.get("backend") != "hf":
-            raise ConfigError(f"{where}.base: {e['base']!r} has backend {base.get('backend')!r}; "
-                              f"LLaRA trains a LoRA adapter on an `hf` model")
+        check_base(where, e["base"], models, "LLaRA trains a LoRA adapter on an `hf` model")
         rec = e.get("rec")
         if rec is None and e["hybrid_share"] > 0:
             raise ConfigError(f"{where}.rec: needed when hybrid_share > 0 (the behavioural tokens come from a "

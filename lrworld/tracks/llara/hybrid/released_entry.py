@@ -7,7 +7,7 @@ hybrid requests through them on the entry's `hf` base model. No torch here: the 
 from __future__ import annotations
 
 from lrworld.core.schema import ConfigError
-from lrworld.tracks.llara.hybrid.entries import HYBRID_BACKEND, PAPER_REC
+from lrworld.tracks.llara.hybrid.entries import HYBRID_BACKEND, PAPER_REC, check_base
 
 FILES = {"ckpt": "checkpoint.ckpt", "rec_model": "rec_model.pt"}  # config key -> the fetched file's name
 
@@ -20,12 +20,7 @@ def check(entry: dict | None, models: dict, datasets: dict, taken) -> dict[str, 
     name = entry["name"]
     if name in taken:
         raise ConfigError(f"{where}.name: {name!r} is already a row or model name; choose another")
-    base = models.get(entry["base"])
-    if base is None:
-        raise ConfigError(f"{where}.base: unknown model {entry['base']!r} (a `models` entry with backend hf)")
-    if base.get("backend") != "hf":
-        raise ConfigError(f"{where}.base: {entry['base']!r} has backend {base.get('backend')!r}; a released "
-                          f"LLaRA checkpoint is a LoRA adapter on an `hf` model")
+    check_base(where, entry["base"], models, "a released LLaRA checkpoint is a LoRA adapter on an `hf` model")
     for d, files in entry["datasets"].items():
         if d not in datasets:
             raise ConfigError(f"{where}.datasets.{d}: not a llara.datasets entry {sorted(datasets)}")
