@@ -153,8 +153,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "plan":
             from lrworld.workflow import costs, scale  # the plan imports snakemake: only for this command
 
-            res = {"scale": scale.scale(args.directory or ".", args.configfile, args.paper_models),
-                   "costs": costs.plan_costs(args.directory or ".", args.configfile)}
+            where = args.directory or "."
+            planned = scale.load_plan(where, args.configfile, args.paper_models)
+            res = {"scale": scale.scale(plan=planned), "costs": costs.plan_costs(where, plan=planned)}
             print(json.dumps(res, indent=2, sort_keys=True) if args.json
                   else scale.format_scale(res["scale"]) + "\n\n" + costs.format_costs(res["costs"]))
             for w in res["costs"]["warnings"]:

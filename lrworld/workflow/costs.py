@@ -70,12 +70,14 @@ def price_of(config: dict, model: str) -> dict | None:
     return (config.get("prices") or {}).get(model)
 
 
-def plan_costs(directory: str | Path = ".", configfiles=()) -> dict:
+def plan_costs(directory: str | Path = ".", configfiles=(), plan: Plan | None = None) -> dict:
+    """`plan`: the run's plan when the caller has it (`lrworld plan` loads it once for both its parts)."""
     directory = Path(directory)
-    config = run_status.load(directory, configfiles)
-    run_status.validate(config)
-    run_status.fill_defaults(config)
-    plan = Plan(config, run_status.ROOT)
+    if plan is None:
+        config = run_status.load(directory, configfiles)
+        run_status.validate(config)
+        plan = Plan(run_status.fill_defaults(config), run_status.ROOT)
+    config = plan.config
     cache_dir = Path(config["cache_dir"])
     cache_dir = cache_dir if cache_dir.is_absolute() else directory / cache_dir
     jobs, read, counters, warnings = [], {}, {}, []

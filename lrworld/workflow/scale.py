@@ -20,7 +20,8 @@ from lrworld.workflow.plan import Plan
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def scale(directory: str | Path = ".", cli_files=(), paper_models: bool = False) -> dict:
+def load_plan(directory: str | Path = ".", cli_files=(), paper_models: bool = False) -> Plan:
+    """The run's plan from its config files, validated and filled (`paper_models` as above)."""
     config = load(directory, cli_files)
     validate(config)
     config = fill_defaults(config)
@@ -28,7 +29,11 @@ def scale(directory: str | Path = ".", cli_files=(), paper_models: bool = False)
         for cfg in config["models"].values():
             if paper.paper_name(cfg):
                 cfg["enabled"] = True
-    plan = Plan(config, ROOT)
+    return Plan(config, ROOT)
+
+
+def scale(directory: str | Path = ".", cli_files=(), paper_models: bool = False, plan: Plan | None = None) -> dict:
+    plan = plan or load_plan(directory, cli_files, paper_models)
     models, variants = list(plan.models), plan.variants
     out = {"variants": variants, "models": models, "datasets": {}}
     for ds, spec in plan.datasets.items():
