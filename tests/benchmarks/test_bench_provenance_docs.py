@@ -1,17 +1,11 @@
 """benchmarks/bench_provenance.py --write-docs: the ratio first, then both timings, in the page's
 bench_provenance block; the digest store hashes the raw file once, so it is the faster of the two."""
 
-import importlib.util
 import re
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-
+from benchmarks import bench_provenance as mod
 
 def test_write_docs_fills_the_block_with_the_ratio_first(tmp_path, monkeypatch, capsys):
-    spec = importlib.util.spec_from_file_location("bench_provenance", ROOT / "benchmarks/bench_provenance.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
     page = tmp_path / "provenance.md"
     page.write_text("intro\n<!-- bench_provenance:start -->\n(not measured yet)\n<!-- bench_provenance:end -->\nafter\n")
     monkeypatch.setattr(mod, "DOCS", page)

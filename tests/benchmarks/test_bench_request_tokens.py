@@ -1,22 +1,11 @@
 """benchmarks/bench_request_tokens.py: per measure, the prompt files' bytes / 4 against the real
 token count, on hand-made files with a stand-in tokenizer (one token a word)."""
 
-import importlib.util
 import json
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def load():
-    spec = importlib.util.spec_from_file_location("bench_request_tokens", ROOT / "benchmarks/bench_request_tokens.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
+from benchmarks import bench_request_tokens as mod
 
 def test_rows_and_table_from_prompt_files(tmp_path):
-    mod = load()
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     # 2 prompts of 4 words; the file is 80 bytes, so bytes / 4 = 20 against 8 real tokens
