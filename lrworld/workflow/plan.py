@@ -59,6 +59,8 @@ class Plan:
         self._needs: dict[str, dict] = {}
         self._chain_ends: dict[str, dict] = {}
         self._lists: dict[tuple, list[str]] = {}
+        self._json_seen: dict[Path, tuple] = {}
+        self._counts: dict[tuple[str, str], int] | None = None  # the paper's question counts, once
         self.gt = self._groundtruth()
         self.gt_measures = [m for m in self.measures if m in self.gt_artifacts]
         # datasets scored from a release (source: {benchmark: ...}): {name: (folder, manifest)}
@@ -87,6 +89,8 @@ class Plan:
 
     def _paper_counts(self) -> dict[tuple[str, str], int]:
         """questions.per_measure: paper -> {(dataset, measure): the paper's question count}."""
+        if self._counts is not None:
+            return self._counts
         counts = {}
         for name, ds in self.datasets.items():
             table = paper.question_counts().get(paper.paper_dataset(ds) or "", {})
@@ -96,6 +100,7 @@ class Plan:
                                       f"question count for {m!r} on {paper.paper_dataset(ds)!r} (set paper_table, "
                                       "or give per_measure a number)")
                 counts[(name, m)] = table[m]
+        self._counts = counts
         return counts
 
     def n_questions(self, dataset: str, measure: str) -> int | None:
@@ -443,15 +448,29 @@ class Plan:
         reply of its own changed in the cache re-runs it. Read once the summary exists (before,
         Snakemake shows <TBD> and asks again when the job is about to run). Not a function of
         `input`: Snakemake leaves such params out of its change check."""
-        path = f"results/answers/lrworld/{wc.dataset}/{wc.model}.json"
-        try:
-            got = io.read_json(path).get("replies_sha256") or {}
-        except FileNotFoundError as exc:
-            kept = replies_record(self.cache_dir, "lrworld", wc.dataset, wc.model)
-            if not kept.exists():
-                raise FileOrDirectoryNotFoundError(Path(exc.filename)) from exc
-            got = io.read_json(kept)
+        path = Path(f"results/answers/lrworld/{wc.dataset}/{wc.model}.json")
+        summary = self._json_as_it_is(path)
+        if summary is not None:
+            got = summary.get("replies_sha256") or {}
+        else:
+            got = self._json_as_it_is(replies_record(self.cache_dir, "lrworld", wc.dataset, wc.model))
+            if got is None:
+                raise FileOrDirectoryNotFoundError(path)
         return {v: got.get(f"results/prompts/{wc.dataset}/{wc.measure}/{v}.jsonl") for v in self.variants}
+
+    def _json_as_it_is(self, path: Path):
+        """A JSON file's content (None if absent), parsed once per version of the file: every score
+        job of a (dataset, model) reads the same answer summary, and the answer job may rewrite it
+        while the plan is alive."""
+        try:
+            st = path.stat()
+        except FileNotFoundError:
+            return None
+        version = (st.st_mtime_ns, st.st_size, st.st_ino)
+        seen = self._json_seen.get(path)
+        if seen is None or seen[0] != version:
+            seen = self._json_seen[path] = (version, io.read_json(path))
+        return seen[1]
 
     def score_files(self, dataset: str) -> list[str]:
         return self._listed(("scores", dataset), lambda: expand(
