@@ -9,8 +9,9 @@ Written by hand: no library knows these catalogue conventions.
 from __future__ import annotations
 
 import re
-import unicodedata
 from difflib import SequenceMatcher
+
+from lrworld.core.display import without_accents
 
 NAME_FIELDS = ("director", "cast")
 SPELLING_RATIO = 0.9
@@ -29,8 +30,7 @@ def clean_name(name) -> str:
 
 
 def _words(name) -> list[str]:
-    s = unicodedata.normalize("NFKD", clean_name(name))
-    s = "".join(c for c in s if not unicodedata.combining(c)).casefold()
+    s = without_accents(clean_name(name)).casefold()
     return re.sub(r"[^\w\s]+|_", "", s).split()
 
 

@@ -9,14 +9,13 @@ its reason, with a few examples, for the ingest report.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter
 from difflib import SequenceMatcher
 
 import pandas as pd
 
 from lrworld.data.titles import display_title
-from lrworld.core.display import display_key
+from lrworld.core.display import display_key, without_accents
 
 MIN_TITLE_SIMILARITY = 0.8
 EXAMPLES = 3
@@ -30,7 +29,7 @@ _AKA = re.compile(r"^(a\.?k\.?a\.?|aka)\s+", re.I)
 def title_key(title) -> str:
     """'Usual Suspects, The (1995)' and 'The usual suspects' -> 'the usual suspects' (accents off)."""
     t = display_key(display_title(_YEAR.sub("", str(title or ""))))
-    return "".join(c for c in unicodedata.normalize("NFKD", t) if not unicodedata.combining(c))
+    return without_accents(t)
 
 
 def title_variants(title) -> list[str]:
