@@ -21,6 +21,7 @@ from lrworld.core import io
 from lrworld.inference.cache import request_key
 from lrworld.models.backends.hf import resolve_location
 from lrworld.prompts.render import template_path
+from lrworld.questions import measures as measure_registry
 from lrworld.workflow import status as run_status
 from lrworld.workflow.plan import Plan
 
@@ -55,12 +56,11 @@ def _unbuilt(plan: Plan, path: str) -> tuple[int, int]:
     if not m:
         return 0, 0
     ds = plan.datasets.get(m["ds"], {})
-    n = plan.config["questions"]["per_measure"]
-    if m["measure"] in plan.gt_artifacts:
-        n = plan.gt["n_questions"]
+    # the plan's count: questions.per_measure, the paper's counts, or a ground-truth job's count
+    n = (plan.gt_n_questions if m["measure"] in plan.gt_artifacts else plan.n_questions)(m["ds"], m["measure"])
     tpl = template_path(ds.get("domain", ""), m["measure"], m["variant"].split("shuffle")[0] or "zero_shot")
     text = tpl.read_text() if tpl.exists() else ""
-    options = 4 if m["measure"].startswith(("attr_", "kg_", "text_")) else 10
+    options = measure_registry.by_id(m["measure"]).n_candidates
     chars = len(text) + LINE_CHARS * (plan.config["questions"]["history_length"] + options)
     n = n or 0
     return n, n * chars

@@ -74,3 +74,14 @@ def test_version(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["--version"])
     assert exc.value.code == 0 and capsys.readouterr().out.startswith("lrworld ")
+
+
+def test_the_papers_scale_is_priced_from_the_papers_counts():
+    """questions.per_measure: paper: an unbuilt prompt file holds the paper's count of its measure
+    (the scale's figure: every variant of every question, for the one enabled model)."""
+    from lrworld.workflow import scale
+
+    planned = scale.load_plan(ROOT, [ROOT / "config/paper.yaml"])
+    jobs = [j for j in costs.plan_costs(ROOT, plan=planned)["jobs"] if j["track"] == "lrworld"]
+    assert {j["model"] for j in jobs} == {"random"}
+    assert sum(j["prompts"] for j in jobs) == scale.scale(plan=planned)["total"]["prompts"] == 316_917
