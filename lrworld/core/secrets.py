@@ -9,6 +9,8 @@ import re
 REDACTED = "<redacted>"
 # A command-line flag that carries a secret.
 SECRET_FLAG = re.compile(r"(?i)^--?[a-z0-9_-]*(api[_-]?key|token|secret|password|passwd|auth)[a-z0-9_-]*$")
+# An environment variable that carries a secret (`OPENAI_API_KEY`, `HF_TOKEN`), by a word in its name.
+SECRET_ENV_WORDS = ("KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD")
 
 
 def _split(argv: list):
@@ -44,3 +46,8 @@ def redact_argv(argv: list) -> list:
 def secret_values(argv: list) -> list[str]:
     """The secret values on a command line (what a server's log must not show)."""
     return [s for _, s in _split(argv) if s]
+
+
+def secret_env_names(env: dict) -> list[str]:
+    """The variables of an environment mapping whose names say they carry a secret."""
+    return [k for k in env if any(w in k.upper() for w in SECRET_ENV_WORDS)]

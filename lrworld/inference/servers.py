@@ -40,7 +40,7 @@ import psutil
 
 from lrworld.core import runlog
 from lrworld.core.io import dumps_canonical, sha256_text
-from lrworld.core.secrets import REDACTED, redact_argv, secret_values
+from lrworld.core.secrets import REDACTED, redact_argv, secret_env_names, secret_values
 from lrworld.inference import server_records, watchdog
 from lrworld.models.base import PromptItem, Response
 from lrworld.models.registry import make_backend, with_defaults
@@ -168,7 +168,7 @@ def running_server(model: str, server: dict, *, gpus: int = 0, log_path: str | o
                               f"{runlog.redact(str(exc))}") from None
         # the server's output reaches its log through a filter: a server that echoes its arguments
         # (or its environment) must not write the key there
-        hidden = secret_values(argv) + [env[k] for k in _secret_env(server["env"]) if env.get(k)]
+        hidden = secret_values(argv) + [env[k] for k in secret_env_names(server["env"]) if env.get(k)]
         pump = threading.Thread(target=_copy_redacted, args=(proc.stdout, out, hidden), daemon=True)
         pump.start()
         record = None
@@ -238,10 +238,6 @@ def exit_on_sigterm() -> None:
     signal.signal(signal.SIGHUP, handler)
 
 
-def _secret_env(env: dict) -> list[str]:
-    return [k for k in env if any(w in k.upper() for w in ("KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD"))]
-
-
 def _secret_part(server: dict) -> dict:
     return {"command": list(server.get("command") or []), "env": dict(server.get("env") or {})}
 
@@ -255,9 +251,10 @@ def planned_command(cfg: dict) -> dict:
     if not isinstance(server, dict):
         return cfg
     real = _secret_part(server)
-    if not secret_values(real["command"]) and not _secret_env(real["env"]):
+    hidden = set(secret_env_names(real["env"]))
+    if not secret_values(real["command"]) and not hidden:
         return cfg
-    env = {k: (REDACTED if k in _secret_env(real["env"]) else v) for k, v in real["env"].items()}
+    env = {k: (REDACTED if k in hidden else v) for k, v in real["env"].items()}
     return {**cfg, "server": {**server, "command": redact_argv(real["command"]), "env": env,
                               "secrets_sha256": sha256_text(dumps_canonical(real))}}
 
