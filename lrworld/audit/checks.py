@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
 import pandas as pd
 
 from lrworld.audit import golds
 from lrworld.prompts.variants import permutes
+from lrworld.core.cells import strings
 from lrworld.core.display import display_key
 from lrworld.core.names import NAME_FIELDS, name_key
 
@@ -67,15 +67,9 @@ class Known:
         self.users_of = {k: set(g) for k, g in i.groupby("item_id", sort=False)["user_id"]}
 
 
-def _values(v) -> list[str]:
-    if isinstance(v, (list, tuple, np.ndarray)):
-        return [str(x) for x in v if isinstance(x, str) and x.strip()]
-    return [v] if isinstance(v, str) and v.strip() else []
-
-
 def field_keys(items: pd.DataFrame, field: str) -> dict[str, set[str]]:
     """item id -> display keys of its values of `field` (what is true of the item)."""
-    return {str(i): {display_key(x) for x in _values(v)} for i, v in zip(items["item_id"], items[field])}
+    return {str(i): {display_key(x) for x in strings(v)} for i, v in zip(items["item_id"], items[field])}
 
 
 class Witnessed:

@@ -31,6 +31,7 @@ from itertools import combinations
 
 import pandas as pd
 
+from lrworld.core.cells import is_listlike, strings
 from lrworld.core.names import NAME_FIELDS, clean_name, name_key, same_name
 from lrworld.data.contract import LIST_COLUMNS
 from lrworld.data.joins.guard import imdb_number
@@ -38,16 +39,8 @@ from lrworld.data.joins.guard import imdb_number
 EXAMPLES = 5
 
 
-def _listed(v) -> list:
-    if isinstance(v, (list, tuple)) or (hasattr(v, "__len__") and hasattr(v, "tolist") and not isinstance(v, str)):
-        return [x for x in list(v) if isinstance(x, str) and x.strip()]
-    if isinstance(v, str) and v.strip():
-        return [v]
-    return []
-
-
 def _has(v) -> bool:
-    if isinstance(v, (list, tuple)) or (hasattr(v, "tolist") and not isinstance(v, str)):
+    if is_listlike(v):
         return len(v) > 0
     return v is not None and v == v and v != ""
 
@@ -88,7 +81,7 @@ class Facts:
 
 
 def _names(v) -> list[str]:
-    return list(dict.fromkeys(c for x in _listed(v) if (c := clean_name(x))))
+    return list(dict.fromkeys(c for x in strings(v) if (c := clean_name(x))))
 
 
 def _agreed(lists: dict[str, list[str]]) -> tuple[list[str], bool]:
@@ -125,7 +118,7 @@ def reconcile(items: pd.DataFrame, facts: Facts, require_agreement: bool = True)
                 values[i], witnesses[i], backers[i] = got[s], 1, [s]
                 # first_source: others cover the item too, in vocabularies not compared (genres, loglines)
                 status = "single_source" if len(got) == 1 else "first_source"
-                rows.extend((i, field, x, [s], 1, status) for x in (_listed(got[s]) or [got[s]]))
+                rows.extend((i, field, x, [s], 1, status) for x in (strings(got[s]) or [got[s]]))
                 continue
             lists = {s: _names(v) for s, v in got.items()}
             lists = {s: v for s, v in lists.items() if v}
