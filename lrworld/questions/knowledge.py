@@ -104,9 +104,11 @@ def _field_values(measure, dataset, windows, items, seed, item_texts=None, limit
     return build_field_values(measure, dataset, windows, items, seed, limit=limit, exclude=exclude)
 
 
-def items_title(items: pd.DataFrame, item_id: str) -> str:
-    hit = items.loc[items["item_id"].astype(str) == item_id, "title"]
-    return str(hit.iat[0]) if len(hit) else ""
+def _by_item(items: pd.DataFrame, column: str, value=lambda v: v, keep=lambda v: True) -> dict:
+    """{item id: value(cell)} of an optional items column ({} where ingest wrote none)."""
+    if column not in items.columns:
+        return {}
+    return {str(i): value(v) for i, v in zip(items["item_id"], items[column]) if keep(v)}
 
 
 def build_field_values(measure: Measure, dataset: str, windows: list[Window], items: pd.DataFrame, seed: int,
@@ -123,14 +125,11 @@ def build_field_values(measure: Measure, dataset: str, windows: list[Window], it
     excluded = Counter(x for vs in raw.values() for x in vs if key(x) in excluded_keys)
     values = {i: [x for x in vs if key(x) not in excluded_keys] for i, vs in raw.items()}
     # names a covering source gave for the item but not agreed on: never one of its distractors
-    also = ({str(i): [key(x) for x in _values(v)] for i, v in zip(items["item_id"], items[f"{field}_other"])}
-            if f"{field}_other" in items.columns else {})
-    dropped = ({str(i): v for i, v in zip(items["item_id"], items[f"{field}_dropped"]) if isinstance(v, str)}
-               if f"{field}_dropped" in items.columns else {})
-    witnesses = (dict(zip(items["item_id"].astype(str), items[f"{field}_witnesses"]))
-                 if f"{field}_witnesses" in items.columns else {})
-    backers = (dict(zip(items["item_id"].astype(str), items[f"{field}_sources"]))
-               if f"{field}_sources" in items.columns else {})
+    also = _by_item(items, f"{field}_other", lambda v: [key(x) for x in _values(v)])
+    dropped = _by_item(items, f"{field}_dropped", keep=lambda v: isinstance(v, str))
+    witnesses = _by_item(items, f"{field}_witnesses")
+    backers = _by_item(items, f"{field}_sources")
+    titles = _by_item(items, "title", str) if dropped else {}
     # one spelling per value key: the most frequent (ties: alphabetical)
     freq = Counter(x for vs in values.values() for x in vs)
     spelling: dict[str, str] = {}
@@ -154,7 +153,7 @@ def build_field_values(measure: Measure, dataset: str, windows: list[Window], it
                 skipped[reason] += 1
                 # every such target listed, with what each source said
                 listed = skip_examples.setdefault(reason, [])
-                entry = f"item {w.positive} {items_title(items, w.positive)!r}: {detail}"
+                entry = f"item {w.positive} {titles.get(w.positive, '')!r}: {detail}"
                 if entry not in listed:
                     listed.append(entry)
                 continue
@@ -200,8 +199,7 @@ def build_item_text(measure: Measure, dataset: str, windows: list[Window], items
     keys = {k: display_key(t) for k, t in texts.items()}
     with_text = sorted(texts)
     # which source gave each positive's text (the facts table's; captions have their own artifact)
-    backers = (dict(zip(items["item_id"].astype(str), items[f"{field}_sources"]))
-               if f"{field}_sources" in items.columns else {})
+    backers = _by_item(items, f"{field}_sources")
     used_sources = Counter()
     n_neg = measure.n_candidates - 1
     skipped, rejected = Counter(), Counter()
