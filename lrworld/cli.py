@@ -21,7 +21,8 @@ import sys
 from pathlib import Path
 
 from lrworld.core.schema import ConfigError
-from lrworld.inference.cache import CacheError, ResponseCache
+from lrworld.inference import shards
+from lrworld.inference.cache import CacheError
 from lrworld.provenance import trace
 from lrworld.release import layout, pack
 
@@ -50,7 +51,7 @@ def _parser() -> argparse.ArgumentParser:
     ls = ca_sub.add_parser("list", help="per model: entries, size, and entries per identity")
     ls.add_argument("--json", action="store_true", help="print JSON")
     pu = ca_sub.add_parser("purge", help="delete a model's cached answers (all, or one identity's)")
-    pu.add_argument("model", help="the model's name in config.yaml (its <cache_dir>/<model>.sqlite)")
+    pu.add_argument("model", help="the model's name in config.yaml (its shards <cache_dir>/responses/<model>/)")
     pu.add_argument("--identity", help="only this identity (an id or a unique prefix, from `lrworld cache list`)")
     for p in (ls, pu):
         p.add_argument("--cache-dir", help="the cache folder (default: cache_dir of the workflow's config.yaml)")
@@ -103,28 +104,15 @@ def _cache(args) -> int:
         if not MODEL_NAME.fullmatch(args.model) or ".." in args.model:
             raise CacheError(f"cache purge: {args.model!r} is not a model name (letters, digits, _ . + -; "
                              f"no path); `lrworld cache list` shows the cached models")
-        path = folder / f"{args.model}.sqlite"
-        if not path.exists():
-            known = sorted(p.stem for p in folder.glob("*.sqlite"))
-            raise CacheError(f"{path}: no cache for model {args.model!r}; cached models: {', '.join(known) or 'none'}")
-        cache = ResponseCache(path, create=False)
-        try:
-            n = cache.purge(args.identity)
-        finally:
-            cache.close()
+        n = shards.purge(folder, args.model, args.identity)
         print(f"lrworld cache: purged {n} answers of {args.model}" + (f" (identity {args.identity})" if args.identity else ""))
         return 0
     models = []
-    for path in sorted(folder.glob("*.sqlite")):
+    for model in shards.cached_models(folder):
         try:
-            cache = ResponseCache(path, create=False)
+            models.append({"model": model, **shards.summary(folder, model)})
         except CacheError as exc:  # another program's database beside the caches: not ours to touch
             print(f"lrworld cache: skipped {exc}", file=sys.stderr)
-            continue
-        try:
-            models.append({"model": path.stem, **cache.summary()})
-        finally:
-            cache.close()
     if args.json:
         print(json.dumps({"cache_dir": str(folder), "models": models}, indent=2, sort_keys=True))
         return 0

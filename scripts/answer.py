@@ -7,7 +7,7 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakema
 
 from lrworld.core import io, runlog
 from lrworld.inference import servers, weights
-from lrworld.inference.cache import ResponseCache
+from lrworld.inference.shards import ModelCache
 from lrworld.inference.stage import NoLogprobs, fill_cache, replies_record, replies_sha256, summary_line
 from lrworld.tracks.llara.hybrid import backend as _registers_the_trained_rows_backend  # noqa: F401
 
@@ -16,7 +16,7 @@ servers.exit_on_sigterm()  # a cancelled job unwinds and stops its managed serve
 log = runlog.setup(smk)
 model = smk.wildcards.model
 requests = [r for f in smk.params.requests for r in io.read_jsonl(f)]
-cache = ResponseCache(Path(smk.params.cache_dir) / f"{model}.sqlite")
+cache = ModelCache(smk.params.cache_dir, model, writer=(smk.wildcards.track, smk.wildcards.scope))
 try:  # the params carry the server command redacted; the real one comes from the config
     model_cfg = servers.real_command(model, dict(smk.params.model_cfg), smk.config)
 except servers.ServerError as exc:

@@ -7,7 +7,7 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakema
 
 from lrworld.core import io, runlog
 from lrworld.inference import weights
-from lrworld.inference.cache import ResponseCache
+from lrworld.inference.shards import ModelCache
 from lrworld.inference.stage import collect_responses
 from lrworld.questions import measures
 from lrworld.provenance.digest import answers_sha256
@@ -24,7 +24,7 @@ try:  # the answers read must be those of the weights the graph planned with
 except weights.IdentityMismatch as exc:
     log.error("%s", exc)
     sys.exit(str(exc))
-cache = ResponseCache(Path(smk.params.cache_dir) / f"{w.model}.sqlite")
+cache = ModelCache(smk.params.cache_dir, w.model)
 m = measures.get(smk.params.domain, w.measure)
 for variant in smk.params.variants:
     out = {kind: smk.output[f"{kind}_{variant}"] for kind in ("responses", "score")}

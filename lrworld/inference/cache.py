@@ -1,8 +1,10 @@
 """The durable response cache: every answer is stored the moment it arrives, outside Snakemake's
 outputs, so a killed or failed job keeps what it finished and a rerun never pays twice.
 
-SQLite (stdlib) in WAL mode gives atomic, crash-safe appends and lets parallel jobs of the same
-model share one file; a JSONL append log would need its own locking and torn-line recovery.
+SQLite (stdlib) gives atomic, crash-safe appends; a JSONL append log would need its own torn-line
+recovery. Each file has one writer (lrworld/inference/shards.py: one shard per answer job) and uses
+the rollback journal (journal_mode=DELETE), not WAL: WAL needs every process on one host and does
+not work over a network file system. Other jobs open a shard read-only.
 
 Only real answers are stored (`store_answer`): an empty reply would otherwise be a final missed
 answer that no rerun asks again. Each row also records its model identity, so `lrworld cache`
@@ -21,6 +23,15 @@ from lrworld.core.io import dumps_canonical, sha256_text
 
 class CacheError(RuntimeError):
     """A cache file or folder that cannot be used; the message names it and says what to do."""
+
+
+class ShardInUse(CacheError):
+    """Another job's shard that cannot be read now: mid-write (locked) or left with a hot journal
+    by a killed job, which only a writer of the file may roll back."""
+
+
+# SQLite's codes for a file being written, or a killed writer's journal a read-only reader may not roll back
+IN_USE = ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_READONLY_ROLLBACK", "SQLITE_READONLY_RECOVERY")
 
 
 class NotAnAnswer(RuntimeError):
@@ -66,15 +77,29 @@ def why_not_an_answer(record: dict) -> str | None:
     return f"empty answer (raw_text={text!r}{f', finish_reason={finish!r}' if finish else ''})"
 
 
+# the answer job's open Batch API batches live in its own shard (lrworld/models/batch_api.py)
+BATCH_TABLES = ("batches", "batch_requests")
+
+
 def _describe(exc: sqlite3.Error) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
 class ResponseCache:
-    def __init__(self, path: str | Path, create: bool = True):
+    def __init__(self, path: str | Path, create: bool = True, readonly: bool = False):
         """create=False (`lrworld cache`): only an existing response cache is opened; a file
-        without lrworld's `responses (key, record)` table is refused untouched, no table is added."""
+        without lrworld's `responses (key, record)` table is refused untouched, no table is added.
+        readonly=True: another job's shard, read and never written (nor its journal rolled back)."""
         self.path = Path(path)
+        if readonly:
+            try:
+                self._db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=60, isolation_level=None)
+                self._require_cache()
+                self._db.execute("SELECT COUNT(*) FROM responses").fetchone()
+            except sqlite3.DatabaseError as exc:
+                error = ShardInUse if getattr(exc, "sqlite_errorname", "").startswith(IN_USE) else CacheError
+                raise error(f"{self.path}: not a readable response cache ({_describe(exc)})") from None
+            return
         folder = self.path.parent
         existing = next(p for p in [folder, *folder.parents] if p.exists())
         if not existing.is_dir():
@@ -84,7 +109,7 @@ class ResponseCache:
             self._db = sqlite3.connect(self.path, timeout=60, isolation_level=None)
             if not create:
                 self._require_cache()
-            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA journal_mode=DELETE")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, record TEXT NOT NULL)")
             self._db.execute("CREATE TABLE IF NOT EXISTS identities (id TEXT PRIMARY KEY, identity TEXT NOT NULL)")
@@ -99,7 +124,7 @@ class ResponseCache:
     def _require_cache(self) -> None:
         tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         cols = {r[1] for r in self._db.execute("PRAGMA table_info(responses)")} if "responses" in tables else set()
-        if not {"key", "record"} <= cols or not tables <= {"responses", "identities"}:
+        if not {"key", "record"} <= cols or not tables <= {"responses", "identities", *BATCH_TABLES}:
             self._db.close()
             raise CacheError(f"{self.path}: not an lrworld response cache (tables: {', '.join(sorted(tables)) or 'none'}); "
                              f"left untouched")

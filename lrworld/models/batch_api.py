@@ -65,7 +65,7 @@ class BatchStore:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(self.path, timeout=60, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA journal_mode=DELETE")  # one writer per file; safe on NFS
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("CREATE TABLE IF NOT EXISTS batches (batch_id TEXT PRIMARY KEY, model TEXT NOT NULL, "
                          "submitted REAL NOT NULL, requests INTEGER NOT NULL, status TEXT NOT NULL)")

@@ -100,7 +100,7 @@ def plan_costs(directory: str | Path = ".", configfiles=(), plan: Plan | None = 
         unique = list({request_key({}, r): r for r in requests}.values())
         done = directory / f"results/answers/{track}/{scope}/{model}.json"
         known = [io.read_json(done)["identity"]] if done.exists() else []
-        cached, _ = run_status._answered(cache_dir / f"{model}.sqlite", unique, known)
+        cached, _ = run_status._answered(cache_dir, model, unique, known)
         tokens = sum(count(str(r.get("prompt") or io.dumps_canonical(r.get("messages") or r))) for r in unique)
         prompts = len(unique) + est_prompts
         tokens += est_tokens

@@ -8,22 +8,22 @@ from __future__ import annotations
 from pathlib import Path
 
 from lrworld.core import io
-from lrworld.inference.cache import CacheError, ResponseCache
+from lrworld.inference.cache import CacheError
+from lrworld.inference.shards import ModelCache, shards
 from lrworld.inference.stage import REPLY_FIELDS
 
 
 def changed_replies(root: str | Path, cache_dir: str | Path) -> list[dict]:
     """[{path, model, changed, of}] of every responses file some of whose replies differ in the cache."""
     root, cache_dir = Path(root), Path(cache_dir)
-    caches: dict[str, ResponseCache | None] = {}
+    caches: dict[str, ModelCache | None] = {}
     out = []
     try:
         for path in sorted((root / "results/responses").glob("*/*/*/*.jsonl")):
             model = path.parts[-3]
             if model not in caches:
-                file = cache_dir / f"{model}.sqlite"
                 try:
-                    caches[model] = ResponseCache(file, create=False) if file.exists() else None
+                    caches[model] = ModelCache(cache_dir, model) if shards(cache_dir, model) else None
                 except CacheError:
                     caches[model] = None
             cache = caches[model]

@@ -5,7 +5,7 @@ The requests come from the prompt files the plan names (`Plan.requests`, the `an
 inputs) that exist; a file not yet built is listed as not yet planned, since its prompts are not
 known before its job runs. A cache key hashes the model identity, and a local model's identity
 (weights and chat-template hashes) is only known once the model is loaded, so the answered count
-is taken under each identity the model's cache file records, and the one answering the most is
+is taken under each identity the model's cache shards record, and the one answering the most is
 shown (its id is the one `lrworld cache list` prints).
 """
 
@@ -18,6 +18,7 @@ from pathlib import Path
 from lrworld.core import io
 from lrworld.config.assembly import fill_defaults, validate
 from lrworld.config.files import load
+from lrworld.inference import shards
 from lrworld.inference.cache import identity_key, request_key
 from lrworld.workflow.plan import CAPTIONER, Plan
 
@@ -39,29 +40,45 @@ def _jobs(plan: Plan):
             yield "srbench", ds, model
 
 
-def _answered(path: Path, requests: list[dict], known: list[dict]) -> tuple[int, str | None]:
-    """The most `requests` answered under one identity (those the cache file records, and `known`),
-    and that identity's id. Read-only: a missing file is an empty cache, and status never makes one."""
+def _answered(cache_dir: Path, model: str, requests: list[dict], known: list[dict]) -> tuple[int, str | None]:
+    """The most `requests` answered under one identity (those the model's shards record, and
+    `known`), and that identity's id. Read-only: a missing shard is an empty cache, status never
+    makes one, and a shard it cannot read (a killed job's, not yet rolled back) counts as empty."""
     best, best_id = 0, None
-    if not requests or not path.exists():
+    if not requests:
         return best, best_id
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    try:
+    dbs = []
+    for path in shards.shards(cache_dir, model):
         try:
-            recorded = [json.loads(t) for (t,) in db.execute("SELECT identity FROM identities").fetchall()]
-        except sqlite3.OperationalError:  # a cache from before identities were recorded
-            recorded = []
-        for ident in [*known, *(i for i in recorded if i not in known)]:
+            db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+            db.execute("SELECT COUNT(*) FROM responses").fetchone()
+            dbs.append(db)
+        except sqlite3.DatabaseError:
+            continue
+    try:
+        recorded = []
+        for db in dbs:
+            try:
+                recorded += [json.loads(t) for (t,) in db.execute("SELECT identity FROM identities").fetchall()]
+            except sqlite3.OperationalError:  # a cache from before identities were recorded
+                pass
+        seen = []
+        for ident in [*known, *recorded]:
+            if ident in seen:
+                continue
+            seen.append(ident)
             keys = sorted({request_key(ident, r) for r in requests})
-            n = 0
-            for first in range(0, len(keys), 500):
-                chunk = keys[first:first + 500]
-                n += db.execute(f"SELECT COUNT(*) FROM responses WHERE key IN ({','.join('?' * len(chunk))})",
-                                chunk).fetchone()[0]
-            if n > best:
-                best, best_id = n, identity_key(ident)
+            found: set[str] = set()
+            for db in dbs:
+                for first in range(0, len(keys), 500):
+                    chunk = keys[first:first + 500]
+                    found.update(k for (k,) in db.execute(
+                        f"SELECT key FROM responses WHERE key IN ({','.join('?' * len(chunk))})", chunk))
+            if len(found) > best:
+                best, best_id = len(found), identity_key(ident)
     finally:
-        db.close()
+        for db in dbs:
+            db.close()
     return best, best_id
 
 
@@ -90,7 +107,7 @@ def status(directory: str | Path = ".", configfiles=()) -> dict:
         # the identity of the last finished answer job, for caches that do not record identities
         done = directory / f"results/answers/{track}/{scope}/{model}.json"
         known = [io.read_json(done)["identity"]] if done.exists() else []
-        answered, ident = _answered(cache_dir / f"{model}.sqlite", unique, known)
+        answered, ident = _answered(cache_dir, model, unique, known)
         jobs.append({"track": track, "scope": scope, "model": model, "needed": len(unique),
                      "answered": answered, "identity": ident, "prompt_files": len(prompt_files),
                      "not_planned": [f for f in prompt_files if f not in built]})

@@ -70,11 +70,11 @@ def run_prompts(candidates: str | os.PathLike, template: str, out: str | os.Path
 def run_responses(prompts: str | os.PathLike, model: str, identity: dict, cache_dir: str | os.PathLike,
                   out: str | os.PathLike) -> int:
     """One LLM's answers to the prompts, read from the response cache the `answer` rule filled."""
-    from lrworld.inference.cache import ResponseCache
+    from lrworld.inference.shards import ModelCache
     from lrworld.inference.stage import read_answers
 
     recs = read_jsonl(prompts)
-    cache = ResponseCache(Path(cache_dir) / f"{model}.sqlite")
+    cache = ModelCache(cache_dir, model)
     return write_jsonl(out, [{**a, "qid": p["qid"], "model": model, "identity": identity}
                              for p, (_, a) in zip(recs, read_answers(recs, identity, cache))])
 

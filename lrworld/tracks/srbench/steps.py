@@ -117,11 +117,11 @@ def llm_prompts(dataset: str, mode: str, split_path, items_path, out_jsonl, sett
 def llm_lists(dataset: str, model: str, split_path, items_path, prompts_path, identity: dict, cache_dir,
               out_jsonl, kmax: int) -> list[dict]:
     """One LLM's lists, read from the response cache the `answer` rule filled."""
-    from lrworld.inference.cache import ResponseCache
+    from lrworld.inference.shards import ModelCache
     from lrworld.inference.stage import read_answers
 
     reqs = io.read_jsonl(prompts_path)
-    cache = ResponseCache(Path(cache_dir) / f"{model}.sqlite")
+    cache = ModelCache(cache_dir, model)
     records = llm.lists(reqs, [a for _, a in read_answers(reqs, identity, cache)],
                         load_split(split_path, items_path, dataset), kmax)
     io.write_jsonl(out_jsonl, records)
