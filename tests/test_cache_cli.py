@@ -95,3 +95,24 @@ def test_purge_takes_only_a_model_name_and_only_lrworld_caches(tmp_path, capsys)
     assert [m["model"] for m in json.loads(out.out)["models"]] == ["m"] and "skipped" in out.err
     assert {p: p.read_bytes() for p in before} == before
     assert len(ResponseCache(folder / "m.sqlite")) == 3
+
+
+def test_list_and_purge_across_shards(tmp_path, capsys):
+    """A model's answers in the pre-shard file and in two answer jobs' shards: listed as one model,
+    an identity purged from every shard holding it."""
+    from lrworld.inference import shards
+
+    folder = tmp_path / "cache"
+    fill(shards.legacy_file(folder, "m"), A, 2)
+    fill(shards.shard_file(folder, "m", "lrworld", "ml"), A, 3)
+    fill(shards.shard_file(folder, "m", "srbench", "beauty"), B, 4)
+    assert main(["cache", "list", "--json", "--cache-dir", str(folder)]) == 0
+    (m,) = json.loads(capsys.readouterr().out)["models"]
+    assert m["model"] == "m" and m["entries"] == 9 and len(m["shards"]) == 3
+    assert sorted((i["identity"]["weights_sha256"][0], i["entries"]) for i in m["identities"]) == [("a", 5), ("b", 4)]
+    id_a = next(i["id"] for i in m["identities"] if i["identity"] == A)
+    assert main(["cache", "purge", "m", "--identity", id_a[:8], "--cache-dir", str(folder)]) == 0
+    assert "purged 5 answers of m" in capsys.readouterr().out
+    assert [len(ResponseCache(p)) for p in shards.shards(folder, "m")] == [0, 0, 4]
+    assert main(["cache", "purge", "m", "--cache-dir", str(folder)]) == 0
+    assert "purged 4 answers of m" in capsys.readouterr().out

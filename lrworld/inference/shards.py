@@ -35,6 +35,14 @@ def shard_file(cache_dir: str | Path, model: str, track: str, scope: str) -> Pat
     return model_folder(cache_dir, model) / track / f"{scope}.sqlite"
 
 
+def written_files(cache_dir: str | Path, track: str, scope: str, model: str) -> list[Path]:
+    """Every file under cache_dir answer job (track, scope, model) writes: its shard (answers and
+    open Batch API batches) and its reply digests. No other job writes any of them."""
+    from lrworld.inference.stage import replies_record
+
+    return [shard_file(cache_dir, model, track, scope), replies_record(cache_dir, track, scope, model)]
+
+
 def shards(cache_dir: str | Path, model: str) -> list[Path]:
     """Every file holding the model's answers, in the order lookups prefer them."""
     legacy = legacy_file(cache_dir, model)
@@ -56,7 +64,7 @@ class ModelCache:
         self.cache_dir, self.model = Path(cache_dir), model
         self._own = None
         if writer is not None:
-            self.path = shard_file(cache_dir, model, *writer)
+            self.path = written_files(cache_dir, *writer, model)[0]
             self._own = ResponseCache(self.path)
         else:
             self.path = model_folder(cache_dir, model)

@@ -45,7 +45,7 @@ def snakemake(workdir, *extra, **kw):
 
 
 def cached(workdir) -> int:
-    db = workdir / "cache" / "api.sqlite"
+    db = workdir / "cache/responses/api/lrworld/ml.sqlite"  # the answer job's shard
     if not db.exists():
         return 0
     try:

@@ -66,7 +66,7 @@ def test_managed_server_gives_the_in_process_choices(tmp_path, shared_data, in_p
 
 
 def cached(workdir: Path, model: str) -> int:
-    path = workdir / "cache" / f"{model}.sqlite"
+    path = workdir / f"cache/responses/{model}/lrworld/ml.sqlite"  # the answer job's shard
     if not path.exists():
         return 0
     with sqlite3.connect(path, timeout=30) as db:
