@@ -8,6 +8,7 @@ from lrworld.config import assembly as lrw_config, files as config_files
 from lrworld.core import yamlfile
 from lrworld.core.schema import ConfigError
 from lrworld.workflow.analysis import plot_outputs, table_outputs
+from lrworld.workflow import reask
 from lrworld.workflow.plan import CAPTIONER, TRACKS, Plan, alt
 
 try:
@@ -22,6 +23,14 @@ except ConfigError as exc:
     # One line naming the key, before any job is planned.
     raise WorkflowError(str(exc)) from None
 DATASETS = W.datasets
+
+
+def answers_input(pattern):
+    """An answer summary as its readers' input: ancient, or plain in an invocation that re-asks
+    (lrworld/workflow/reask.py). A function: Snakemake sets the run's DAG settings after it has
+    read the Snakefile, before it evaluates input functions."""
+    return lambda wc: (str if reask.from_workflow(workflow) else ancient)(pattern.format(**wc))
+
 MODELS = W.models
 VARIANTS = W.variants
 

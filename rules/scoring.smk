@@ -7,8 +7,9 @@ rule score:
     input:
         **W.score_inputs(),
         # ancient: a new answer job (another measure's prompts changed) must not re-run these
-        # cells; their own prompts, the model's config and the code still do.
-        answered=ancient("results/answers/lrworld/{dataset}/{model}.json"),
+        # cells; their own prompts, the model's config and the code still do. Plain under
+        # `--forcerun answer`: the re-asked replies are scored in the same invocation.
+        answered=answers_input("results/answers/lrworld/{dataset}/{model}.json"),
         code_stamp="results/code/score.json",
         # not ancient: new weights re-score every cell (the answers were asked again)
         identity=W.IDENTITY,

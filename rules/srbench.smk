@@ -71,7 +71,8 @@ rule srbench_llm_lists:
         item_table="results/srbench/{sr_dataset}/items.parquet",
         prompts="results/srbench/{sr_dataset}/prompts/{mode}.jsonl",
         # ancient: another mode's new prompts re-run the answer job, not this mode's lists
-        answered=ancient("results/answers/srbench/{sr_dataset}/{model}.json"),
+        # (plain under `--forcerun answer`, lrworld/workflow/reask.py)
+        answered=answers_input("results/answers/srbench/{sr_dataset}/{model}.json"),
         code_stamp="results/code/srbench_llm_lists.json",
     output:
         "results/srbench/{sr_dataset}/lists/{model}__{mode}.jsonl",

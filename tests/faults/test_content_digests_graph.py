@@ -177,14 +177,17 @@ def test_a_re_asked_model_whose_replies_changed_re_scores(built, tmp_path, capsy
     assert main(["verify", "-d", str(run)]) == 1  # the scores no longer match the cache
     assert re.search(r"CHANGED results/responses/ml/random/attr_genre/zero_shot.jsonl \(cache\): \d+ of 20 replies "
                      r"differ in the cache of random; rerun snakemake to re-score", capsys.readouterr().out)
-    smk(run, "--forcerun", "answer")
-    plan = job_counts(smk(run, "-n").stdout)
-    assert plan.get("score") == 1 and plan.get("table") == 1, plan
-    smk(run)
+    table_before = (run / "results/tables/ml.csv").read_text()
+    proc = smk(run, "--forcerun", "answer")
+    forced = job_counts(proc.stdout + proc.stderr)
+    # one invocation: the re-asked replies are scored and tabled at once, nothing left to plan
+    assert forced.get("answer") == 1 and forced.get("score") == 1 and forced.get("table") == 1, forced
     after = json.loads(score.read_text())
     assert after["answers_sha256"] != before["answers_sha256"]
     responses = io.read_jsonl(run / "results/responses/ml/random/attr_genre/zero_shot.jsonl")
     assert {r["parsed"] for r in responses} == {0}
+    table = (run / "results/tables/ml.csv").read_text()
+    assert f"{after['value']:.4f}" in table and f"{before['value']:.4f}" not in table, (table, after["value"])
     assert job_counts(smk(run, "-n").stdout) == {}
     capsys.readouterr()
     assert main(["verify", "-d", str(run)]) == 0
