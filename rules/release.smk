@@ -53,6 +53,8 @@ rule release_data:
         dataset=alt(W.benchmarks),
     params:
         files=lambda wc: W.release_files("data", wc)[1],
+        # the pinned sha256 of release.json (source.release_sha256), checked before any copy
+        pin=lambda wc: W.release_pin(wc.dataset),
         # content, not mtimes: a swapped or edited release folder re-runs the copy
         sha256=lambda wc: W.release_digests("data", wc),
         code=W.code("release_files.py"),
@@ -75,6 +77,8 @@ rule release_questions:
         dataset=alt(W.benchmarks),
     params:
         files=lambda wc: W.release_files("questions", wc)[1],
+        # the pinned sha256 of release.json (source.release_sha256), checked before any copy
+        pin=lambda wc: W.release_pin(wc.dataset),
         # content, not mtimes: a swapped or edited release folder re-runs the copy
         sha256=lambda wc: W.release_digests("questions", wc),
         code=W.code("release_files.py"),
@@ -96,6 +100,8 @@ rule release_prompts:
         dataset=alt(W.benchmarks),
     params:
         files=lambda wc: W.release_files("prompts", wc)[1],
+        # the pinned sha256 of release.json (source.release_sha256), checked before any copy
+        pin=lambda wc: W.release_pin(wc.dataset),
         # content, not mtimes: a swapped or edited release folder re-runs the copy
         sha256=lambda wc: W.release_digests("prompts", wc),
         code=W.code("release_files.py"),

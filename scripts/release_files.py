@@ -14,7 +14,7 @@ log = runlog.setup(smk)
 wc = dict(smk.wildcards.items())
 try:
     copy_checked(Path(smk.input.manifest).parent, list(smk.params.files), list(smk.output), wc["dataset"],
-                 [wc["measure"]] if "measure" in wc else [], [wc["variant"]] if "variant" in wc else [])
+                 [wc["measure"]] if "measure" in wc else [], [wc["variant"]] if "variant" in wc else [], pin=smk.params.pin)
 except ReleaseError as exc:
     log.error("%s", exc)
     raise SystemExit(1) from None

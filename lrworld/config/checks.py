@@ -63,6 +63,9 @@ def check(config: dict) -> None:
             _base_url(f"datasets.{name}.source.url" + (f"[{i}]" if not isinstance(url, str) else ""), u,
                       fix="download it yourself and give `path:`, or use a public URL")
         bench = (d.get("source") or {}).get("benchmark") if isinstance(d.get("source"), dict) else None
+        if bench is None and "release_sha256" in (d.get("source") or {}):
+            raise CheckError(f"datasets.{name}.source.release_sha256: pins a release's release.json, but the source "
+                             f"is not a benchmark release; drop it, or give `benchmark:`")
         if isinstance(bench, dict):  # a release archive: the same policy as a raw download's URL
             _base_url(f"datasets.{name}.source.benchmark.url", bench.get("url"),
                       fix="download and unpack it yourself and give the folder (`benchmark: <folder>`)")

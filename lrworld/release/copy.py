@@ -11,11 +11,13 @@ from lrworld.release.pack import ReleaseError, read_manifest, release_file
 
 
 def copy_checked(folder: str | Path, rels: list[str], outputs: list[str], dataset: str,
-                 measures=(), variants=()) -> None:
-    """Copy release paths `rels` of `folder` to `outputs`. A measure or variant the release lacks
-    (a release at a URL is first read here) is named by its config key; a file whose sha256 is not
-    the manifest's stops the copy before anything is written."""
+                 measures=(), variants=(), pin: str | None = None) -> None:
+    """Copy release paths `rels` of `folder` to `outputs`. A manifest that is not the pinned one
+    (`pin`: its sha256), a measure or variant the release lacks (a release at a URL is first read
+    here) is named by its config key; a file whose sha256 is not the manifest's stops the copy
+    before anything is written."""
     folder = Path(folder)
+    source.check_pin(folder, pin)
     man = read_manifest(folder)
     line = source.problem(dataset, man, folder, measures=measures, variants=variants)
     if line:

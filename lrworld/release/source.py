@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from lrworld.core.io import sha256_file
 from lrworld.core.schema import ConfigError
 from lrworld.release import layout
 from lrworld.release.pack import ReleaseError, read_manifest
@@ -38,16 +39,45 @@ def problem(name: str, man: dict, folder, domain: str | None = None, measures=()
     return None
 
 
+def pin(entry: dict) -> str | None:
+    """The sha256 the config pins the release's release.json to (`source.release_sha256`), or None."""
+    value = entry["source"].get("release_sha256")
+    return value.lower() if value else None
+
+
+def check_pin(folder: str | Path, want: str | None) -> None:
+    """ReleaseError in one line naming release.json when the pinned release's manifest is not the
+    pinned one (a file edited and the manifest rewritten to match: the manifest's digest changes)."""
+    if not want:
+        return
+    manifest = Path(folder) / layout.MANIFEST
+    got = sha256_file(manifest) if manifest.is_file() else "(missing)"
+    if got != want:
+        raise ReleaseError(f"{manifest}: sha256 {got} is not the pinned source.release_sha256 {want} "
+                           f"(a changed release; `lrworld verify` on the folder lists its files)")
+
+
 def check(name: str, entry: dict, variants: list[str]) -> tuple[Path, dict | None]:
     """(release folder, manifest), or ConfigError naming the key the release cannot serve. A
-    release at a URL is checked where it is fetched (its manifest: None here)."""
+    release at a URL is checked where it is fetched (its manifest: None here); once fetched, a
+    pinned one is checked against its pin here too."""
     if is_fetched(entry):
-        return Path(FETCHED.format(dataset=name)), None
+        folder = Path(FETCHED.format(dataset=name))
+        if (folder / layout.MANIFEST).is_file():
+            try:
+                check_pin(folder, pin(entry))
+            except ReleaseError as exc:
+                raise ConfigError(f"config: datasets.{name}.source.release_sha256: {exc}") from None
+        return folder, None
     folder = Path(entry["source"]["benchmark"])
     try:
         man = read_manifest(folder, f"datasets.{name}.source.benchmark")
     except ReleaseError as exc:
         raise ConfigError(f"config: datasets.{name}.source.benchmark: {exc}") from None
+    try:
+        check_pin(folder, pin(entry))
+    except ReleaseError as exc:
+        raise ConfigError(f"config: datasets.{name}.source.release_sha256: {exc}") from None
     line = problem(name, man, folder, entry["domain"], entry["measures"], variants)
     if line:
         raise ConfigError(line)

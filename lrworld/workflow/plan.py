@@ -255,6 +255,9 @@ class Plan:
     def release_manifest(self, dataset: str) -> str:
         return str(self.benchmarks[dataset][0] / release_layout.MANIFEST)
 
+    def release_pin(self, dataset: str) -> str | None:
+        return release_source.pin(self.datasets[dataset])
+
     def release_files(self, kind: str, wc) -> tuple[list[str], list[str]]:
         """(input files, release paths) of a release rule (kind: data, questions, prompts), in
         the order of its outputs. A folder's files are inputs (new bytes re-run the copy); a
