@@ -5,7 +5,7 @@ import sys
 sys.path.insert(0, workflow.basedir)
 
 from lrworld.config import assembly as lrw_config, files as config_files
-from lrworld.core import yamlfile
+from lrworld.core import disk, yamlfile
 from lrworld.core.schema import ConfigError
 from lrworld.workflow.analysis import plot_outputs, table_outputs
 from lrworld.workflow import reask
@@ -19,6 +19,10 @@ try:
     # Defaults live only in the schema and the backends' schema fragments; this fills them in.
     lrw_config.fill_defaults(config)
     W = Plan(config, workflow.basedir)
+    # a read-only (or full) results, logs or cache folder stops the run here, not mid-job
+    for folder, key in (("results", "results"), ("logs", "logs"), (config["cache_dir"], "cache_dir")):
+        if disk.writable(folder):
+            raise ConfigError(f"{key}: {disk.writable(folder)}")
 except ConfigError as exc:
     # One line naming the key, before any job is planned.
     raise WorkflowError(str(exc)) from None

@@ -14,6 +14,8 @@ import re
 import sys
 from typing import NoReturn
 
+from lrworld.core import disk
+
 # HTTP clients log every request URL at INFO; a URL may carry credentials. Only their warnings pass.
 QUIET_LOGGERS = ("httpx", "httpx2", "httpcore", "httpcore2", "openai", "urllib3", "huggingface_hub")
 _USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s@]+@")
@@ -56,7 +58,10 @@ def setup(smk) -> logging.Logger:
     log = logging.getLogger(f"lrworld.{smk.rule}")
 
     def one_line(kind, exc, tb):
-        if getattr(kind, "__module__", "").startswith("lrworld."):
+        disk_line = disk.job_message(exc, list(getattr(smk, "output", None) or ()))
+        if disk_line:  # a full or read-only file system: the atomic writers kept nothing half-written
+            log.error("%s", disk_line)
+        elif getattr(kind, "__module__", "").startswith("lrworld."):
             log.error("%s", exc)
         else:
             log.error("%s: %s", kind.__name__, exc, exc_info=(kind, exc, tb))

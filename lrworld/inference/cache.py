@@ -18,6 +18,7 @@ import re
 import sqlite3
 from pathlib import Path
 
+from lrworld.core import disk
 from lrworld.core.io import dumps_canonical, sha256_text
 
 
@@ -118,6 +119,8 @@ class ResponseCache:
                 self._db.execute("ALTER TABLE responses ADD COLUMN identity TEXT")
             self._db.execute("SELECT COUNT(*) FROM responses").fetchone()
         except sqlite3.DatabaseError as exc:
+            if getattr(exc, "sqlite_errorname", "") == "SQLITE_FULL" or disk.is_full(exc):
+                raise CacheError(disk.full_message(folder, exc)) from None
             raise CacheError(f"{self.path}: not a usable response cache ({_describe(exc)}); move it away "
                              f"or delete it, and its answers will be asked again") from None
 
@@ -193,6 +196,9 @@ class ResponseCache:
         try:
             return self._db.execute(sql, args)
         except sqlite3.DatabaseError as exc:
+            if getattr(exc, "sqlite_errorname", "") == "SQLITE_FULL" or disk.is_full(exc):
+                # the write rolled back: the file holds every answer stored before it
+                raise CacheError(disk.full_message(self.path.parent, exc)) from None
             raise CacheError(f"{self.path}: not a usable response cache ({_describe(exc)}); move it away "
                              f"or delete it, and its answers will be asked again") from None
 
