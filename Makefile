@@ -3,7 +3,7 @@ PY ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
 
-.PHONY: setup run test test-fast lint ci-pipeline
+.PHONY: setup run test test-fast lint ci-pipeline reference
 
 setup:
 	$(PY) -m venv $(VENV)
@@ -36,3 +36,8 @@ lint:
 ci-pipeline:
 	$(BIN)/python -m snakemake --profile profiles/local --configfile .ci/small.yaml
 	@cat results/tables/ml100k.md
+
+# The reference pages (config keys, registries, the command line), written from the code;
+# tests/docsgen/test_reference.py fails when they are stale.
+reference:
+	$(BIN)/python -m lrworld reference docs/reference

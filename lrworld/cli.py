@@ -66,6 +66,9 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--paper-models", action="store_true", help="count every model with a paper_name as enabled")
     pl.add_argument("--json", action="store_true", help="print JSON")
     pl.add_argument("-d", "--directory", help="the workflow directory (default: the current one)")
+    rf = sub.add_parser("reference", help="write the reference pages (config keys, registries, this command line) "
+                                          "from the code")
+    rf.add_argument("out", nargs="?", default="docs/reference", help="the folder to write (default: docs/reference)")
     return ap
 
 
@@ -142,6 +145,12 @@ def _cache(args) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
+        if args.command == "reference":
+            from lrworld.docsgen import reference
+
+            for path in reference.write(args.out, _parser()):
+                print(f"lrworld reference: wrote {path}")
+            return 0
         if args.command == "cache":
             return _cache(args)
         if args.command == "status":
