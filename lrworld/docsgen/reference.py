@@ -79,7 +79,7 @@ def _config_rows(spec: dict, path: tuple[str, ...], comments: dict, depth: int) 
     for key, sub in (spec.get("properties") or {}).items():
         here = path + (key,)
         note = comments.get(("properties",) + tuple(p for k in here for p in (k, "properties"))[:-1], "")
-        default = json.dumps(sub["default"]) if "default" in sub else ""
+        default = f"`{json.dumps(sub['default'])}`" if "default" in sub else ""
         rows.append(f"| `{'.'.join(here)}` | {_cell(_type(sub))} | {_cell(default)} | {_cell(note)} |")
         if depth > 0 and sub.get("properties"):
             rows += _config_rows(sub, here, comments, depth - 1)

@@ -19,8 +19,8 @@ def test_committed_reference_pages_are_current():
 
 def test_config_page_lists_every_schema_key_with_its_default_and_comment():
     page = reference.config_page()
-    assert "| `seed` | integer | 2024 | numpy seeds are >= 0" in page
-    assert "| `questions.ties` | \"numeric\" \\| \"string\" \\| \"drop\" | \"numeric\" | items that share" in page
+    assert "| `seed` | integer | `2024` | numpy seeds are >= 0" in page
+    assert "| `questions.ties` | \"numeric\" \\| \"string\" \\| \"drop\" | `\"numeric\"` | items that share" in page
     # a dataset entry's own keys, under a placeholder name
     assert "| `datasets.<name>.domain` |" in page
 
