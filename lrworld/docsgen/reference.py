@@ -174,6 +174,14 @@ def recommenders_page() -> str:
     return "\n".join(lines) + "\n"
 
 
+def contract_page() -> str:
+    from lrworld.data import contract
+
+    title, table, *rest = contract.__doc__.strip().split("\n\n")
+    return "\n".join([HEADER, "", "# The data contract", "", f"{title} (`lrworld/data/contract.py`):", "",
+                      "```text", table, "```", "", *rest]) + "\n"
+
+
 # ---- the command line ---------------------------------------------------------------------------
 
 def _subparsers(parser: argparse.ArgumentParser):
@@ -213,7 +221,7 @@ def cli_page(parser: argparse.ArgumentParser) -> str:
 
 def pages(parser: argparse.ArgumentParser) -> dict[str, str]:
     return {"config.md": config_page(), "measures.md": measures_page(), "backends.md": backends_page(),
-            "formats.md": formats_page(), "variants.md": variants_page(), "recommenders.md": recommenders_page(),
+            "formats.md": formats_page(), "variants.md": variants_page(), "recommenders.md": recommenders_page(), "contract.md": contract_page(),
             "cli.md": cli_page(parser)}
 
 
