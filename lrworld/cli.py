@@ -190,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
         res["replies_changed"] = replies.changed_replies(args.directory or ".", _cache_dir(args))
         res["ok"] = res["ok"] and not res["replies_changed"]
         text = trace.format_verify(res) if res["problems"] or not res["replies_changed"] else \
-            f"verify: {len(res['replies_changed'])} responses files no longer match the response cache"
+            f"verify: {len(res['replies_changed'])} responses files differ from the response cache"
         if res["replies_changed"] and not args.json:
             text += "\n" + replies.format_changed(res["replies_changed"])
         print(json.dumps(res, indent=2, sort_keys=True) if args.json else text)

@@ -270,7 +270,7 @@ class Plan:
         """Content of the release files a release rule copies (its params): a release folder
         swapped for another (`cp -a`, `tar x`: old mtimes kept) or a file edited in place re-runs
         the copy, wherever the folder lies. A fetched release's folder is fetch_benchmark's output:
-        only its files that no longer match their manifest show (nothing while it is intact)."""
+        only its files that differ from their manifest show (nothing while it is intact)."""
         folder, man = self.benchmarks[wc.dataset]
         rels = self.release_files(kind, wc)[1]
         if man is None:
