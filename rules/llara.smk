@@ -40,15 +40,17 @@ rule llara_prompts:
         "../scripts/llara_prompts.py"
 
 
-# A LLaRA-trained row's requests (lrworld/tracks/llara/hybrid/requests.py): the hybrid prompt with
-# the item ids its placeholders carry, or the text form ([PH]) of a text-only LoRA.
+# A LLaRA-trained or released row's requests (lrworld/tracks/llara/hybrid/requests.py): the hybrid
+# prompt with the item ids its placeholders carry, the text form ([PH]) of a text-only LoRA, or a
+# released checkpoint's hybrid prompts with LLaRA's instructions drawn per question.
 rule llara_hybrid_requests:
     input:
         candidates="results/llara/{ll_dataset}/candidates.jsonl",
     output:
         requests="results/llara/{ll_dataset}/hybrid_requests/{ll_form}.jsonl",
     params:
-        template=lambda wc: WL.datasets[wc.ll_dataset].get("template", wc.ll_dataset),
+        template=lambda wc: WL.request_template(wc.ll_dataset, wc.ll_form),
+        seed=WL.cfg["seed"],
         code=W.code("llara_hybrid_requests.py"),
     log:
         "logs/llara/{ll_dataset}/hybrid_requests/{ll_form}.log",

@@ -51,11 +51,11 @@ class LlaraPlan:
         # a released LLaRA model (`llara.checkpoint`): one row, answered on the datasets it names
         self.released = released_entry.check(self.cfg.get("checkpoint"), plan.config["models"], self.datasets,
                                              {*plan.config["models"], *baseline_rows, *self.trained,
-                                              *self.trained_rows})
+                                              *self.trained_rows}, self.cfg["n_candidates"])
         # the models and trainings answered through the `answer` rule
         self.answered = self.models + list(self.trained) + list(self.released)
         self.rows = self.models + list(self.trained_rows) + list(self.released) + baseline_rows
-        self.forms = llara_entries.FORMS
+        self.forms = (*llara_entries.FORMS, llara_entries.RELEASED_FORM)
 
     def targets(self) -> list[str]:
         return ["results/tables/llara.csv", "results/tables/llara.md"] if self.datasets else []
@@ -84,8 +84,17 @@ class LlaraPlan:
         if row in self.trained:
             return llara_entries.requests_file(dataset, self.trained[row])
         if row in self.released:
-            return f"results/llara/{dataset}/hybrid_requests/hybrid.jsonl"
+            return f"results/llara/{dataset}/hybrid_requests/{llara_entries.RELEASED_FORM}.jsonl"
         return f"results/llara/{dataset}/prompts.jsonl"
+
+    def request_template(self, dataset: str, form: str) -> str:
+        """The template a requests file is rendered from: a released checkpoint on one of LLaRA's
+        sets is asked with LLaRA's whole prompt file for the set's kind; every other row with the
+        dataset's template."""
+        c = self.datasets[dataset]
+        if form == llara_entries.RELEASED_FORM:
+            return released_entry.template(dataset, c)
+        return c.get("template", dataset)
 
     # -- LLaRA-trained rows --------------------------------------------------------------------
     def base(self, name: str) -> str:
@@ -129,9 +138,8 @@ class LlaraPlan:
         # the base's entry whether or not it is enabled (a disabled base has no zero-shot row of its own)
         base = resources.without_sizing(self.plan.config["models"][self.base(model)])
         if model in self.released:
-            hp = self.cfg["train"]  # LoRA r, alpha, dropout: LLaRA's main.py defaults, as training uses them
-            lora = {k: hp[k] for k in ("lora_r", "lora_alpha", "lora_dropout")}
-            return released_entry.answer_cfg(dataset, self.released[model], base, lora)
+            return released_entry.answer_cfg(dataset, self.released[model], base, self.cfg["train"],
+                                             self.cfg["n_candidates"])
         return llara_entries.answer_cfg(dataset, model, self.trained[model], base)
 
     def released_file(self, dataset: str, key: str) -> dict:
