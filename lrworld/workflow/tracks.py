@@ -42,9 +42,10 @@ class LlaraPlan:
         self.trained = llara_entries.check(self.cfg["trained"], plan.config["models"], self.baselines,
                                            self.cfg["baseline_seeds"], {*plan.config["models"], *baseline_rows})
         self.trained_rows = llara_entries.rows(self.trained)
-        if self.trained and self.cfg["train"]["validate_every"]:
+        if self.trained:
             for d, c in self.datasets.items():
-                if "Val_data.jsonl" in [*c.get("train_files", []), *c.get("train_expand", [])]:
+                if self.train_cfg(d)["validate_every"] and \
+                        "Val_data.jsonl" in [*c.get("train_files", []), *c.get("train_expand", [])]:
                     raise ConfigError(f"config: llara.train.validate_every: llara.datasets.{d} trains on its "
                                       f"Val_data.jsonl, so validation would score trained-on rows; set 0 or "
                                       f"leave Val_data.jsonl out of its training files")
@@ -111,20 +112,26 @@ class LlaraPlan:
         """A released set's Val_data.jsonl when llara_train validates (sets built from interactions
         hold their validation split in their inputs already)."""
         c = self.datasets[dataset]
-        if not self.cfg["train"]["validate_every"] or not c.get("path"):
+        if not self.train_cfg(dataset)["validate_every"] or not c.get("path"):
             return []
         return [str(Path(c["path"]) / "Val_data.jsonl")]
 
-    def train_hparams(self, name: str) -> dict:
-        """llara.train with the entry's curriculum share and seed."""
-        e = self.trained[name]
-        return {**self.cfg["train"], "hybrid_share": e["hybrid_share"], "seed": e["seed"]}
+    def train_cfg(self, dataset: str | None = None) -> dict:
+        """llara.train, with a dataset's own settings over it (``llara.datasets.<d>.train``: LLaRA's
+        train_<dataset>.sh sets learning rates and batch sizes per dataset)."""
+        own = self.datasets[dataset].get("train", {}) if dataset else {}
+        return {**self.cfg["train"], **own}
 
-    def train_resources(self, name: str) -> dict:
+    def train_hparams(self, name: str, dataset: str | None = None) -> dict:
+        """The dataset's training settings with the entry's curriculum share and seed."""
+        e = self.trained[name]
+        return {**self.train_cfg(dataset), "hybrid_share": e["hybrid_share"], "seed": e["seed"]}
+
+    def train_resources(self, name: str, dataset: str | None = None) -> dict:
         """A training job asks for what its base model's answer job asks (GPUs, memory); its time:
         forward + backward (3 passes) over every training token at the model's throughput."""
         need = self.plan.answer_resources(self.base(name))
-        hp = self.cfg["train"]
+        hp = self.train_cfg(dataset)
         # a LLaRA training example (30 titles and the instruction) is about 600 tokens
         tokens = 3 * 600 * hp["max_steps"] * hp["batch_size"] * hp["accumulate_grad_batches"]
         return {**need, "mem_mb": resources.mem_mb(need), "runtime": resources.runtime_min(need, tokens)}
