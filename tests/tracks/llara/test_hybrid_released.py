@@ -133,8 +133,10 @@ def test_lora_settings_come_from_the_checkpoint_and_a_disagreeing_config_is_refu
     model, _, _ = load_llara_checkpoint(tmp_path / "a16.ckpt", base, tok, HP, None, 20)
     cfg = model.peft_config["default"]
     assert (cfg.r, cfg.lora_alpha, cfg.lora_dropout) == (8, 16.0, 0.1)  # alpha from the checkpoint, not HP's 32
-    for configured, n, pattern in (({"lora_alpha": 32}, 20, r"the checkpoint records lora_alpha 16, config: llara\.checkpoint\.lora\.lora_alpha says 32"),
-                                   (None, 10, r"trained with cans_num 20, config: llara\.n_candidates is 10")):
+    refused = (({"lora_alpha": 32}, 20, r"the checkpoint records lora_alpha 16, config: llara\.checkpoint\.lora\.lora_alpha "
+                                        r"says 32"),
+               (None, 10, r"trained with cans_num 20, config: llara\.n_candidates is 10"))
+    for configured, n, pattern in refused:
         tok, base = _load(d)
         with pytest.raises(ValueError, match=r"a16\.ckpt: " + pattern):
             load_llara_checkpoint(tmp_path / "a16.ckpt", base, tok, HP, configured, n)

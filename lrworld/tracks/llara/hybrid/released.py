@@ -57,7 +57,8 @@ def load_llara_checkpoint(path: str | os.PathLike, base_model, tok, default_lora
     if hparams.get("llm_tuning", "lora") != "lora":
         raise ValueError(f"{path}: trained with llm_tuning {hparams['llm_tuning']!r}; a released row is a LoRA model")
     if n_candidates is not None and "cans_num" in hparams and int(hparams["cans_num"]) != int(n_candidates):
-        raise ValueError(f"{path}: trained with cans_num {hparams['cans_num']}, config: llara.n_candidates is {n_candidates}")
+        raise ValueError(f"{path}: trained with cans_num {hparams['cans_num']}, "
+                         f"config: llara.n_candidates is {n_candidates}")
     hp = lora_settings(path, hparams, sd, default_lora, configured_lora)
     proj = {k[len("projector."):]: v for k, v in sd.items() if k.startswith("projector.")}
     lora = {k[len("llama_model."):]: v for k, v in sd.items() if k.startswith("llama_model.")}

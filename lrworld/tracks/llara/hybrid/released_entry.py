@@ -29,7 +29,8 @@ def template(name: str, cfg: dict) -> str:
     return RELEASED_TEMPLATES[kind] if kind else cfg.get("template", name)
 
 
-def check(entry: dict | None, models: dict, datasets: dict, taken, n_candidates: int = LLARA_CANS_NUM) -> dict[str, dict]:
+def check(entry: dict | None, models: dict, datasets: dict, taken,
+          n_candidates: int = LLARA_CANS_NUM) -> dict[str, dict]:
     """{row name: entry} (empty without `llara.checkpoint`); impossible entries refused in one line.
     On LLaRA's sets a released checkpoint is scored as it was trained: 20 candidates, and on
     MovieLens LLaRA's own titles (``title_form: llara``)."""
@@ -45,8 +46,9 @@ def check(entry: dict | None, models: dict, datasets: dict, taken, n_candidates:
             raise ConfigError(f"{where}.datasets.{d}: not a llara.datasets entry {sorted(datasets)}")
         kind = llara_kind(d, datasets[d])
         if kind and n_candidates != LLARA_CANS_NUM:
-            raise ConfigError(f"config: llara.n_candidates: {n_candidates}, but a released LLaRA checkpoint was trained "
-                              f"and tested with {LLARA_CANS_NUM} candidates (test_{kind}.sh --cans_num); set {LLARA_CANS_NUM}")
+            raise ConfigError(f"config: llara.n_candidates: {n_candidates}, but a released LLaRA checkpoint was "
+                              f"trained and tested with {LLARA_CANS_NUM} candidates (test_{kind}.sh --cans_num); "
+                              f"set {LLARA_CANS_NUM}")
         if kind == "movielens" and datasets[d].get("title_form", "display") != "llara":
             raise ConfigError(f"config: llara.datasets.{d}.title_form: a released LLaRA checkpoint is scored with the "
                               f"titles it was trained with; set title_form: llara")
