@@ -10,6 +10,8 @@ from lrworld.core.schema import ConfigError
 # `models` backend: its config is made by the plan from an entry, per dataset.
 HYBRID_BACKEND = "llara_hybrid"
 FORMS = ("hybrid", "text")
+# a released checkpoint's requests: hybrid, with LLaRA's instructions drawn per question
+RELEASED_FORM = "released"
 PAPER_REC = {"gru4rec": "GRU4Rec", "caser": "Caser", "sasrec": "SASRec"}
 
 
