@@ -13,7 +13,7 @@ from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from lrworld.prompts.render import template_path
-from lrworld.prompts.variants import template_variant
+from lrworld.prompts.variants import refusal, template_variant
 
 # The placeholders lrworld.prompts.render.render fills.
 PLACEHOLDERS = ("history", "candidates", "labels", "target", "history_inline", "candidates_inline")
@@ -77,6 +77,9 @@ def check(config: dict) -> None:
         for measure in ds["measures"]:
             for tv in dict.fromkeys(template_variant(v) for v in variants):
                 check_template(template_path(ds["domain"], measure, tv))
+            for v in variants:
+                if line := refusal(name, measure, v):
+                    raise CheckError(line)
     for name, m in enabled.items():
         if m["backend"] == "hf":
             _hf_files(name, m)

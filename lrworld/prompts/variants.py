@@ -9,7 +9,7 @@ what gets scored.
 | `zero_shot` | `zero_shot.txt` | none |
 | `cot` | `cot.txt` ("Let's think step by step.") | none |
 | `kshot` / `kshot<k>` | `zero_shot.txt` | `k` solved examples (`analysis.kshot.k` for `kshot`) from *other users'* questions of the same measure, with their gold labels, before the question (the paper's Fig. 7) |
-| `noisy` | `zero_shot.txt` | one history item, drawn at random, replaced by a random item of the pool that is not in the history, the target or the candidates (the paper's §5.4, Table 23) |
+| `noisy` | `zero_shot.txt` | one item of the profile the prompt shows (the measure registry's `profile`: the user's history, the rule's antecedents, or each candidate user's shown items), drawn at random, replaced by a random item of the pool that is not in the question (the paper's §5.4, Table 23); refused at start for a measure whose prompt shows no profile |
 | `shuffle<s>` | `zero_shot.txt` | the candidates permuted under seed `s`, so the correct answer's slot is re-drawn (the paper's A.3, Tables 6 and 11) |
 
 Every draw is seeded from `(seed, variant, qid)` (never from the order of questions), so a
@@ -42,6 +42,8 @@ class VariantKind:
     # it reorders the candidates: its metadata's `permutation` (new slot -> old slot) is where the
     # answer moved, and the audit checks the prompt's answer_index against it
     permutes: bool = False
+    # it corrupts the user profile a prompt shows: refused at start for a measure that shows none
+    needs_profile: bool = False
 
 
 VARIANT_KINDS: Registry[VariantKind] = Registry("prompt variant")
@@ -60,7 +62,8 @@ RESERVED = SNAKEMAKE_RESERVED + ("all", "dataset", "model", "measure", "variant"
                                  "significant_vs_random")
 
 
-def register_variant(name: str, pattern: str | None = None, own_template: bool = False, permutes: bool = False):
+def register_variant(name: str, pattern: str | None = None, own_template: bool = False, permutes: bool = False,
+                     needs_profile: bool = False):
     """`@register_variant(name, pattern, permutes=...)` on a variant's prepare function."""
     pattern = pattern or re.escape(name)
     taken = [w for w in RESERVED if re.fullmatch(pattern, w)]
@@ -68,7 +71,8 @@ def register_variant(name: str, pattern: str | None = None, own_template: bool =
         raise ValueError(f"prompt variant {name!r} (pattern {pattern!r}): "
                          + (f"{taken[0]!r} is a reserved word (lrworld.prompts.variants.RESERVED)" if taken
                             else "a name is lower-case letters, digits and '_', starting with a letter"))
-    return VARIANT_KINDS.decorator(name, lambda fn: VariantKind(name, pattern, own_template, fn, permutes))
+    return VARIANT_KINDS.decorator(name, lambda fn: VariantKind(name, pattern, own_template, fn, permutes,
+                                                                   needs_profile))
 
 
 VARIANT_KINDS.add("zero_shot", VariantKind("zero_shot", "zero_shot", own_template=True))
@@ -96,6 +100,13 @@ def column_name(measure: str, variant: str) -> str:
 def permutes(variant: str) -> bool:
     """Whether the variant moves the candidates (and so the answer), from its registry entry."""
     return VARIANT_KINDS.get(kind(variant)).permutes
+
+
+def refusal(dataset: str, measure_id: str, variant: str) -> str | None:
+    """The one-line reason a variant cannot run on a measure (checked at start), else None."""
+    if VARIANT_KINDS.get(kind(variant)).needs_profile:
+        return noisy_refusal(dataset, measure_id)
+    return None
 
 
 def template_variant(variant: str) -> str:
@@ -151,30 +162,75 @@ def permuted(q: dict, perm: list[int]) -> tuple[dict, dict]:
     return out, {"permutation": perm, "original_answer_index": q["answer_index"]}
 
 
-@register_variant("noisy")
+@register_variant("noisy", needs_profile=True)
 def _noisy(q: dict, ctx: Context):
     tq, meta = noisy_question(q, ctx.seed, ctx.pool)
     return tq, meta, ""
 
 
+def profile_of(measure_id: str) -> str | None:
+    """Where a measure's prompt shows a user profile (the measure registry's `profile`)."""
+    from lrworld.questions.measures import by_id
+
+    return by_id(measure_id).profile
+
+
+def noisy_refusal(dataset: str, measure_id: str) -> str | None:
+    """The one-line reason `noisy` cannot run on a measure (its prompt shows no profile), else None."""
+    if profile_of(measure_id) is None:
+        return (f"variants: noisy replaces an item of the user profile a prompt shows, and datasets.{dataset} "
+                f"measure {measure_id!r} shows none (one target item); drop noisy or the measure")
+    return None
+
+
 def noisy_question(q: dict, seed: int, pool: list[str]) -> tuple[dict, dict]:
-    """Replace one history item (drawn at random) with a random pool item not already in play."""
+    """Replace one item of the profile the prompt shows (drawn at random) with a random pool item
+    not already in play: the asking user's history, the rule's antecedents, or each candidate
+    user's shown items (`profile` of the measure registry)."""
+    from lrworld.prompts.render import USER_ITEMS_SHOWN
+
+    profile = profile_of(q["measure"])
+    if profile is None:
+        raise ValueError(noisy_refusal(q["dataset"], q["measure"]))
     rng = rng_for(seed, "noisy", q["qid"])
-    taken = set(map(str, q["history"])) | {str(q.get("target_item"))}
-    if q.get("candidate_kind") != "value":
+    context = dict(q.get("context") or {})
+    shown = {"history": q["history"] if "history" in q else context.get("history", []),
+             "antecedents": context.get("antecedents", [])}
+    # nothing the prompt shows may come back as noise: the profile, the target, item candidates and
+    # the candidate users' shown items
+    others = {c: list(items) for c, items in (context.get("candidate_histories") or {}).items()}
+    users = others if profile == "candidate_histories" else {None: list(shown[profile])}
+    taken = set(map(str, shown["history"])) | set(map(str, shown["antecedents"]))
+    taken |= {str(i) for items in others.values() for i in items[-USER_ITEMS_SHOWN:]}
+    if not any(users.values()):
+        raise ValueError(f"{q['qid']}: its {profile} is empty: no profile item to replace with noise")
+    taken |= {str(context.get("target_item", q.get("target_item")))}
+    if q.get("candidate_kind") not in ("value", "user"):
         taken |= set(map(str, q["candidates"]))
-    pos = int(rng.integers(len(q["history"])))
-    # Draw until the item is new; the pool is the dataset's items (thousands), so this ends fast.
-    for _ in range(10_000):
-        new = str(pool[int(rng.integers(len(pool)))])
-        if new not in taken:
-            break
-    else:  # pragma: no cover - a pool of only the question's own items
-        raise ValueError(f"{q['qid']}: no pool item outside the question to inject as noise")
-    history = list(q["history"])
-    old = history[pos]
-    history[pos] = new
-    return dict(q, history=history), {"replaced_position": pos, "replaced_item": old, "noise_item": new}
+    meta = {"profile": profile, "replaced": []}
+    for user, items in users.items():
+        if not items:
+            continue
+        lo = max(0, len(items) - USER_ITEMS_SHOWN) if user is not None else 0  # a candidate shows its tail
+        pos = lo + int(rng.integers(len(items) - lo))
+        # Draw until the item is new; the pool is the dataset's items (thousands), so this ends fast.
+        for _ in range(10_000):
+            new = str(pool[int(rng.integers(len(pool)))])
+            if new not in taken:
+                break
+        else:  # pragma: no cover - a pool of only the question's own items
+            raise ValueError(f"{q['qid']}: no pool item outside the question to inject as noise")
+        taken.add(new)
+        meta["replaced"].append({**({"user": user} if user is not None else {}), "position": pos,
+                                 "item": items[pos], "noise_item": new})
+        items[pos] = new
+    if profile == "candidate_histories":
+        context["candidate_histories"] = {**context["candidate_histories"], **users}
+        return dict(q, context=context), meta
+    if profile == "history" and "history" in q:
+        return dict(q, history=users[None]), meta
+    context[profile] = users[None]
+    return dict(q, context=context), meta
 
 
 @register_variant("kshot", r"kshot\d*")

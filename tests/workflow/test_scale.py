@@ -20,11 +20,11 @@ def test_paper_config_asks_the_papers_counts():
     assert amazon["questions"] == 14382 and amazon["questions_per_measure"]["assoc_rule"] == 118
     assert ml25m["paper_table"] == "movielens" and ml25m["questions_per_measure"]["kg_cast"] == 297
     assert lastfm["questions"] == 2 * 122  # Table 7
-    assert res["models"] == ["random"] and len(res["variants"]) == 9
-    assert amazon["prompts"] == 9 * 14382 and amazon["jobs"] == {"questions": 11, "prompts": 99, "answer": 1, "score": 11}
+    assert res["models"] == ["random"] and len(res["variants"]) == 8
+    assert amazon["prompts"] == 8 * 14382 and amazon["jobs"] == {"questions": 11, "prompts": 88, "answer": 1, "score": 11}
     assert res["total"]["questions"] == 14382 + 9560 + 11027 + 244
     every = scale(ROOT, [ROOT / "config/paper.yaml"], paper_models=True)
-    assert len(every["models"]) == 17 and every["datasets"]["amazon"]["answers"] == 17 * 9 * 14382
+    assert len(every["models"]) == 17 and every["datasets"]["amazon"]["answers"] == 17 * 8 * 14382
 
 
 def test_default_run_and_cli(capsys):
