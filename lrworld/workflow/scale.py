@@ -20,9 +20,11 @@ from lrworld.workflow.plan import Plan
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def load_plan(directory: str | Path = ".", cli_files=(), paper_models: bool = False) -> Plan:
-    """The run's plan from its config files, validated and filled (`paper_models` as above)."""
-    config = load(directory, cli_files)
+def load_plan(directory: str | Path = ".", cli_files=(), paper_models: bool = False,
+              overrides: dict | None = None) -> Plan:
+    """The run's plan from its config files and `--config` settings, validated and filled
+    (`paper_models` as above)."""
+    config = load(directory, cli_files, overrides)
     validate(config)
     config = fill_defaults(config)
     if paper_models:
