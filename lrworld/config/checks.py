@@ -14,6 +14,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 from lrworld.prompts.render import template_path
 from lrworld.prompts.variants import refusal, template_variant
+from lrworld.questions import measures as measure_registry
 
 # The placeholders lrworld.prompts.render.render fills.
 PLACEHOLDERS = ("history", "candidates", "labels", "target", "history_inline", "candidates_inline")
@@ -78,7 +79,7 @@ def check(config: dict) -> None:
             for tv in dict.fromkeys(template_variant(v) for v in variants):
                 check_template(template_path(ds["domain"], measure, tv))
             for v in variants:
-                if line := refusal(name, measure, v):
+                if line := refusal(name, measure, v, measure_registry.by_id(measure).profile):
                     raise CheckError(line)
     for name, m in enabled.items():
         if m["backend"] == "hf":

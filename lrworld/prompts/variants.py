@@ -102,10 +102,11 @@ def permutes(variant: str) -> bool:
     return VARIANT_KINDS.get(kind(variant)).permutes
 
 
-def refusal(dataset: str, measure_id: str, variant: str) -> str | None:
-    """The one-line reason a variant cannot run on a measure (checked at start), else None."""
+def refusal(dataset: str, measure_id: str, variant: str, profile: str | None) -> str | None:
+    """The one-line reason a variant cannot run on a measure whose prompt shows `profile` (the
+    measure registry's; checked at start), else None."""
     if VARIANT_KINDS.get(kind(variant)).needs_profile:
-        return noisy_refusal(dataset, measure_id)
+        return noisy_refusal(dataset, measure_id, profile)
     return None
 
 
@@ -138,6 +139,8 @@ class Context:
     template: str
     texts: object
     kshot_default: int
+    # the user profile the measure's prompt shows (the measure registry's `profile`)
+    profile: str | None = "history"
 
 
 def _user(q: dict) -> str:
@@ -164,34 +167,26 @@ def permuted(q: dict, perm: list[int]) -> tuple[dict, dict]:
 
 @register_variant("noisy", needs_profile=True)
 def _noisy(q: dict, ctx: Context):
-    tq, meta = noisy_question(q, ctx.seed, ctx.pool)
+    tq, meta = noisy_question(q, ctx.seed, ctx.pool, ctx.profile)
     return tq, meta, ""
 
 
-def profile_of(measure_id: str) -> str | None:
-    """Where a measure's prompt shows a user profile (the measure registry's `profile`)."""
-    from lrworld.questions.measures import by_id
-
-    return by_id(measure_id).profile
-
-
-def noisy_refusal(dataset: str, measure_id: str) -> str | None:
-    """The one-line reason `noisy` cannot run on a measure (its prompt shows no profile), else None."""
-    if profile_of(measure_id) is None:
+def noisy_refusal(dataset: str, measure_id: str, profile: str | None) -> str | None:
+    """The one-line reason `noisy` cannot run on a measure whose prompt shows no profile, else None."""
+    if profile is None:
         return (f"variants: noisy replaces an item of the user profile a prompt shows, and datasets.{dataset} "
                 f"measure {measure_id!r} shows none (one target item); drop noisy or the measure")
     return None
 
 
-def noisy_question(q: dict, seed: int, pool: list[str]) -> tuple[dict, dict]:
+def noisy_question(q: dict, seed: int, pool: list[str], profile: str | None = "history") -> tuple[dict, dict]:
     """Replace one item of the profile the prompt shows (drawn at random) with a random pool item
-    not already in play: the asking user's history, the rule's antecedents, or each candidate
-    user's shown items (`profile` of the measure registry)."""
+    not already in play: `profile` (the measure registry's) is the asking user's "history", the
+    rule's "antecedents", or each candidate user's shown items ("candidate_histories")."""
     from lrworld.prompts.render import USER_ITEMS_SHOWN
 
-    profile = profile_of(q["measure"])
     if profile is None:
-        raise ValueError(noisy_refusal(q["dataset"], q["measure"]))
+        raise ValueError(noisy_refusal(q["dataset"], q["measure"], profile))
     rng = rng_for(seed, "noisy", q["qid"])
     context = dict(q.get("context") or {})
     shown = {"history": q["history"] if "history" in q else context.get("history", []),
@@ -267,9 +262,11 @@ def examples_block(example_prompts: list[tuple[str, str]]) -> str:
 
 def render_variant_all(questions: list[dict], template_file: str | Path, items: pd.DataFrame, variant: str,
                        seed: int = 0, kshot_default: int | None = None,
-                       exclude_values: dict[str, list[str]] | None = None) -> list[dict]:
+                       exclude_values: dict[str, list[str]] | None = None,
+                       profile: str | None = "history") -> list[dict]:
     """The prompts of one (measure, variant). zero_shot and cot are exactly `render_all`.
-    `exclude_values`: `questions.exclude_values`, never shown inside an item's text either."""
+    `exclude_values`: `questions.exclude_values`, never shown inside an item's text either.
+    `profile`: the measure registry's, where `noisy` puts its noise."""
     from lrworld.prompts.render import ItemTexts, render, render_all
 
     vk = VARIANT_KINDS.get(kind(variant))
@@ -277,7 +274,7 @@ def render_variant_all(questions: list[dict], template_file: str | Path, items: 
         return render_all(questions, template_file, items, variant, exclude_values)
     template = Path(template_file).read_text(encoding="utf-8")
     ctx = Context(variant, seed, questions, sorted(map(str, items["item_id"])), template,
-                  ItemTexts(items, exclude_values), kshot_default)
+                  ItemTexts(items, exclude_values), kshot_default, profile)
     tsha = sha256_text(template)
     out = []
     for q in questions:

@@ -65,15 +65,16 @@ def test_every_variant_on_every_default_measure(measure, variant):
     qs = _questions(measure)
     assert len(qs) == 4
     template = template_path("movie", measure, "cot" if variant == "cot" else "zero_shot")
-    line = refusal("ml100k", measure, variant)
+    profile = by_id(measure).profile
+    line = refusal("ml100k", measure, variant, profile)
     if line is not None:  # refused at start, in one line, naming the dataset and measure
         assert variant == "noisy" and by_id(measure).profile is None
         assert "\n" not in line and "datasets.ml100k" in line and repr(measure) in line
         with pytest.raises(ValueError, match="shows none"):
-            render_variant_all(qs, template, ITEMS, variant, seed=0, kshot_default=2)
+            render_variant_all(qs, template, ITEMS, variant, seed=0, kshot_default=2, profile=profile)
         return
     base = render_all(qs, template_path("movie", measure, "zero_shot"), ITEMS, "zero_shot")
-    out = render_variant_all(qs, template, ITEMS, variant, seed=0, kshot_default=2)
+    out = render_variant_all(qs, template, ITEMS, variant, seed=0, kshot_default=2, profile=profile)
     assert len(out) == 4 and all(p["prompt"] and p["variant"] == variant for p in out)
     for p, b in zip(out, base):  # the gold answer's text is the same option, wherever it moved
         if variant == "noisy" and by_id(measure).profile == "candidate_histories":
