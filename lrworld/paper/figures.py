@@ -30,6 +30,9 @@ RESULTS_TABLE = {"amazon": "2", "movielens": "3", "netflix": "22"}
 MISSED_TABLE = {"amazon": "19", "movielens": "20", "netflix": "21"}
 TOKENS_TABLE = {"amazon": "16", "movielens": "17", "netflix": "17"}
 PAPER_DATASETS = tuple(RESULTS_TABLE)
+# the other tables that print zero-shot scores of models the results table has no row for: the
+# 70B models on Amazon (Table 25, and 23's clean rows), the GPT-4s on mem_item_item (Table 5)
+ZERO_SHOT_TABLES = {"amazon": ("25", "23", "5"), "netflix": ("5",)}
 
 # The paper's column labels (its "Factors" row) and our measure ids, in its column order
 PRODUCT_COLUMNS = (("Assoc rule", "assoc_rule"), ("Mem item-item", "mem_item_item"),
@@ -68,11 +71,29 @@ def _index() -> dict[tuple[str, str, str, str], float]:
     return {(r["paper_table"], r["model"], r["measure"], r["metric"]): r["value"] for r in figures()}
 
 
+@cache
+def _scores() -> dict[tuple[str, str, str, str], float]:
+    """(table, dataset, model, measure) -> score: Table 5 prints two datasets."""
+    return {(r["paper_table"], r["dataset"], r["model"], r["measure"]): r["value"] for r in figures()
+            if r["metric"] == "score"}
+
+
 def figure(paper_dataset: str, model: str, measure: str, metric: str = "score") -> float | None:
     """The paper's `metric` for its `model` on `measure` of `paper_dataset` (None where it has none:
     RANDOM has no missed rate, the movie tables no kg_brand)."""
     table = {"score": RESULTS_TABLE, "missed_rate": MISSED_TABLE}[metric].get(paper_dataset)
     return _index().get((table, model, measure, metric)) if table else None
+
+
+def zero_shot_figure(paper_dataset: str, model: str, measure: str) -> tuple[str, float] | None:
+    """(the table, the paper's zero-shot score) of `model` on `measure`: its results table's, else
+    the first of `ZERO_SHOT_TABLES` that prints one (None: the paper has none)."""
+    scores = _scores()
+    for table in (RESULTS_TABLE.get(paper_dataset), *ZERO_SHOT_TABLES.get(paper_dataset, ())):
+        value = scores.get((table, paper_dataset, model, measure))
+        if value is not None:
+            return table, value
+    return None
 
 
 def prompt_tokens_total(paper_dataset: str, measure: str) -> float | None:
