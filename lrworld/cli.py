@@ -168,13 +168,16 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps(res, indent=2, sort_keys=True) if args.json else status.format_status(res))
             return 0
         if args.command == "plan":
-            from lrworld.workflow import costs, scale  # the plan imports snakemake: only for this command
+            from lrworld.workflow import costs, paper_run, scale  # the plan imports snakemake: only for this command
 
             where = args.directory or "."
             planned = scale.load_plan(where, args.configfile, args.paper_models, _overrides(args))
             res = {"scale": scale.scale(plan=planned), "costs": costs.plan_costs(where, plan=planned)}
+            res["paper_run"] = paper_run.paper_run(planned, res["scale"])
+            beside = paper_run.format_paper_run(res["paper_run"])
             print(json.dumps(res, indent=2, sort_keys=True) if args.json
-                  else scale.format_scale(res["scale"]) + "\n\n" + costs.format_costs(res["costs"]))
+                  else scale.format_scale(res["scale"]) + "\n\n" + costs.format_costs(res["costs"])
+                  + ("\n\n" + beside if beside else ""))
             for w in res["costs"]["warnings"]:
                 print(f"lrworld plan: warning: {w}", file=sys.stderr)
             return 0
