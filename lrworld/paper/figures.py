@@ -119,7 +119,7 @@ def question_counts() -> dict[str, dict[str, int]]:
     """The paper's questions per measure: {paper dataset: {measure: n}}.
 
     The paper prints no counts. Every score and missed rate it prints (Tables 2, 3, 22, 19-21, the
-    ablation Tables 23 and 25, Table 7 for LastFM) is k/n for a whole k, cut or rounded to four
+    ablation Tables 23 and 25, Table 8 for LastFM) is k/n for a whole k, cut or rounded to four
     decimals, and every share of Tables 12-14 is 100 k/n to two; n is the smallest count under which
     all of a measure's figures are (tests/paper/test_question_counts.py derives it). Table 14 prints
     Netflix's text and multimodal share columns swapped against Tables 21-22 (`SWAPPED_SHARES`).

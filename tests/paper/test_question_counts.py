@@ -1,5 +1,5 @@
 """The paper's question counts (lrworld/paper/question_counts.tsv) against every figure it prints:
-each score and missed rate (Tables 2, 3, 22, 19-21, the ablation Tables 23 and 25, Table 7) is k/n
+each score and missed rate (Tables 2, 3, 22, 19-21, the ablation Tables 23 and 25, Table 8) is k/n
 for a whole k, cut or rounded to its printed decimals, each share of Tables 12-14 is 100 k/n, the
 shares' k add up to n, and n is the smallest count under which all of a measure's figures are.
 The figures are those of figures.tsv, which tests/paper/test_figures.py re-reads from the seed."""
