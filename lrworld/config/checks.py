@@ -82,6 +82,15 @@ def check(config: dict) -> None:
                 if line := refusal(name, measure, v, measure_registry.by_id(measure).profile):
                     raise CheckError(line)
     for name, m in enabled.items():
+        for ds, wanted in (m.get("measures") or {}).items():
+            planned = (config["datasets"].get(ds) or {}).get("measures")
+            if planned is None:
+                raise CheckError(f"models.{name}.measures.{ds}: no dataset of that name is planned "
+                                 f"(datasets: {', '.join(config['datasets'])})")
+            if extra := [x for x in wanted if x not in planned]:
+                raise CheckError(f"models.{name}.measures.{ds}: {extra[0]!r} is not a measure of datasets.{ds} "
+                                 f"(its measures: {', '.join(planned)})")
+    for name, m in enabled.items():
         if m["backend"] == "hf":
             _hf_files(name, m)
 

@@ -45,9 +45,11 @@ def scale(directory: str | Path = ".", cli_files=(), paper_models: bool = False,
         out["datasets"][ds] = {
             "paper_table": paper.paper_dataset(spec), "questions_per_measure": per, "questions": questions,
             "prompts": None if questions is None else questions * len(variants),
-            "answers": None if questions is None else questions * len(variants) * len(models),
-            "jobs": {"questions": len(per), "prompts": len(per) * len(variants), "answer": len(models),
-                     "score": len(models) * len(per)}}
+            "answers": None if questions is None else len(variants) * sum(
+                per[m] for model in models for m in plan.model_measures(model, ds)),
+            "jobs": {"questions": len(per), "prompts": len(per) * len(variants),
+                     "answer": sum(1 for model in models if plan.model_measures(model, ds)),
+                     "score": sum(len(plan.model_measures(model, ds)) for model in models)}}
     known = [d for d in out["datasets"].values() if d["questions"] is not None]
     out["total"] = {k: sum(d[k] for d in known) for k in ("questions", "prompts", "answers")}
     out["total"]["jobs"] = sum(sum(d["jobs"].values()) for d in out["datasets"].values())
