@@ -6,14 +6,15 @@ inspect or purge the response cache, and see how far the answer jobs are.
     lrworld pack DATASET OUT [-d DIR]
     lrworld cache list [--json]
     lrworld cache purge MODEL [--identity ID]
-    lrworld status [--configfile FILE ...] [--json]
-    lrworld plan [--configfile FILE ...] [--json]
+    lrworld status [--configfile FILE ...] [--config KEY=VALUE ...] [--json]
+    lrworld plan [--configfile FILE ...] [--config KEY=VALUE ...] [--json]
     lrworld --version
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import re
 import sys
@@ -27,9 +28,11 @@ from lrworld.release import layout, pack
 
 
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="lrworld", description=__doc__.split("\n\n")[0])
+    # no abbreviations: `--config` is its own option, never short for `--configfile`
+    ap = argparse.ArgumentParser(prog="lrworld", description=__doc__.split("\n\n")[0], allow_abbrev=False)
     ap.add_argument("--version", action="version", version=f"lrworld {_version()}")
     sub = ap.add_subparsers(dest="command", required=True)
+    sub.add_parser = functools.partial(sub.add_parser, allow_abbrev=False)
     ex = sub.add_parser("explain", help="walk from one table cell to the raw data, with hashes and rules")
     ex.add_argument("table", help="results/tables/<dataset>.csv (or .md), or a dataset name")
     ex.add_argument("row", help="the row: a model name")
@@ -47,6 +50,7 @@ def _parser() -> argparse.ArgumentParser:
     pk.add_argument("-d", "--directory", help="the workflow directory (default: the current one)")
     ca = sub.add_parser("cache", help="list the response cache's models and identities, or purge them")
     ca_sub = ca.add_subparsers(dest="action", required=True)
+    ca_sub.add_parser = functools.partial(ca_sub.add_parser, allow_abbrev=False)
     ls = ca_sub.add_parser("list", help="per model: entries, size, and entries per identity")
     ls.add_argument("--json", action="store_true", help="print JSON")
     pu = ca_sub.add_parser("purge", help="delete a model's cached answers (all, or one identity's)")
@@ -57,12 +61,16 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("-d", "--directory", help="the workflow directory (default: the current one)")
     st = sub.add_parser("status", help="per dataset and model: prompts answered in the cache out of those needed")
     st.add_argument("--configfile", nargs="+", default=[], help="the run's --configfile files, as given to snakemake")
+    st.add_argument("--config", nargs="+", default=[], metavar="KEY=VALUE",
+                    help="the run's --config settings, as given to snakemake (e.g. 'variants=[zero_shot]')")
     st.add_argument("--json", action="store_true", help="print JSON")
     st.add_argument("-d", "--directory", help="the workflow directory (default: the current one)")
     pl = sub.add_parser("plan", help="what a run asks: per dataset the questions, prompts and jobs; per dataset and "
                                      "model the prompts to ask, cached, missing, input tokens and API cost; "
                                      "warns of a missing API key")
     pl.add_argument("--configfile", nargs="+", default=[], help="the run's --configfile files, as given to snakemake")
+    pl.add_argument("--config", nargs="+", default=[], metavar="KEY=VALUE",
+                    help="the run's --config settings, as given to snakemake (e.g. 'variants=[zero_shot]')")
     pl.add_argument("--paper-models", action="store_true", help="count every model with a paper_name as enabled")
     pl.add_argument("--json", action="store_true", help="print JSON")
     pl.add_argument("-d", "--directory", help="the workflow directory (default: the current one)")
@@ -70,6 +78,15 @@ def _parser() -> argparse.ArgumentParser:
                                           "from the code")
     rf.add_argument("out", nargs="?", default="docs/reference", help="the folder to write (default: docs/reference)")
     return ap
+
+
+def _overrides(args) -> dict:
+    from lrworld.config.files import parse_overrides
+
+    try:
+        return parse_overrides(args.config)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def _version() -> str:
@@ -156,17 +173,20 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "status":
             from lrworld.workflow import status  # the plan imports snakemake: only for this command
 
-            res = status.status(args.directory or ".", args.configfile)
+            res = status.status(args.directory or ".", args.configfile, _overrides(args))
             print(json.dumps(res, indent=2, sort_keys=True) if args.json else status.format_status(res))
             return 0
         if args.command == "plan":
-            from lrworld.workflow import costs, scale  # the plan imports snakemake: only for this command
+            from lrworld.workflow import costs, paper_run, scale  # the plan imports snakemake: only for this command
 
             where = args.directory or "."
-            planned = scale.load_plan(where, args.configfile, args.paper_models)
+            planned = scale.load_plan(where, args.configfile, args.paper_models, _overrides(args))
             res = {"scale": scale.scale(plan=planned), "costs": costs.plan_costs(where, plan=planned)}
+            res["paper_run"] = paper_run.paper_run(planned, res["scale"])
+            beside = paper_run.format_paper_run(res["paper_run"])
             print(json.dumps(res, indent=2, sort_keys=True) if args.json
-                  else scale.format_scale(res["scale"]) + "\n\n" + costs.format_costs(res["costs"]))
+                  else scale.format_scale(res["scale"]) + "\n\n" + costs.format_costs(res["costs"])
+                  + ("\n\n" + beside if beside else ""))
             for w in res["costs"]["warnings"]:
                 print(f"lrworld plan: warning: {w}", file=sys.stderr)
             return 0

@@ -13,7 +13,8 @@ from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from lrworld.prompts.render import template_path
-from lrworld.prompts.variants import template_variant
+from lrworld.prompts.variants import refusal, template_variant
+from lrworld.questions import measures as measure_registry
 
 # The placeholders lrworld.prompts.render.render fills.
 PLACEHOLDERS = ("history", "candidates", "labels", "target", "history_inline", "candidates_inline")
@@ -77,6 +78,18 @@ def check(config: dict) -> None:
         for measure in ds["measures"]:
             for tv in dict.fromkeys(template_variant(v) for v in variants):
                 check_template(template_path(ds["domain"], measure, tv))
+            for v in variants:
+                if line := refusal(name, measure, v, measure_registry.by_id(measure).profile):
+                    raise CheckError(line)
+    for name, m in enabled.items():
+        for ds, wanted in (m.get("measures") or {}).items():
+            planned = (config["datasets"].get(ds) or {}).get("measures")
+            if planned is None:
+                raise CheckError(f"models.{name}.measures.{ds}: no dataset of that name is planned "
+                                 f"(datasets: {', '.join(config['datasets'])})")
+            if extra := [x for x in wanted if x not in planned]:
+                raise CheckError(f"models.{name}.measures.{ds}: {extra[0]!r} is not a measure of datasets.{ds} "
+                                 f"(its measures: {', '.join(planned)})")
     for name, m in enabled.items():
         if m["backend"] == "hf":
             _hf_files(name, m)

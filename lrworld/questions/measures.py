@@ -46,6 +46,11 @@ class Measure:
     answer_policy: str = "first"
     # What the question rule needs besides the data (the captions of the multimodal measure).
     needs: tuple[str, ...] = ()
+    # The user profile its prompt shows, which the `noisy` variant corrupts: "history" (the asking
+    # user's items, on the question or its context), "antecedents" (the rule's items the users
+    # chose), "candidate_histories" (each candidate user's recent items); None: the prompt shows no
+    # profile (one target item), so `noisy` is refused at start.
+    profile: str | None = "history"
 
     @property
     def n_candidates(self) -> int:
@@ -61,13 +66,14 @@ _PM = ("product", "movie")
 
 # In the paper's column order (its Table 3): a domain's measures are the entries naming it, in order.
 MEASURES: tuple[Measure, ...] = (
-    Measure("assoc_rule", _PM, _ASSOC, "association rules", HIT10, "assoc_rule", artifact="rules"),
+    Measure("assoc_rule", _PM, _ASSOC, "association rules", HIT10, "assoc_rule", artifact="rules",
+            profile="antecedents"),
     Measure("mem_item_item", _PM, _PERS, "memory item-item similarity", HIT10, "mem_item_item",
-            artifact="item_similar_pairs"),
+            artifact="item_similar_pairs", profile=None),
     Measure("mem_user_user", _PM, _PERS, "memory user-user similarity", HIT10, "mem_user_user",
             artifact="user_similar_pairs"),
     Measure("neu_item2users", _PM, _PERS, "neural item embedding -> users", HIT10, "neu_item2users",
-            artifact="prototypes"),
+            artifact="prototypes", profile="candidate_histories"),
     Measure("neu_user2items", _PM, _PERS, "neural user embedding -> items", HIT10, "neu_user2items",
             artifact="prototypes"),
     Measure("kg_brand", ("product",), _KNOW, "<product, brand>", MCQ, FIELD_VALUES, field="brand"),

@@ -183,7 +183,9 @@ class Plan:
     def model_params(self, model: str) -> dict:
         """A model's entry as the rules' params carry it: without the keys that only size its job,
         and a server command's secrets redacted (params land in .snakemake/metadata)."""
-        return planned_command(resources.without_sizing(self.model_cfg(model)))
+        # `measures` chooses which jobs exist, not how a job answers
+        cfg = {k: v for k, v in self.model_cfg(model).items() if k != "measures"}
+        return planned_command(resources.without_sizing(cfg))
 
     def model_weights(self, model: str) -> dict:
         """The weights part of a model's identity (an hf model's file digests or hub commit; {} for
@@ -360,11 +362,20 @@ class Plan:
         kshot/noisy/shuffle<s> render with the zero_shot template (lrworld/prompts/variants.py)."""
         return template_id(self.datasets[dataset]["domain"], measure, template_variant(variant))
 
-    def prompt_files(self, dataset: str, variants=None) -> list[str]:
+    def model_measures(self, model: str, dataset: str) -> list[str]:
+        """The measures of `dataset` that `model` answers: all, or those its `measures` entry names
+        for the dataset (none where the entry does not name it: the paper ran GPT-4 on one)."""
+        named = self.models[model].get("measures")
+        planned = self.datasets[dataset]["measures"]
+        return list(planned) if named is None else [m for m in planned if m in named.get(dataset, ())]
+
+    def prompt_files(self, dataset: str, variants=None, model: str | None = None) -> list[str]:
+        """A dataset's prompt files (those of the measures `model` answers, if given)."""
         variants = self.variants if variants is None else variants
-        return self._listed(("prompts", dataset, *variants), lambda: expand(
+        measures = self.datasets[dataset]["measures"] if model is None else self.model_measures(model, dataset)
+        return self._listed(("prompts", dataset, model, *variants), lambda: expand(
             "results/prompts/{dataset}/{measure}/{variant}.jsonl", dataset=dataset,
-            measure=self.datasets[dataset]["measures"], variant=variants))
+            measure=measures, variant=variants))
 
     def variants_of_kind(self, kind: str) -> list[str]:
         return [v for v in self.variants if variant_kind(v) == kind]
@@ -384,7 +395,7 @@ class Plan:
         """The request files one answer job reads (every prompt of the track's scope; a LLaRA-trained
         model's hybrid or text-form requests)."""
         if track == "lrworld":
-            return self.prompt_files(scope)
+            return self.prompt_files(scope, model=model)
         if track == "llara":
             return [self.llara.request_file(scope, model)]
         if track == "srbench":
@@ -416,9 +427,10 @@ class Plan:
 
     def responses_files(self, dataset: str, variants=None) -> list[str]:
         variants = self.variants if variants is None else variants
-        return self._listed(("responses", dataset, *variants), lambda: expand(
-            "results/responses/{dataset}/{model}/{measure}/{variant}.jsonl", dataset=dataset,
-            model=self.models, measure=self.datasets[dataset]["measures"], variant=variants))
+        return self._listed(("responses", dataset, *variants), lambda: [
+            f for model in self.models for f in expand(
+                "results/responses/{dataset}/{model}/{measure}/{variant}.jsonl", dataset=dataset, model=model,
+                measure=self.model_measures(model, dataset), variant=variants)])
 
     # -- scores and tables -------------------------------------------------------------------------
     # One score job per (dataset, model, measure) over its variants: a quarter of the
@@ -473,9 +485,10 @@ class Plan:
         return seen[1]
 
     def score_files(self, dataset: str) -> list[str]:
-        return self._listed(("scores", dataset), lambda: expand(
-            "results/scores/{dataset}/{model}/{measure}/{variant}.json", dataset=dataset,
-            model=self.models, measure=self.datasets[dataset]["measures"], variant=self.variants))
+        return self._listed(("scores", dataset), lambda: [
+            f for model in self.models for f in expand(
+                "results/scores/{dataset}/{model}/{measure}/{variant}.json", dataset=dataset, model=model,
+                measure=self.model_measures(model, dataset), variant=self.variants)])
 
     def table_records(self, dataset: str) -> list[str]:
         """The provenance record of every score of a dataset (what its table's record cites)."""

@@ -65,11 +65,11 @@ def _answered(path: Path, requests: list[dict], known: list[dict]) -> tuple[int,
     return best, best_id
 
 
-def status(directory: str | Path = ".", configfiles=()) -> dict:
+def status(directory: str | Path = ".", configfiles=(), overrides: dict | None = None) -> dict:
     """What `lrworld status` prints: the run's config as `snakemake -d DIRECTORY --configfile
     CONFIGFILES` sees it, and per answer job the prompts needed, answered and not yet planned."""
     directory = Path(directory)
-    config = load(directory, configfiles)
+    config = load(directory, configfiles, overrides)
     validate(config)
     fill_defaults(config)
     plan = Plan(config, ROOT)
