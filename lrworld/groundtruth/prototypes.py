@@ -34,6 +34,7 @@ import pandas as pd
 
 from lrworld.core.seeding import rng_for
 from lrworld.groundtruth.neumf import embedding_matrix, n_trainings
+from lrworld.questions import enforced
 from lrworld.questions.negatives import first_eligible
 
 PROTO_COLUMNS = ["measure", "cluster", "target", "centroid_distance", "candidate", "cosine",
@@ -98,7 +99,7 @@ def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, m
                          max_visits: int | None = None):
     """Return (table, stats): PROTO_COLUMNS, answer row first per kept target, targets in visit
     order (a dropped target: one row, its status says why). `display` (item id -> display key)
-    keeps look-alike item negatives out."""
+    keeps look-alike item negatives out: of the gold, of each other and of the target user's history."""
     tkind, ckind = DIRECTIONS[measure]
     n_seeds = n_trainings(embeddings)
     t_ids, Ts = _matrices(embeddings, tkind, column, n_seeds)
@@ -116,7 +117,7 @@ def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, m
     key = None
     if display is not None and ckind == "item":
         def key(c):
-            return display.get(str(c_ids[c]), str(c_ids[c]))
+            return enforced.work_key(c_ids[c], display)
     cols = {c: [] for c in PROTO_COLUMNS}
 
     def row(cl, target, dist, cand, cos, is_answer, rank, agreeing, on_top, mg, lead, status):
@@ -149,7 +150,9 @@ def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, m
             eligible[pool[np.lexsort((pool, -c[pool]))][:n_positives]] = False
         target = str(t_ids[r])
         order = rng_for(seed, dataset, measure, "negatives", target).permutation(len(c_ids))
-        negs, rej = first_eligible(order, eligible, n_candidates - 1, key, [key(gold)] if key else ())
+        # an item reading like the gold, an earlier pick or an item the target met is taken (enforced.Met)
+        taken = [key(gold), *enforced.Met(known.get(target, ()), display).by_work] if key else ()
+        negs, rej = first_eligible(order, eligible, n_candidates - 1, key, taken)
         if len(negs) < n_candidates - 1:
             skipped += 1
             continue
