@@ -13,15 +13,16 @@ from lrworld.groundtruth.rules import mine_rules
 from lrworld.groundtruth.similarity import similar_pairs
 from lrworld.prompts.render import item_keys
 from lrworld.questions import measures
-from lrworld.questions.build import build_questions
+from lrworld.questions.build import QuestionError, build_questions
 from lrworld.questions.builders import ARTIFACT, builder
 
 
-def _artifacts(name: str, inter: pd.DataFrame, items: pd.DataFrame, wanted: set[str], n: int, seed: int) -> dict:
+def _artifacts(name: str, inter: pd.DataFrame, items: pd.DataFrame, wanted: set[str], n: int, seed: int,
+               min_support: float) -> dict:
     display = item_keys(items)
     out = {}
     if "rules" in wanted:
-        out["rules"], _ = mine_rules(inter, min_support=0.01, min_confidence=0.01, max_len=3, window=20)
+        out["rules"], _ = mine_rules(inter, min_support=min_support, min_confidence=0.01, max_len=3, window=20)
     for kind in ("item", "user"):
         if f"{kind}_similar_pairs" in wanted:
             out[f"{kind}_similar_pairs"], _ = similar_pairs(inter, kind, n, threshold=0.01, seed=seed, dataset=name,
@@ -37,17 +38,24 @@ def _artifacts(name: str, inter: pd.DataFrame, items: pd.DataFrame, wanted: set[
 
 
 def build_and_audit(name: str, domain: str, inter: pd.DataFrame, items: pd.DataFrame, measure_ids, n: int = 10,
-                    seed: int = 0, facts: pd.DataFrame | None = None):
-    """(audit, violations, questions per measure) of `measure_ids` built with `n` questions each."""
+                    seed: int = 0, facts: pd.DataFrame | None = None, allow_unbuildable: bool = False,
+                    min_support: float = 0.01):
+    """(audit, violations, questions per measure) of `measure_ids` built with `n` questions each;
+    `allow_unbuildable`: a knowledge measure the data cannot make is left out, not an error."""
     ms = [measures.get(domain, m) for m in measure_ids]
-    arts = _artifacts(name, inter, items, {m.artifact for m in ms if m.artifact}, n, seed)
+    arts = _artifacts(name, inter, items, {m.artifact for m in ms if m.artifact}, n, seed, min_support)
     questions, reports = {}, {}
     for m in ms:
         if m.artifact:
             qs, rep = builder(m.builder, ARTIFACT).build(inter, arts[m.artifact], n, seed, name,
                                                          display=item_keys(items))
         else:
-            qs, rep = build_questions(name, domain, m.id, inter, items, 5, n, seed)
+            try:
+                qs, rep = build_questions(name, domain, m.id, inter, items, 5, n, seed)
+            except QuestionError:
+                if not allow_unbuildable:
+                    raise
+                continue  # the data cannot make this measure (too few distinct values): nothing to audit
         questions[m.id] = (f"results/questions/{name}/{m.id}.jsonl", qs)
         reports[m.id] = rep
     audit, violations = audit_dataset(name, domain, questions, [], reports, inter, items, {}, arts, facts)
