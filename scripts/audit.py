@@ -10,7 +10,7 @@ import pandas as pd
 
 from lrworld.audit.report import audit_dataset, to_markdown
 from lrworld.core import io, runlog
-from lrworld.groundtruth.artifacts import name_of
+from lrworld.groundtruth.artifacts import name_of, read
 
 smk = snakemake  # noqa: F821
 log = runlog.setup(smk)
@@ -21,7 +21,7 @@ prompts = [(str(f), Path(f).parent.name, io.read_jsonl(f)) for f in smk.input.pr
 audit, violations = audit_dataset(smk.wildcards.dataset, smk.params.domain, questions, prompts, reports,
                                   pd.read_parquet(smk.input.interactions), pd.read_parquet(smk.input.item_table),
                                   io.read_json(smk.input.ingest_report),
-                                  {name_of(f): pd.read_parquet(f) for f in smk.input.artifacts},
+                                  {name_of(f): read(f) for f in smk.input.artifacts},
                                   pd.read_parquet(smk.input.facts[0]) if smk.input.facts else None)
 for v in violations:
     log.error("%s", v.line())

@@ -19,7 +19,8 @@ import numpy as np
 import pandas as pd
 
 CHECKS = ("gold_not_argmax", "gold_differs_from_artifact", "evidence_differs_from_artifact",
-          "artifact_differs_from_embeddings", "rule_not_in_artifact", "negative_is_rule_consequent")
+          "artifact_differs_from_embeddings", "embeddings_differ_from_weights", "rule_not_in_artifact",
+          "negative_is_rule_consequent")
 
 # measure -> (score column of its evidence and artifact, kind of its targets)
 TABLES = {"mem_item_item": ("similarity", "item"), "mem_user_user": ("similarity", "user"),
@@ -55,6 +56,25 @@ def _per_training_failures(g: pd.DataFrame, cands: list[str], a: int) -> list[st
     return out
 
 
+def _unit_vectors(emb: pd.DataFrame, need: dict[str, set]) -> dict[str, list[dict[str, np.ndarray]]]:
+    """kind -> per training {id: unit GMF vector} of the ids `need` names."""
+    n = int(emb["seed"].max()) + 1 if "seed" in emb and len(emb) else 1
+    out = {}
+    for kind, ids in need.items():
+        sub = emb[(emb["kind"] == kind) & emb["id"].astype(str).isin(ids)]
+        per = []
+        for j in range(n):
+            t = sub[sub["seed"] == j] if "seed" in sub else sub
+            vecs = {}
+            for i, v in zip(t["id"].astype(str), t[EMBEDDING]):
+                v = np.asarray(v, dtype=np.float64)
+                norm = np.linalg.norm(v)
+                vecs[i] = v / norm if norm > 0 else v
+            per.append(vecs)
+        out[kind] = per
+    return out
+
+
 class Evidence:
     """The ground-truth artifacts and the interactions the golds are re-derived from, indexed for
     the targets the questions name."""
@@ -82,28 +102,25 @@ class Evidence:
             col, other = ("item_id", "user_id") if kind == "item" else ("user_id", "item_id")
             sub = interactions[interactions[col].astype(str).isin(ids)]
             self.sets[m] = {str(k): set(g.astype(str)) for k, g in sub.groupby(col, sort=False)[other]}
-        # unit GMF vectors per kind and training, of the ids the neural questions name
+        # unit GMF vectors per kind and training, of the ids the neural questions name: from the
+        # saved NeuMF weights where the audit has them (`neumf`, the rawest artifact), else from
+        # embeddings.parquet; `stored` keeps embeddings.parquet's to compare with the weights'
         self.vectors: dict[str, list[dict[str, np.ndarray]]] = {}
-        emb = artifacts.get("embeddings")
-        if emb is not None and any(m in questions for m in NEURAL):
+        self.stored: dict[str, list[dict[str, np.ndarray]]] = {}
+        self.source = "embeddings.parquet"
+        emb, weights = artifacts.get("embeddings"), artifacts.get("neumf")
+        if (emb is not None or weights is not None) and any(m in questions for m in NEURAL):
             need: dict[str, set] = {"item": set(), "user": set()}
             for m, (tk, ck) in NEURAL.items():
                 for q in questions.get(m, []):
                     need[tk].add(str((q.get("context") or {}).get(f"target_{tk}")))
                     need[ck].update(map(str, q["candidates"]))
-            n = int(emb["seed"].max()) + 1 if "seed" in emb and len(emb) else 1
-            for kind, ids in need.items():
-                sub = emb[(emb["kind"] == kind) & emb["id"].astype(str).isin(ids)]
-                per = []
-                for j in range(n):
-                    t = sub[sub["seed"] == j] if "seed" in sub else sub
-                    vecs = {}
-                    for i, v in zip(t["id"].astype(str), t[EMBEDDING]):
-                        v = np.asarray(v, dtype=np.float64)
-                        norm = np.linalg.norm(v)
-                        vecs[i] = v / norm if norm > 0 else v
-                    per.append(vecs)
-                self.vectors[kind] = per
+            if emb is not None:
+                self.stored = _unit_vectors(emb, need)
+            if weights is not None:
+                self.vectors, self.source = _unit_vectors(weights, need), "the NeuMF weights (neumf.pt)"
+            else:
+                self.vectors = self.stored
         self.rules = None
         if "assoc_rule" in questions and artifacts.get("rules") is not None:
             r = artifacts["rules"]
@@ -142,6 +159,19 @@ class Evidence:
             out.append([float(C[c] @ T[target]) for c in cands])
         return out
 
+    def stored_differs(self, kind: str, ids: list[str]) -> list[str]:
+        """The ids whose embeddings.parquet vector is not the saved weights' (or is missing there),
+        when both were read."""
+        if self.vectors is self.stored or kind not in self.stored or kind not in self.vectors:
+            return []
+        out = []
+        for i in ids:
+            for W, S in zip(self.vectors[kind], self.stored[kind]):
+                if i in W and (i not in S or not np.allclose(W[i], S[i], atol=1e-6)):
+                    out.append(i)
+                    break
+        return out
+
     def cosine(self, measure: str, a: str, b: str) -> float:
         sa, sb = self.sets[measure].get(a, set()), self.sets[measure].get(b, set())
         return len(sa & sb) / math.sqrt(len(sa) * len(sb)) if sa and sb else 0.0
@@ -154,16 +184,23 @@ def _embedding_checks(path, q, ev, m, target, cands, a, g, violation) -> list:
         cos = ev.neural_cosines(m, target, cands)
     except KeyError as exc:
         return [violation(path, q["qid"], "artifact_differs_from_embeddings",
-                          f"{exc.args[0]} is not in embeddings.parquet")]
+                          f"{exc.args[0]} is not in {ev.source}")]
     if cos is None:
         return []
     out = []
+    tk, ck = NEURAL[m]
+    edited = [f"{tk} {x}" for x in ev.stored_differs(tk, [target])] + [
+        f"{ck} {x}" for x in ev.stored_differs(ck, cands)]
+    if edited:
+        out.append(violation(path, q["qid"], "embeddings_differ_from_weights",
+                             f"embeddings.parquet holds other vectors than the saved NeuMF weights for "
+                             f"{', '.join(edited)}"))
     need = float(g["min_margin"].iat[0]) if g is not None and "min_margin" in g else 0.0
     for j, s in enumerate(cos):
         rival = max((k for k in range(len(s)) if k != a), key=lambda k: s[k])
         if s[a] - s[rival] < max(need, TOL) - TOL:
             out.append(violation(path, q["qid"], "gold_not_argmax",
-                                 f"recomputed from embeddings.parquet, under NeuMF training {j} the answer {cands[a]} "
+                                 f"recomputed from {ev.source}, under NeuMF training {j} the answer {cands[a]} "
                                  f"has cosine {s[a]:.4f}, candidate {cands[rival]} {s[rival]:.4f} (the margin is "
                                  f"{need:g})"))
     if g is not None and "seed_cosines" in g:
@@ -172,7 +209,7 @@ def _embedding_checks(path, q, ev, m, target, cands, a, g, violation) -> list:
             if c in art and any(abs(x - cos[j][k]) > 1e-6 for j, x in enumerate(art[c][:len(cos)])):
                 out.append(violation(path, q["qid"], "artifact_differs_from_embeddings",
                                      f"prototypes.parquet gives candidate {c} cosines "
-                                     f"{', '.join(f'{x:.4f}' for x in art[c])}, the embeddings "
+                                     f"{', '.join(f'{x:.4f}' for x in art[c])}, {ev.source} "
                                      f"{', '.join(f'{cos[j][k]:.4f}' for j in range(len(cos)))}"))
                 break
     return out

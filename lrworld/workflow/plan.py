@@ -312,8 +312,9 @@ class Plan:
         if dataset in self.benchmarks:
             return []
         names = dict.fromkeys(self.gt_artifacts[m] for m in self.datasets[dataset]["measures"] if m in self.gt_artifacts)
-        if "prototypes" in names:
-            names["embeddings"] = None  # the neural golds are recomputed from the embeddings too
+        # and everything each rests on: the neural golds are recomputed from the embeddings, and
+        # those from the saved NeuMF weights
+        names = dict.fromkeys(a for n in names for a in artifacts.chain(n))
         return artifacts.paths(names, dataset)
 
     def facts_inputs(self, dataset: str) -> list[str]:
