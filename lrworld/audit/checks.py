@@ -32,7 +32,7 @@ CHECKS = ("answer_index_out_of_range", "answer_equals_negative", "negative_in_hi
           "same_work_as_target", "duplicate_work_options", "duplicate_display_text",
           "candidate_missing_in_prompt", "prompt_disagrees_with_question", "slot_uniformity",
           "equal_slot_sequences", "gold_not_witnessed", "distractor_witnessed_of_positive", "tie_flag_wrong",
-          "prompt_sha256_stale", *golds.CHECKS)
+          "prompt_sha256_stale", "gold_not_in_raw_metadata", "distractor_in_raw_metadata", *golds.CHECKS)
 
 # Texts a missing value turns into on its way to a prompt.
 _EMPTY = {"", "nan", "none", "null"}
@@ -94,8 +94,13 @@ class Witnessed:
     first source's) and of every value any source gives."""
 
     GOLD = ("agreed", "single_source", "first_source")
+    # (gold check, distractor check, what the table is): facts.parquet, or the facts made again
+    # from the raw files
+    TABLE = ("gold_not_witnessed", "distractor_witnessed_of_positive", "facts.parquet")
+    RAW = ("gold_not_in_raw_metadata", "distractor_in_raw_metadata", "the raw data and metadata files")
 
-    def __init__(self, facts: pd.DataFrame, field: str):
+    def __init__(self, facts: pd.DataFrame, field: str, names: tuple[str, str, str] = TABLE):
+        self.names = names
         self.key = enforced.value_key(field)
         f = facts[facts["field"] == field]
         self.gold: dict[str, set[str]] = {}
@@ -107,12 +112,20 @@ class Witnessed:
                 self.gold.setdefault(i, set()).add(k)
 
     def check(self, answer: str, negs: list[str], positive: str, bad) -> None:
+        gold, distractor, table = self.names
         if self.key(answer) not in self.gold.get(positive, set()):
-            bad("gold_not_witnessed", f"{answer!r} is not a witnessed value of item {positive} in facts.parquet")
+            bad(gold, f"{answer!r} is not a witnessed value of item {positive} in {table}")
         for n in negs:
             if self.key(n) in self.any.get(positive, set()):
-                bad("distractor_witnessed_of_positive", f"the distractor {n!r} is a value a source gives item "
-                                                        f"{positive} (facts.parquet)")
+                bad(distractor, f"the distractor {n!r} is a value a source gives item {positive} ({table})")
+
+    def violations(self, path: str, q: dict) -> list[Violation]:
+        """This table's checks of one value question (answer_index in range)."""
+        out = []
+        cands, a = [str(c) for c in q["candidates"]], q["answer_index"]
+        self.check(cands[a], cands[:a] + cands[a + 1:], str(q["target_item"]),
+                   lambda check, detail: out.append(Violation(path, q["qid"], check, detail)))
+        return out
 
 
 def _shown(q: dict) -> list[str]:

@@ -317,6 +317,13 @@ class Plan:
         names = dict.fromkeys(a for n in names for a in artifacts.chain(n))
         return artifacts.paths(names, dataset)
 
+    def audit_raw_inputs(self, dataset: str) -> dict[str, list[str]]:
+        """The raw files the audit re-reads the knowledge golds from (the dataset's files and its
+        metadata, as rule ingest reads them; a release has none: it carries no raw metadata)."""
+        if dataset in self.benchmarks:
+            return {}
+        return {"raw": self.raw_inputs(dataset), **self.metadata_inputs(dataset)}
+
     def facts_inputs(self, dataset: str) -> list[str]:
         """The witnessed facts table the audit re-reads the knowledge golds from (a release carries
         none: its audit re-checks against the release's items)."""

@@ -27,7 +27,7 @@ def checks_of(violations):
 def test_the_valid_base_passes():
     audit, violations = run(one())
     assert violations == [] and audit["passed"] and audit["checked"] == {"questions": 7, "prompts": 7}
-    assert "All 25 checks passed" in to_markdown(audit)
+    assert "All 27 checks passed" in to_markdown(audit)
 
 
 def test_answer_equal_to_a_negative_by_id():

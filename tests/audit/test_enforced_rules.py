@@ -21,7 +21,7 @@ def _run(qs, items=ITEMS_X, prompts=None, facts=None, inter=INTER):
 
 def test_the_base_passes_every_check():
     audit, v = _run(one())
-    assert v == [] and "All 25 checks passed" in to_markdown(audit)
+    assert v == [] and "All 27 checks passed" in to_markdown(audit)
 
 
 def test_a_negative_that_is_a_history_film_under_another_id():
