@@ -26,11 +26,14 @@ def _slot_sequences(dataset: str, questions: dict[str, tuple[str, list[dict]]]) 
 def audit_dataset(dataset: str, domain: str, questions: dict[str, tuple[str, list[dict]]],
                   prompts: list[tuple[str, str, list[dict]]], reports: dict[str, dict], interactions: pd.DataFrame,
                   items: pd.DataFrame, ingest_report: dict, artifacts: dict[str, pd.DataFrame] | None = None,
-                  facts: pd.DataFrame | None = None) -> tuple[dict, list[checks.Violation]]:
+                  facts: pd.DataFrame | None = None,
+                  raw_facts: pd.DataFrame | None = None) -> tuple[dict, list[checks.Violation]]:
     """`questions`: measure -> (path, records); `prompts`: (path, measure, records) per prompt file;
     `reports`: measure -> question report; `artifacts`: ground-truth artifact name -> table (the
     HitRate@1 golds are re-derived from them); `facts`: the ingest's facts table (the knowledge
-    golds are re-read from it). Returns (audit, violations)."""
+    golds are re-read from it); `raw_facts`: the facts table made again from the raw data and
+    metadata files the config names (the knowledge golds re-derived from them: a value written
+    into both items.parquet and facts.parquet fails here). Returns (audit, violations)."""
     violations: list[checks.Violation] = []
     checked = Counter()
     known = checks.Known(interactions, [q for _, qs in questions.values() for q in qs])
@@ -41,10 +44,14 @@ def audit_dataset(dataset: str, domain: str, questions: dict[str, tuple[str, lis
     for m, (path, qs) in sorted(questions.items()):
         field = measures.get(domain, m).field
         truths = checks.field_keys(items, field) if field in items.columns else None
-        witnessed = (checks.Witnessed(facts, field) if facts is not None and field and qs
-                     and qs[0].get("candidate_kind") == "value" and (facts["field"] == field).any() else None)
+        values = bool(field and qs and qs[0].get("candidate_kind") == "value")
+        witnessed = (checks.Witnessed(facts, field) if values and facts is not None
+                     and (facts["field"] == field).any() else None)
+        raw = checks.Witnessed(raw_facts, field, checks.Witnessed.RAW) if values and raw_facts is not None else None
         for q in qs:
             violations += checks.question_checks(path, q, known, truths, works, evidence, witnessed)
+            if raw is not None and isinstance(q.get("answer_index"), int) and 0 <= q["answer_index"] < len(q["candidates"]):
+                violations += raw.violations(path, q)
             by_qid[q["qid"]] = q
         checked["questions"] += len(qs)
         k = len(qs[0]["candidates"]) if qs else measures.get(domain, m).n_candidates

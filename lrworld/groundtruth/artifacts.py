@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lrworld.core.registry import Registry
+from lrworld.core.registry import Registry, resolve
 
 MADE = "gt_artifact"  # the rule of the artifacts that name their function
 
@@ -24,13 +24,16 @@ class Artifact:
     needs: tuple[str, ...] = ()  # artifacts it is computed from (besides the interactions)
     made_with: tuple[str, ...] = ()  # artifacts the same job writes (the model behind embeddings)
     make: str | None = None  # "module:attr" of its function, for the `gt_artifact` rule
+    # "module:attr" reading a file that is not a table into the table the audit checks (the NeuMF
+    # weights into the embeddings they hold); None: the file is parquet
+    reader: str | None = None
 
 
 ARTIFACTS = {
     "rules": Artifact("results/gt/{dataset}/rules.parquet", "assoc_rules"),
     "item_similar_pairs": Artifact("results/gt/{dataset}/item_similar_pairs.parquet", "similar_pairs"),
     "user_similar_pairs": Artifact("results/gt/{dataset}/user_similar_pairs.parquet", "similar_pairs"),
-    "neumf": Artifact("results/gt/{dataset}/neumf.pt", "neumf"),
+    "neumf": Artifact("results/gt/{dataset}/neumf.pt", "neumf", reader="lrworld.groundtruth.neumf:weights_frame"),
     "embeddings": Artifact("results/gt/{dataset}/embeddings.parquet", "neumf", made_with=("neumf",)),
     "prototypes": Artifact("results/gt/{dataset}/prototypes.parquet", "prototypes", needs=("embeddings",)),
 }
@@ -83,3 +86,13 @@ def name_of(path: str) -> str:
 def rule_of(path: str) -> str:
     """The rule that made an artifact file."""
     return REGISTRY.get(name_of(path)).rule
+
+
+def read(path: str):
+    """An artifact file as a table: parquet, or what its registry entry's `reader` makes of it."""
+    a = REGISTRY.get(name_of(str(path)))
+    if a.reader:
+        return resolve(a.reader)(path)
+    import pandas as pd
+
+    return pd.read_parquet(path)

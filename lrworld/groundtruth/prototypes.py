@@ -34,12 +34,13 @@ import pandas as pd
 
 from lrworld.core.seeding import rng_for
 from lrworld.groundtruth.neumf import embedding_matrix, n_trainings
+from lrworld.questions import enforced, measures
 from lrworld.questions.negatives import first_eligible
 
 PROTO_COLUMNS = ["measure", "cluster", "target", "centroid_distance", "candidate", "cosine",
                  "is_answer", "rank", "seed_cosines", "seeds_agreeing", "seeds_pool_argmax", "margin",
                  "consensus_margin", "min_margin", "status"]
-DIRECTIONS = {"neu_item2users": ("item", "user"), "neu_user2items": ("user", "item")}
+ARTIFACT = "prototypes"
 KEPT, SEED_DISAGREEMENT, MARGIN = "kept", "seed_disagreement", "margin"
 
 
@@ -98,8 +99,10 @@ def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, m
                          max_visits: int | None = None):
     """Return (table, stats): PROTO_COLUMNS, answer row first per kept target, targets in visit
     order (a dropped target: one row, its status says why). `display` (item id -> display key)
-    keeps look-alike item negatives out."""
-    tkind, ckind = DIRECTIONS[measure]
+    keeps look-alike item negatives out: of the gold, of each other and of the target user's history."""
+    # the direction (target kind -> candidate kind) is the measure's registry entry's
+    gold = measures.by_id(measure).gold
+    tkind, ckind = gold.target, gold.candidate
     n_seeds = n_trainings(embeddings)
     t_ids, Ts = _matrices(embeddings, tkind, column, n_seeds)
     c_ids, Cs = _matrices(embeddings, ckind, column, n_seeds)
@@ -116,7 +119,7 @@ def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, m
     key = None
     if display is not None and ckind == "item":
         def key(c):
-            return display.get(str(c_ids[c]), str(c_ids[c]))
+            return enforced.work_key(c_ids[c], display)
     cols = {c: [] for c in PROTO_COLUMNS}
 
     def row(cl, target, dist, cand, cos, is_answer, rank, agreeing, on_top, mg, lead, status):
@@ -149,7 +152,9 @@ def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, m
             eligible[pool[np.lexsort((pool, -c[pool]))][:n_positives]] = False
         target = str(t_ids[r])
         order = rng_for(seed, dataset, measure, "negatives", target).permutation(len(c_ids))
-        negs, rej = first_eligible(order, eligible, n_candidates - 1, key, [key(gold)] if key else ())
+        # an item reading like the gold, an earlier pick or an item the target met is taken (enforced.Met)
+        taken = [key(gold), *enforced.Met(known.get(target, ()), display).by_work] if key else ()
+        negs, rej = first_eligible(order, eligible, n_candidates - 1, key, taken)
         if len(negs) < n_candidates - 1:
             skipped += 1
             continue
@@ -186,7 +191,7 @@ def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, m
 def all_prototypes(embeddings, interactions, n_targets, k=10, seed=0, n_positives=10, column="gmf", threads=1, *,
                    dataset: str, display: dict[str, str] | None = None, margin: float = 0.0):
     parts, stats = [], {}
-    for m in DIRECTIONS:
+    for m in (m.id for m in measures.MEASURES if m.artifact == ARTIFACT):
         t, s = prototype_candidates(embeddings, interactions, m, n_targets, k, seed, n_positives=n_positives,
                                     column=column, threads=threads, dataset=dataset, display=display, margin=margin)
         parts.append(t)

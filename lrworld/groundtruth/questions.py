@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from lrworld.core.display import display_key
+from lrworld.questions import enforced
 from lrworld.questions.negatives import draw_distinct
 from lrworld.questions.builders import ARTIFACT, register_builder
 from lrworld.core.seeding import answer_slot, place_answer, rng_for
@@ -72,16 +73,21 @@ def build_assoc_rule_questions(interactions: pd.DataFrame, rules: pd.DataFrame, 
             conf[(a, c[0])] = float(cf)
     eligible = [i for i in range(len(rules)) if len(cons[i]) == 1 and rules["lift"].iat[i] > 1.0]
     order = rng_for(seed, dataset, "assoc_rule", "rules").permutation(eligible) if eligible else []
-    key = (lambda i: display.get(i, i)) if display is not None else None
+    key = (lambda i: enforced.work_key(i, display)) if display is not None else None
     out, report = [], Counter()
     for i in order:
         if len(out) >= n_questions:
             break
         a, c = ants[i], cons[i][0]
         qkey = "+".join(a) + "->" + c
+        if key and any(enforced.same_work(c, x, display) for x in a):
+            # the consequent reads like an antecedent: a reader sees the answer in the question
+            report["skipped_consequent_same_work_as_antecedent"] += 1
+            continue
         pool = all_items[~np.isin(all_items, list(blocked[a]))]
         draw = rng_for(seed, dataset, "assoc_rule", "negatives", qkey)
-        negs, rej = draw_distinct(pool, N_CANDIDATES - 1, draw, key, [key(c)] if key else ())
+        # never a negative reading like the answer, another pick or an antecedent (enforced.same_work)
+        negs, rej = draw_distinct(pool, N_CANDIDATES - 1, draw, key, [key(c), *map(key, a)] if key else ())
         report["negatives_rejected_same_text"] += rej
         if len(negs) < N_CANDIDATES - 1:
             report["skipped_too_few_negatives"] += 1

@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from lrworld.questions import enforced
 from lrworld.groundtruth.transactions import binary_matrix, index_interactions
 from lrworld.questions.negatives import draw_distinct
 from lrworld.core.seeding import rng_for
@@ -75,7 +76,8 @@ def similar_pairs(interactions: pd.DataFrame, kind: str, n_targets: int, thresho
     rows = []
     skipped_no_pos = skipped_few_neg = visited = rejected = 0
     dropped = []
-    key = (lambda c: display.get(str(ids[c]), str(ids[c]))) if display is not None else None
+    key = (lambda c: enforced.work_key(ids[c], display)) if display is not None else None
+    skipped_same_work = 0
     if max_visits is None:
         max_visits = 20 * n_targets
     order = order[:max_visits]
@@ -95,6 +97,10 @@ def similar_pairs(interactions: pd.DataFrame, kind: str, n_targets: int, thresho
                 skipped_no_pos += 1
                 continue
             best = pos[np.argmax(s[pos])]  # first max = smallest code = smallest id (sorted codes)
+            if key and enforced.same_work(ids[best], ids[t], display):
+                # the gold would read like the target: no question a reader can answer
+                skipped_same_work += 1
+                continue
             lead = float(s[best] - np.max(np.delete(s, [best, t]))) if len(s) > 2 else float("inf")
             if lead < margin:
                 dropped.append((t, best, s[best], len(pos), lead))
@@ -113,7 +119,8 @@ def similar_pairs(interactions: pd.DataFrame, kind: str, n_targets: int, thresho
                 skipped_few_neg += 1
                 continue
             draw = rng_for(seed, dataset, "similar_pairs", kind, "negatives", str(ids[t]))
-            negs, rej = draw_distinct(neg_pool, n_neg, draw, key, [key(best)] if key else ())
+            # never a negative reading like the gold, another pick or the target (enforced.same_work)
+            negs, rej = draw_distinct(neg_pool, n_neg, draw, key, [key(best), key(t)] if key else ())
             rejected += rej
             if len(negs) < n_neg:
                 skipped_few_neg += 1
@@ -144,7 +151,8 @@ def similar_pairs(interactions: pd.DataFrame, kind: str, n_targets: int, thresho
     pairs["n_positives"] = pairs["n_positives"].astype("int64")
     stats = {"kind": kind, "n_entities": int(M.shape[0]), "n_eligible": int(len(eligible)),
              "n_visited": visited, "n_targets": len(rows), "skipped_no_positive": skipped_no_pos,
-             "skipped_few_negatives": skipped_few_neg, "n_quantile_fallback": n_fallback,
+             "skipped_few_negatives": skipped_few_neg, "skipped_gold_same_work_as_target": skipped_same_work,
+             "n_quantile_fallback": n_fallback,
              "negatives_rejected_same_text": rejected, "dropped_margin": len(dropped), "margin": margin,
              "threshold": threshold, "fallback_quantile": fallback_quantile, "min_degree": min_degree}
     return pairs, stats

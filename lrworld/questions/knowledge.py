@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from lrworld.core import names as facts
+from lrworld.questions import enforced
 from lrworld.questions.builders import WINDOWS, builder, register_builder
 from lrworld.core.display import display_key
 from lrworld.questions.measures import FIELD_VALUES, ITEM_TEXT, ITEM_TITLE, Measure
@@ -104,6 +105,13 @@ def _field_values(measure, dataset, windows, items, seed, item_texts=None, limit
     return build_field_values(measure, dataset, windows, items, seed, limit=limit, exclude=exclude)
 
 
+def _works(items: pd.DataFrame) -> dict[str, str] | None:
+    """item id -> what a reader takes it for (prompts.render.item_keys), where items have titles."""
+    from lrworld.prompts.render import item_keys
+
+    return item_keys(items) if {"title", "year"} <= set(items.columns) else None
+
+
 def _by_item(items: pd.DataFrame, column: str, value=lambda v: v, keep=lambda v: True) -> dict:
     """{item id: value(cell)} of an optional items column ({} where ingest wrote none)."""
     if column not in items.columns:
@@ -117,8 +125,8 @@ def build_field_values(measure: Measure, dataset: str, windows: list[Window], it
     if field not in items.columns:
         raise ValueError(f"{dataset}/{measure.id}: items have no column {field!r}; configure the metadata source")
     names = field in facts.NAME_FIELDS
-    # names compare as people ("David Butler (I)" is "David Butler"), other values as texts
-    key = facts.name_key if names else display_key
+    # names compare as people ("Scott, Ridley" is "Ridley Scott"), other values as texts
+    key = enforced.value_key(field)
     excluded_keys = {key(v) for v in exclude or []}
     raw = {str(i): [facts.clean_name(x) for x in _values(v)] if names else _values(v)
            for i, v in zip(items["item_id"], items[field])}
@@ -198,6 +206,8 @@ def build_item_text(measure: Measure, dataset: str, windows: list[Window], items
     texts = {k: t for k, v in item_texts.items() if (t := _text(v))}
     keys = {k: display_key(t) for k, t in texts.items()}
     with_text = sorted(texts)
+    # what a reader takes each item for, whatever text the question shows (the same-work rule)
+    works = _works(items)
     # which source gave each positive's text (the facts table's; captions have their own artifact)
     backers = _by_item(items, f"{field}_sources")
     used_sources = Counter()
@@ -218,22 +228,30 @@ def build_item_text(measure: Measure, dataset: str, windows: list[Window], items
             continue
         rng, slot = _streams(seed, dataset, measure, w)
         shown = set(w.history) | {w.positive}
-        known = set(w.known) | shown
+        met = enforced.Met(set(w.known) | shown, works)
         seen_keys = {keys[w.positive]}
+        seen_works = {enforced.work_key(w.positive, works)}
         negatives = []
         for i in rng.permutation(len(with_text)):
             it = with_text[i]
-            if it in known:
-                # an item the user interacted with, shown or earlier, is not a wrong next item
-                rejected["in_shown_window" if it in shown else "in_earlier_history"] += 1
+            first = met.leaked_by(it)
+            if first is not None:
+                # an item the user interacted with (or one that reads like it), shown or earlier, is not
+                # a wrong next item
+                rejected["in_shown_window" if first in shown else "in_earlier_history"] += 1
                 continue
             if keys[it] in seen_keys:
                 # an item whose text reads like the positive's (or another negative's) would be a
                 # second correct-looking option
                 rejected["same_text_as_another_option"] += 1
                 continue
+            if enforced.work_key(it, works) in seen_works:
+                # two options a reader takes for one work
+                rejected["same_work_as_another_option"] += 1
+                continue
             negatives.append(it)
             seen_keys.add(keys[it])
+            seen_works.add(enforced.work_key(it, works))
             if len(negatives) == n_neg:
                 break
         if len(negatives) < n_neg:

@@ -29,6 +29,27 @@ DOMAINS = ("product", "movie", "lastfm")
 FIELD_VALUES, ITEM_TEXT, ITEM_TITLE = "field_values", "item_text", "item_title"
 
 
+# How the audit re-derives a HitRate@1 gold from the measure's artifact (lrworld/audit/golds.py):
+# TABLE: a table of (target, candidate, is_answer, score) rows: the question's candidates and answer
+# are the artifact's for its target and the answer is the strict argmax of the score; RULE: a mined
+# association rule A -> {c} (the consequent, its support and confidence, no negative a consequent).
+TABLE, RULE = "table", "rule"
+# What a TABLE gold is recomputed from besides the artifact: INTERACTIONS, the cosine of one-hot
+# sets; EMBEDDINGS, the GMF cosines under every NeuMF training (from the saved weights).
+INTERACTIONS, EMBEDDINGS = "interactions", "embeddings"
+
+
+@dataclass(frozen=True)
+class Gold:
+    """How a ground-truth measure's gold is recomputed from its artifact: the audit reads this, so
+    no measure with an artifact is registered without its gold check."""
+    recipe: str  # TABLE or RULE
+    target: str = "item"  # the question's subject: its context names `target_<target>`
+    candidate: str = "item"  # what its candidates are
+    score: str | None = None  # the artifact's (and the question's evidence's) score column (TABLE)
+    recompute: str | None = None  # INTERACTIONS or EMBEDDINGS: recomputed here, not read (TABLE)
+
+
 @dataclass(frozen=True)
 class Measure:
     id: str
@@ -51,6 +72,8 @@ class Measure:
     # chose), "candidate_histories" (each candidate user's recent items); None: the prompt shows no
     # profile (one target item), so `noisy` is refused at start.
     profile: str | None = "history"
+    # How the audit recomputes the gold from `artifact` (required with an artifact).
+    gold: Gold | None = None
 
     @property
     def n_candidates(self) -> int:
@@ -66,16 +89,17 @@ _PM = ("product", "movie")
 
 # In the paper's column order (its Table 3): a domain's measures are the entries naming it, in order.
 MEASURES: tuple[Measure, ...] = (
-    Measure("assoc_rule", _PM, _ASSOC, "association rules", HIT10, "assoc_rule", artifact="rules",
+    Measure("assoc_rule", _PM, _ASSOC, "association rules", HIT10, "assoc_rule", artifact="rules", gold=Gold(RULE),
             profile="antecedents"),
     Measure("mem_item_item", _PM, _PERS, "memory item-item similarity", HIT10, "mem_item_item",
-            artifact="item_similar_pairs", profile=None),
+            artifact="item_similar_pairs", gold=Gold(TABLE, "item", "item", "similarity", INTERACTIONS), profile=None),
     Measure("mem_user_user", _PM, _PERS, "memory user-user similarity", HIT10, "mem_user_user",
-            artifact="user_similar_pairs"),
+            artifact="user_similar_pairs", gold=Gold(TABLE, "user", "user", "similarity", INTERACTIONS)),
     Measure("neu_item2users", _PM, _PERS, "neural item embedding -> users", HIT10, "neu_item2users",
-            artifact="prototypes", profile="candidate_histories"),
+            artifact="prototypes", gold=Gold(TABLE, "item", "user", "cosine", EMBEDDINGS),
+            profile="candidate_histories"),
     Measure("neu_user2items", _PM, _PERS, "neural user embedding -> items", HIT10, "neu_user2items",
-            artifact="prototypes"),
+            artifact="prototypes", gold=Gold(TABLE, "user", "item", "cosine", EMBEDDINGS)),
     Measure("kg_brand", ("product",), _KNOW, "<product, brand>", MCQ, FIELD_VALUES, field="brand"),
     Measure("attr_color", ("product",), _KNOW, "<product, color>", MCQ, FIELD_VALUES, field="color"),
     Measure("taxo_leaf", ("product",), _KNOW, "taxonomy leaf", MCQ, FIELD_VALUES, field="category_leaf"),
@@ -95,8 +119,20 @@ MEASURES: tuple[Measure, ...] = (
 
 # The registry (lookups by id, with the known ids in the error); MEASURES keeps the column order.
 REGISTRY: Registry[Measure] = Registry("measure")
+
+
+def check_gold(m: Measure) -> Measure:
+    """A measure with an artifact declares how its gold is recomputed, with a recipe the audit knows."""
+    if m.artifact and (m.gold is None or m.gold.recipe not in (TABLE, RULE)
+                       or (m.gold.recipe == TABLE and not m.gold.score)):
+        raise ValueError(f"measure {m.id!r}: its answers come from artifact {m.artifact!r}, so it declares how the "
+                         f"audit recomputes them: gold=Gold({TABLE!r}, target, candidate, score column) or "
+                         f"gold=Gold({RULE!r}) (lrworld/questions/measures.py)")
+    return m
+
+
 for _m in MEASURES:
-    REGISTRY.add(_m.id, _m)
+    REGISTRY.add(_m.id, check_gold(_m))
 
 
 def for_domain(domain: str) -> list[Measure]:

@@ -314,9 +314,17 @@ class Plan:
         if dataset in self.benchmarks:
             return []
         names = dict.fromkeys(self.gt_artifacts[m] for m in self.datasets[dataset]["measures"] if m in self.gt_artifacts)
-        if "prototypes" in names:
-            names["embeddings"] = None  # the neural golds are recomputed from the embeddings too
+        # and everything each rests on: the neural golds are recomputed from the embeddings, and
+        # those from the saved NeuMF weights
+        names = dict.fromkeys(a for n in names for a in artifacts.chain(n))
         return artifacts.paths(names, dataset)
+
+    def audit_raw_inputs(self, dataset: str) -> dict[str, list[str]]:
+        """The raw files the audit re-reads the knowledge golds from (the dataset's files and its
+        metadata, as rule ingest reads them; a release has none: it carries no raw metadata)."""
+        if dataset in self.benchmarks:
+            return {}
+        return {"raw": self.raw_inputs(dataset), **self.metadata_inputs(dataset)}
 
     def facts_inputs(self, dataset: str) -> list[str]:
         """The witnessed facts table the audit re-reads the knowledge golds from (a release carries
