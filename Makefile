@@ -3,7 +3,7 @@ PY ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
 
-.PHONY: setup run test test-fast lint ci-pipeline
+.PHONY: setup run test test-fast lint docs ci-pipeline
 
 setup:
 	$(PY) -m venv $(VENV)
@@ -27,6 +27,10 @@ test:
 # The quick loop: everything but the tests marked slow (real models, whole pipelines).
 test-fast:
 	$(BIN)/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder -m "not slow"
+
+# The docs' generated blocks (lrworld/docsgen/blocks.py): counts and lists written from the code.
+docs:
+	$(BIN)/python -m lrworld.docsgen.blocks
 
 lint:
 	$(BIN)/python -m snakemake --lint
