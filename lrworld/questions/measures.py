@@ -23,10 +23,12 @@ N_CANDIDATES = {MCQ: 4, HIT10: 10}
 
 DOMAINS = ("product", "movie", "lastfm")
 
-# Question builders by name (one registry: lrworld/questions/builders.py): field_values, item_text and
-# item_title (lrworld/questions/knowledge.py); a ground-truth measure's builder is named after it
-# (lrworld/groundtruth/questions.py), or is a "module:attr" reference to its function.
-FIELD_VALUES, ITEM_TEXT, ITEM_TITLE = "field_values", "item_text", "item_title"
+# A measure's question builder is a "module:attr" reference to its function (lrworld/questions/builders.py):
+# the knowledge builders of lrworld/questions/knowledge.py, the ground-truth ones of
+# lrworld/groundtruth/questions.py, or an extension's own.
+_KNOWLEDGE, _GT = "lrworld.questions.knowledge", "lrworld.groundtruth.questions"
+FIELD_VALUES, ITEM_TEXT, ITEM_TITLE = (f"{_KNOWLEDGE}:field_values", f"{_KNOWLEDGE}:item_text",
+                                       f"{_KNOWLEDGE}:item_title")
 
 
 @dataclass(frozen=True)
@@ -61,14 +63,14 @@ _PM = ("product", "movie")
 
 # In the paper's column order (its Table 3): a domain's measures are the entries naming it, in order.
 MEASURES: tuple[Measure, ...] = (
-    Measure("assoc_rule", _PM, _ASSOC, "association rules", HIT10, "assoc_rule", artifact="rules"),
-    Measure("mem_item_item", _PM, _PERS, "memory item-item similarity", HIT10, "mem_item_item",
+    Measure("assoc_rule", _PM, _ASSOC, "association rules", HIT10, f"{_GT}:build_assoc_rule_questions", artifact="rules"),
+    Measure("mem_item_item", _PM, _PERS, "memory item-item similarity", HIT10, f"{_GT}:build_mem_item_item_questions",
             artifact="item_similar_pairs"),
-    Measure("mem_user_user", _PM, _PERS, "memory user-user similarity", HIT10, "mem_user_user",
+    Measure("mem_user_user", _PM, _PERS, "memory user-user similarity", HIT10, f"{_GT}:build_mem_user_user_questions",
             artifact="user_similar_pairs"),
-    Measure("neu_item2users", _PM, _PERS, "neural item embedding -> users", HIT10, "neu_item2users",
+    Measure("neu_item2users", _PM, _PERS, "neural item embedding -> users", HIT10, f"{_GT}:build_neu_item2users_questions",
             artifact="prototypes"),
-    Measure("neu_user2items", _PM, _PERS, "neural user embedding -> items", HIT10, "neu_user2items",
+    Measure("neu_user2items", _PM, _PERS, "neural user embedding -> items", HIT10, f"{_GT}:build_neu_user2items_questions",
             artifact="prototypes"),
     Measure("kg_brand", ("product",), _KNOW, "<product, brand>", MCQ, FIELD_VALUES, field="brand"),
     Measure("attr_color", ("product",), _KNOW, "<product, color>", MCQ, FIELD_VALUES, field="color"),

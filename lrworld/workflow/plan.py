@@ -145,14 +145,14 @@ class Plan:
         return self.code(self.GT_ARTIFACT_SCRIPT, artifacts.made()[artifact])
 
     def gt_questions_code(self, measure: str) -> str:
-        """The `gt_questions` job's code: its script, and the measure's builder module when it names one."""
+        """The `gt_questions` job's code: its script and the measure's builder module."""
         return self.code("groundtruth_questions.py", *self._builder_refs([measure]))
 
     GT_ARTIFACT_SCRIPT = "groundtruth_artifact.py"
 
     @staticmethod
     def _builder_refs(measures) -> list[str]:
-        return [b for b in (measure_registry.by_id(m).builder for m in measures) if ":" in b]
+        return [measure_registry.by_id(m).builder for m in measures]
 
     def _rule_refs(self, rule: str) -> list[str]:
         """The lazy entries a chain rule's job may resolve (its record lists their modules)."""
