@@ -18,8 +18,10 @@ from lrworld.core.digests import DigestStore
 from lrworld.groundtruth import artifacts
 from lrworld.inference.servers import planned_command
 from lrworld.inference.stage import replies_record
+from lrworld.models.registry import capabilities
 from lrworld.questions import measures as measure_registry
 from lrworld.data import inputs as data_inputs
+from lrworld.data.paper_dataset import paper_dataset
 from lrworld.core.package_files import packaged
 from lrworld.prompts.render import template_id
 from lrworld.release import layout as release_layout, source as release_source
@@ -93,11 +95,11 @@ class Plan:
             return self._counts
         counts = {}
         for name, ds in self.datasets.items():
-            table = paper.question_counts().get(paper.paper_dataset(ds) or "", {})
+            table = paper.question_counts().get(paper_dataset(ds) or "", {})
             for m in ds["measures"]:
                 if m not in table:
                     raise ConfigError(f"config: questions.per_measure: paper: datasets.{name}: the paper has no "
-                                      f"question count for {m!r} on {paper.paper_dataset(ds)!r} (set paper_table, "
+                                      f"question count for {m!r} on {paper_dataset(ds)!r} (set paper_table, "
                                       "or give per_measure a number)")
                 counts[(name, m)] = table[m]
         self._counts = counts
@@ -110,7 +112,7 @@ class Plan:
 
     def paper_dataset(self, dataset: str) -> str | None:
         """The paper's dataset a dataset's tables compare with (its `paper_table`, else by format)."""
-        return paper.paper_dataset(self.datasets[dataset])
+        return paper_dataset(self.datasets[dataset])
 
     def paper_names(self) -> dict[str, str | None]:
         """Each run model's paper row (`paper_name`; RANDOM for the random backend)."""
@@ -186,16 +188,13 @@ class Plan:
         return planned_command(resources.without_sizing(self.model_cfg(model)))
 
     def model_weights(self, model: str) -> dict:
-        """The weights part of a model's identity (an hf model's file digests or hub commit; {} for
-        API and random backends), once per model: the `model_identity` rule's params."""
+        """The weights part of a model's identity (a local model's file digests or hub commit, as its
+        backend plans them; {} for a backend with no weights), once per model: the
+        `model_identity` rule's params."""
         if model not in self._weights:
             cfg = self.model_cfg(model)
-            if cfg.get("backend") == "hf":
-                from lrworld.models.backends.hf import planned_weights
-
-                self._weights[model] = planned_weights(model, cfg)
-            else:
-                self._weights[model] = {}
+            weights = capabilities(cfg).weights
+            self._weights[model] = weights(model, cfg) if weights is not None else {}
         return self._weights[model]
 
     # a wildcard pattern, not an input function: the rules that read it plan ~1,300 jobs at paper scale

@@ -13,7 +13,7 @@ from lrworld.data.tables import read_delimited
 from lrworld.data.textio import resolve
 
 
-@register("ml-latest", files=lambda cfg: ["ratings.csv", "movies.csv"], optional=lambda cfg: ["links.csv"],
+@register("ml-latest", files=lambda cfg: ["ratings.csv", "movies.csv"], optional=lambda cfg: ["links.csv"], item_ids="movielens",
           options={"encoding": encoding("utf-8")})
 def load(raw: Path, cfg: dict):
     """MovieLens-25M / ml-latest layout (ratings.csv, movies.csv, links.csv when present)."""
