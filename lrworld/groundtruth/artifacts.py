@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lrworld.core import plugins
 from lrworld.core.registry import Registry
 
 MADE = "gt_artifact"  # the rule of the artifacts that name their function
@@ -34,6 +35,12 @@ ARTIFACTS = {
     "embeddings": Artifact("results/gt/{dataset}/embeddings.parquet", "neumf", made_with=("neumf",)),
     "prototypes": Artifact("results/gt/{dataset}/prototypes.parquet", "prototypes", needs=("embeddings",)),
 }
+
+for _ep in plugins.points("lrworld.artifacts"):  # an installed package's own: {name: Artifact}
+    for _name, _artifact in dict(plugins.load(_ep)).items():
+        if _name in ARTIFACTS:
+            raise plugins.PluginError(f"{plugins.where(_ep)}: ground-truth artifact {_name!r} is registered twice")
+        ARTIFACTS[_name] = _artifact
 
 
 REGISTRY: Registry[Artifact] = Registry("ground-truth artifact")

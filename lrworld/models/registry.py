@@ -15,6 +15,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Callable
 
+from lrworld.core import plugins
 from lrworld.core.registry import Registry, discover
 
 # What a model's answer job asks the cluster for (lrworld/workflow/resources.py, docs/slurm.md).
@@ -124,8 +125,10 @@ def with_defaults(cfg: dict) -> dict:
 
 
 def backends() -> Registry[BackendEntry]:
-    """The registry, with every backend module of the package imported."""
+    """The registry, with every backend module of the package and of the installed plugins
+    (entry points `lrworld.backends`) imported."""
     discover("lrworld.models.backends")
+    plugins.import_modules("lrworld.backends")
     return BACKENDS
 
 

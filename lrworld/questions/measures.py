@@ -12,9 +12,13 @@ templates (`lrworld/templates/<domain>/<id>/<variant>.txt`) and its tests (docs/
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
+from pathlib import Path
 
+from lrworld.core import plugins
 from lrworld.core.registry import Registry
+from lrworld.prompts.render import PLUGIN_TEMPLATES
 
 MCQ = "mcq"  # 4 options, accuracy (paper §4: Knowledgeability factors)
 HIT10 = "hit10"  # 10 candidates, HitRatio@1 (paper §4: Association and Personalization)
@@ -88,6 +92,25 @@ MEASURES: tuple[Measure, ...] = (
             field="genres", answer_policy="random"),
 )
 
+
+def _plugin_measures() -> tuple[Measure, ...]:
+    """The measures of the installed plugins (entry points `lrworld.measures`, "module:attr" naming a
+    tuple of Measure), after the built-in ones; a plugin module's TEMPLATES folder holds their
+    templates as lrworld/templates does."""
+    out: list[Measure] = []
+    for ep in plugins.points("lrworld.measures"):
+        found = tuple(plugins.load(ep))
+        if not all(isinstance(m, Measure) for m in found):
+            raise plugins.PluginError(f"{plugins.where(ep)}: not a tuple of Measure")
+        folder = getattr(importlib.import_module(ep.module), "TEMPLATES", None)
+        for m in found:
+            if folder is not None:
+                PLUGIN_TEMPLATES[m.id] = Path(folder)
+        out += found
+    return tuple(out)
+
+
+MEASURES += _plugin_measures()
 
 # The registry (lookups by id, with the known ids in the error); MEASURES keeps the column order.
 REGISTRY: Registry[Measure] = Registry("measure")

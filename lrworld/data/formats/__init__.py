@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from lrworld.core import plugins
 from lrworld.core.registry import Registry, discover
 from lrworld.data.textio import resolve
 
@@ -69,3 +70,4 @@ ON_BAD_LINE = {"enum": ["error", "skip"], "default": "error",
 
 
 discover(__name__)
+plugins.import_modules("lrworld.formats")  # an installed package's own (lrworld/core/plugins.py)
