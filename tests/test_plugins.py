@@ -95,6 +95,27 @@ def test_the_plan_takes_plugin_entries_and_checks_their_keys(site, tmp_path, sha
     assert "results/prompts/ml/plug_genre/zero_shot.jsonl" in out and "results/answers/lrworld/ml/slot.json" in out
 
 
+def test_a_plugin_folder_named_in_config_is_on_the_path_of_the_plan_and_its_jobs(site, tmp_path, shared_data):
+    work = tmp_path / "work"
+    work.mkdir()
+    cfg = config(work, shared_data, slot={"backend": "slotter", "slot": 2})
+    bare = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+    def plan():
+        return subprocess.run([sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(work),
+                               "-n", "--cores", "1"], env=bare, capture_output=True, text=True)
+
+    proc = plan()  # without the folder, the backend is unknown
+    assert proc.returncode != 0 and "slotter" in proc.stdout + proc.stderr
+    cfg.write_text(cfg.read_text() + f"plugins: [{tmp_path / 'nowhere'}]\n")
+    proc = plan()
+    assert proc.returncode != 0 and f"config: plugins[0]: folder {tmp_path / 'nowhere'} not found" in proc.stdout + proc.stderr
+    cfg.write_text(cfg.read_text().replace(str(tmp_path / "nowhere"), str(site)))
+    proc = plan()
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "results/gt/ml/plug_pairs.parquet" in proc.stdout and "results/answers/lrworld/ml/slot.json" in proc.stdout
+
+
 def test_a_plugin_that_does_not_load_is_named_in_one_line(tmp_path):
     site = tmp_path / "site"
     dist = site / "brokenplug-0.1.dist-info"
@@ -111,8 +132,11 @@ def test_a_plugin_that_does_not_load_is_named_in_one_line(tmp_path):
 def test_plugin_entries_run_through_the_graph_to_the_table_and_the_audit(site, tmp_path, shared_data):
     work = tmp_path / "work"
     work.mkdir()
-    config(work, shared_data, slot={"backend": "slotter", "slot": 2})
-    snakemake(site, work)
+    cfg = config(work, shared_data, slot={"backend": "slotter", "slot": 2})
+    # the folder named in config, not PYTHONPATH: every job (ingest, artifact, questions, answers,
+    # audit, table) finds the plugin through the path the plan hands it
+    cfg.write_text(cfg.read_text() + f"plugins: [{site}]\n")
+    snakemake(tmp_path / "not-a-site", work)
     table = pd.read_csv(work / "results/tables/ml.csv").set_index("model")
     prompts = [json.loads(line) for line in (work / "results/prompts/ml/plug_genre/zero_shot.jsonl").open()]
     assert len(prompts) == 20 and list(table.index) == ["random", "slot"]

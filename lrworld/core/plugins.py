@@ -12,6 +12,10 @@ the plan, the audit and the tables see a plugin's entries like the built-in ones
                                                    # TEMPLATES folder holds <domain>/<id>/<variant>.txt
     [project.entry-points."lrworld.artifacts"]     # "module:attr": {name: Artifact} (ground truth)
 
+A folder of installed plugins (`pip install --target <folder> <package>`) named under config's
+`plugins:` is put on the path of the plan and of every job it starts (`use_folders`, called by the
+Snakefile before any registry loads), as lm-evaluation-harness's `--include_path` adds task folders.
+
 Shortcut answerers are backends. A plugin that fails to load is named with its package in one
 line. Entries are read once per process, sorted by name, so every job sees the same registry.
 """
@@ -19,7 +23,10 @@ line. Entries are read once per process, sorted by name, so every job sees the s
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 from functools import cache
+from pathlib import Path
 from importlib.metadata import EntryPoint, entry_points
 
 GROUPS = ("lrworld.backends", "lrworld.formats", "lrworld.joins", "lrworld.recommenders", "lrworld.measures",
@@ -59,3 +66,28 @@ def import_modules(group: str) -> list[str]:
     for ep in points(group):
         load(ep)
     return [ep.module for ep in points(group)]
+
+
+def use_folders(folders, key: str = "plugins") -> list[str]:
+    """Put config's `plugins:` folders first on this process's path and on PYTHONPATH (which the
+    jobs it starts inherit), before any registry reads its group; returns them, absolute. A
+    folder that is not there is refused naming the key."""
+    if folders is None:
+        return []
+    if not isinstance(folders, list) or not all(isinstance(f, str) and f for f in folders):
+        raise PluginError(f"{key}: a list of folders (of installed lrworld plugins)")
+    out = []
+    for i, f in enumerate(folders):
+        path = Path(os.path.expanduser(f)).resolve()
+        if not path.is_dir():
+            raise PluginError(f"{key}[{i}]: folder {f} not found (a folder of installed plugins: "
+                              f"pip install --target <folder> <package>)")
+        out.append(str(path))
+    if points.cache_info().currsize and out:
+        raise PluginError(f"{key}: the registries were read before the plugin folders were added")
+    for path in reversed(out):
+        if path not in sys.path:
+            sys.path.insert(0, path)
+    known = os.environ.get("PYTHONPATH", "").split(os.pathsep) if os.environ.get("PYTHONPATH") else []
+    os.environ["PYTHONPATH"] = os.pathsep.join([*[p for p in out if p not in known], *known])
+    return out
