@@ -42,10 +42,6 @@ ALLOWED = {
     # ships), not the backend
     **{(f, "random"): "the model named random: the tables' reference row"
        for f in ("lrworld/analysis/load.py", "lrworld/analysis/scores.py", "lrworld/scoring/table.py")},
-    # a licence is a per-source fact the release prints; unknown formats get a "check the terms" note
-    **{("lrworld/release/licences.py", n): "the licence notes of the built-in formats' sources"
-       for n in ("ml-100k", "ml-latest", "recbole-atomic", "amazon-2018", "amazon-2014", "netflix",
-                 "netflix-prize", "lastfm-llara")},
     # Measure ids in the audit and ground truth: the measure registry is to declare how each gold
     # is recomputed; until then these are listed (to be emptied, not extended).
     ("lrworld/audit/golds.py", "assoc_rule"): "pending: the audit's gold recomputation per measure",

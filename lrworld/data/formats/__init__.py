@@ -37,6 +37,8 @@ class Format:
     # dataset it is compared with when its domain does not say (the Netflix layouts: "netflix")
     item_ids: str | None = None
     paper_dataset: str | None = None
+    # the terms its source may be shared under (a release carries titles and interactions)
+    licence: str | None = None
 
     def inputs(self, cfg: dict, raw_dir: str | Path | None = None) -> list[str]:
         """The files the loader will read, as they are named in `raw_dir` (a `.gz` twin where only
@@ -53,10 +55,10 @@ FORMATS: Registry[Format] = Registry("dataset format")
 
 def register(name: str, files: Callable[[dict], list[str]], options: dict | None = None,
              optional: Callable[[dict], list[str]] = lambda cfg: [], item_ids: str | None = None,
-             paper_dataset: str | None = None) -> Callable:
+             paper_dataset: str | None = None, licence: str | None = None) -> Callable:
     return FORMATS.decorator(name, lambda fn: Format(name, fn, files, optional, dict(options or {}),
                                                      (fn.__doc__ or "").strip().splitlines()[0], item_ids,
-                                                     paper_dataset))
+                                                     paper_dataset, licence))
 
 
 # Option fragments several formats share (each format lists the ones it honours).
