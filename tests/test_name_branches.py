@@ -70,9 +70,10 @@ def _own_module(rel: str, name: str) -> bool:
 
 
 def findings(root: Path, names: dict[str, set[str]]) -> list[tuple[str, int, str, str]]:
-    """(file, line, kind, name) of every comparison with, or literal collection of, registered names."""
+    """(file, line, kind, name) of every comparison with, or literal collection of, registered names,
+    in the package and the rules' scripts."""
     out = []
-    for path in sorted((root / "lrworld").rglob("*.py")):
+    for path in sorted([*(root / "lrworld").rglob("*.py"), *(root / "scripts").glob("*.py")]):
         rel = path.relative_to(root).as_posix()
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Compare):
