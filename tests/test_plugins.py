@@ -114,6 +114,12 @@ def test_a_plugin_folder_named_in_config_is_on_the_path_of_the_plan_and_its_jobs
     proc = plan()
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "results/gt/ml/plug_pairs.parquet" in proc.stdout and "results/answers/lrworld/ml/slot.json" in proc.stdout
+    # `lrworld plan` reads the same config, so it sees the same registries
+    cli = subprocess.run([sys.executable, "-m", "lrworld", "plan", "-d", str(work), "--json"], env=bare,
+                         capture_output=True, text=True, cwd=ROOT)
+    assert cli.returncode == 0, cli.stderr[-2000:]
+    jobs = json.loads(cli.stdout)["costs"]["jobs"]
+    assert {j["model"]: j["backend"] for j in jobs} == {"random": "random", "slot": "slotter"}
 
 
 def test_a_plugin_that_does_not_load_is_named_in_one_line(tmp_path):
