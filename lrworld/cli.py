@@ -21,10 +21,9 @@ import sys
 
 from pathlib import Path
 
+from lrworld.core import plugins
 from lrworld.core.schema import ConfigError
 from lrworld.inference.cache import CacheError, ResponseCache
-from lrworld.provenance import trace
-from lrworld.release import layout, pack
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -159,8 +158,26 @@ def _cache(args) -> int:
     return 0
 
 
+def _use_plugin_folders(args) -> None:
+    """The config's `plugins:` folders on the path before any registry loads (lrworld/core/plugins.py):
+    status and plan read the config as the graph does."""
+    if args.command in ("status", "plan"):
+        from lrworld.config.files import load
+
+        plugins.use_folders(load(args.directory or ".", args.configfile).get("plugins"))
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    try:
+        _use_plugin_folders(args)
+    except plugins.PluginError as exc:
+        print(f"lrworld: config: {exc}", file=sys.stderr)
+        return 2
+    # the registries load with these (a release reads the formats' licences)
+    from lrworld.provenance import trace
+    from lrworld.release import layout, pack
+
     try:
         if args.command == "reference":
             from lrworld.docsgen import reference

@@ -8,8 +8,7 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakema
 import pandas as pd
 
 from lrworld.core import runlog
-from lrworld.groundtruth import questions as _registers_its_builders  # noqa: F401
-from lrworld.questions.builders import ARTIFACT, builder
+from lrworld.questions.builders import builder
 from lrworld.questions import measures, shortfall
 from lrworld.core.io import write_json, write_jsonl
 from lrworld.prompts.render import item_keys
@@ -20,7 +19,7 @@ measure, dataset = sm.wildcards.gt_measure, sm.wildcards.dataset
 inter = pd.read_parquet(sm.input.interactions)
 items = pd.read_parquet(sm.input.item_table, columns=["item_id", "title", "year"])
 artifact = pd.concat([pd.read_parquet(f) for f in sm.input.artifact], ignore_index=True)
-qs, built = builder(measures.by_id(measure).builder, ARTIFACT).build(inter, artifact, int(sm.params.n_questions), int(sm.params.seed), dataset,
+qs, built = builder(measures.by_id(measure))(inter, artifact, int(sm.params.n_questions), int(sm.params.seed), dataset,
                               display=item_keys(items))
 if not qs:
     # A dataset too small for 10 candidates (9 negatives besides the answer) is an error, not an

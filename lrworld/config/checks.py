@@ -5,13 +5,13 @@ secrets in places that end up in logs. Each failure is one line naming the key o
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import string
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+from lrworld.models.registry import capabilities
 from lrworld.prompts.render import template_path
 from lrworld.prompts.variants import refusal, template_variant
 from lrworld.questions import measures as measure_registry
@@ -70,7 +70,7 @@ def check(config: dict) -> None:
     variants = config.get("variants", ["zero_shot"])
     if "cot" in variants:
         for name, m in enabled.items():
-            if m["backend"] != "random" and m.get("mode") == "choice":
+            if capabilities(m).reads_prompt and m.get("mode") == "choice":
                 raise CheckError(f"variants: cot asks the model to reason first, but models.{name} has mode: choice "
                                  f"(it would score the token after \"Let's think step by step\"); use a mode: "
                                  f"generate model for cot, or drop cot")
@@ -91,8 +91,9 @@ def check(config: dict) -> None:
                 raise CheckError(f"models.{name}.measures.{ds}: {extra[0]!r} is not a measure of datasets.{ds} "
                                  f"(its measures: {', '.join(planned)})")
     for name, m in enabled.items():
-        if m["backend"] == "hf":
-            _hf_files(name, m)
+        files = capabilities(m).check_files
+        if files is not None and (problem := files(name, m)):
+            raise CheckError(problem)
 
 
 def check_template(path: Path) -> None:
@@ -155,30 +156,3 @@ def _cache_dir(config: dict) -> None:
     existing = next((p for p in [path, *path.parents] if p.exists()), None)
     if existing is not None and not existing.is_dir():
         raise CheckError(f"cache_dir: {existing} is a file, not a folder; set cache_dir to a folder")
-
-
-def _path_like(model: str) -> bool:
-    return model.startswith(("/", "./", "../", "~")) or model.count("/") > 1 or "\\" in model
-
-
-def _hf_files(name: str, m: dict) -> None:
-    """A local model's files exist (a typo in gguf_file fails here, not after loading transformers)."""
-    if m.get("package"):
-        spec = importlib.util.find_spec(m["package"])
-        if spec is None or not spec.submodule_search_locations:
-            raise CheckError(f"models.{name}.package: Python package {m['package']!r} is not installed")
-        folder = Path(spec.submodule_search_locations[0])
-    elif m.get("model") and Path(os.path.expanduser(m["model"])).exists():
-        folder = Path(os.path.expanduser(m["model"]))
-        if folder.is_file():
-            raise CheckError(f"models.{name}.model: {folder} is a file; give its folder as model: and the file "
-                             f"name as gguf_file:")
-    elif m.get("model") and _path_like(m["model"]):
-        raise CheckError(f"models.{name}.model: folder {m['model']} not found (a hub id is written org/name)")
-    else:
-        return  # a hub id: resolved (offline-aware) when the model is loaded
-    gguf = m.get("gguf_file")
-    if gguf and not (folder / gguf).is_file():
-        there = sorted(p.name for p in folder.glob("*.gguf"))
-        raise CheckError(f"models.{name}.gguf_file: {gguf!r} not found in {folder}; GGUF files there: "
-                         f"{', '.join(there) or 'none'}")

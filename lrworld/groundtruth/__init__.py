@@ -10,8 +10,7 @@ Artifacts (one Snakemake rule each, rules/groundtruth.smk):
   prototypes.all_prototypes(embeddings, interactions, n_targets, k, seed, n_positives, dataset=, display=, margin=)
                                                                                         -> (table, stats)
 Questions (spine record shape, qtype "hit10"):
-  questions.py registers its builders (lrworld.questions.builders, source ARTIFACT):
-  builder(measure.builder, ARTIFACT).build(interactions, artifact_df, n_questions, seed, dataset, display=)
-                                                                           -> (list[dict], report)
+  questions.py holds their builders, which a measure names as "module:attr" (lrworld.questions.builders):
+  builder(measure)(interactions, artifact_df, n_questions, seed, dataset, display=) -> (list[dict], report)
 Config: config["groundtruth"], defaults in the config schema; artifacts.ARTIFACTS names the files.
 """

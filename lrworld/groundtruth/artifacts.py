@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lrworld.core import plugins
 from lrworld.core.registry import Registry, resolve
 
 MADE = "gt_artifact"  # the rule of the artifacts that name their function
@@ -29,6 +30,15 @@ class Artifact:
     reader: str | None = None
 
 
+def _add(name: str, artifact: Artifact) -> None:
+    if (artifact.make is None) != (artifact.rule != MADE) or (
+            artifact.make and artifact.path != f"results/gt/{{dataset}}/{name}.parquet"):
+        raise ValueError(f"ground-truth artifact {name!r}: name a make function (its file results/gt/"
+                         f"{{dataset}}/{name}.parquet) or a rule of its own, not both")
+    REGISTRY.add(name, artifact)
+    ARTIFACTS[name] = artifact
+
+
 ARTIFACTS = {
     "rules": Artifact("results/gt/{dataset}/rules.parquet", "assoc_rules"),
     "item_similar_pairs": Artifact("results/gt/{dataset}/item_similar_pairs.parquet", "similar_pairs"),
@@ -40,12 +50,11 @@ ARTIFACTS = {
 
 
 REGISTRY: Registry[Artifact] = Registry("ground-truth artifact")
-for _name, _artifact in ARTIFACTS.items():
-    if (_artifact.make is None) != (_artifact.rule != MADE) or (
-            _artifact.make and _artifact.path != f"results/gt/{{dataset}}/{_name}.parquet"):
-        raise ValueError(f"ground-truth artifact {_name!r}: name a make function (its file results/gt/"
-                         f"{{dataset}}/{_name}.parquet) or a rule of its own, not both")
-    REGISTRY.add(_name, _artifact)
+for _name, _artifact in list(ARTIFACTS.items()):
+    _add(_name, _artifact)
+for _ep in plugins.points("lrworld.artifacts"):  # an installed package's own: {name: Artifact}
+    for _name, _artifact in dict(plugins.load(_ep)).items():
+        _add(_name, _artifact)
 
 
 def made() -> dict[str, str]:

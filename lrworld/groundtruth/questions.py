@@ -22,7 +22,6 @@ import pandas as pd
 from lrworld.core.display import display_key
 from lrworld.questions import enforced
 from lrworld.questions.negatives import draw_distinct
-from lrworld.questions.builders import ARTIFACT, register_builder
 from lrworld.core.seeding import answer_slot, place_answer, rng_for
 
 QTYPE = "hit10"
@@ -53,7 +52,6 @@ def _user_key(recent: list[str], display: dict[str, str]) -> str:
 
 # --- association rules --------------------------------------------------------------------------
 
-@register_builder("assoc_rule", ARTIFACT)
 def build_assoc_rule_questions(interactions: pd.DataFrame, rules: pd.DataFrame, n_questions: int,
                                seed: int, dataset: str, display: dict[str, str] | None = None):
     """One question per sampled rule A -> {c} with lift > 1 (single-item consequent).
@@ -171,14 +169,12 @@ def _from_table(interactions, table, score_col, measure, target_kind, cand_kind,
     return out, {"targets_in_artifact": len(groups), **report}
 
 
-@register_builder("mem_item_item", ARTIFACT)
 def build_mem_item_item_questions(interactions, pairs, n_questions, seed, dataset, display=None):
     p = pairs[pairs["kind"] == "item"] if "kind" in pairs else pairs
     return _from_table(interactions, p, "similarity", "mem_item_item", "item", "item", n_questions, seed,
                        dataset, extra_cols=("n_positives", "negative_cutoff", "negative_rule"), display=display)
 
 
-@register_builder("mem_user_user", ARTIFACT)
 def build_mem_user_user_questions(interactions, pairs, n_questions, seed, dataset, display=None):
     p = pairs[pairs["kind"] == "user"] if "kind" in pairs else pairs
     return _from_table(interactions, p, "similarity", "mem_user_user", "user", "user", n_questions, seed,
@@ -194,14 +190,12 @@ from_table = _from_table
 NEURAL_EVIDENCE = ("cluster", "seeds_agreeing", "min_margin")
 
 
-@register_builder("neu_item2users", ARTIFACT)
 def build_neu_item2users_questions(interactions, prototypes, n_questions, seed, dataset, display=None):
     p = prototypes[prototypes["measure"] == "neu_item2users"]
     return _from_table(interactions, p, None, "neu_item2users", "item", "user", n_questions, seed,
                        dataset, extra_cols=NEURAL_EVIDENCE, display=display, sort=True)
 
 
-@register_builder("neu_user2items", ARTIFACT)
 def build_neu_user2items_questions(interactions, prototypes, n_questions, seed, dataset, display=None):
     p = prototypes[prototypes["measure"] == "neu_user2items"]
     return _from_table(interactions, p, None, "neu_user2items", "user", "item", n_questions, seed,

@@ -22,6 +22,8 @@ import csv
 from functools import cache
 from pathlib import Path
 
+from lrworld.models.registry import capabilities
+
 HERE = Path(__file__).parent
 DATA_FILES = ("figures.tsv", "models.tsv", "question_counts.tsv")
 
@@ -130,20 +132,21 @@ def question_counts() -> dict[str, dict[str, int]]:
     return out
 
 
-def paper_dataset(dataset_cfg: dict) -> str | None:
-    """The paper's dataset a configured dataset is compared with: its `paper_table` key, else by
-    format and domain (a Netflix format: netflix; movie: movielens; product: amazon; lastfm: the
+def paper_dataset(dataset_cfg: dict, by_format: str | None = None) -> str | None:
+    """The paper's dataset a configured dataset is compared with: its `paper_table` key, else the
+    one its format names (`by_format`: a Netflix layout's "netflix",
+    lrworld.data.paper_dataset), else by domain (movie: movielens; product: amazon; lastfm: the
     mini LRWorld, which has question counts (Table 7) but no results table here)."""
     if "paper_table" in dataset_cfg:
         return dataset_cfg["paper_table"]
-    if str(dataset_cfg.get("format", "")).startswith("netflix"):
-        return "netflix"
+    if by_format:
+        return by_format
     return {"movie": "movielens", "product": "amazon", "lastfm": "lastfm"}.get(dataset_cfg.get("domain"))
 
 
 def paper_name(model_cfg: dict) -> str | None:
-    """The paper's row a configured model is compared with: its `paper_name`, RANDOM for the random
-    backend."""
+    """The paper's row a configured model is compared with: its `paper_name`, RANDOM for a backend
+    that answers without reading the prompt (the random baseline)."""
     if model_cfg.get("paper_name"):
         return model_cfg["paper_name"]
-    return RANDOM if model_cfg.get("backend") == "random" else None
+    return RANDOM if model_cfg.get("backend") and not capabilities(model_cfg).reads_prompt else None

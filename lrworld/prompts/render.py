@@ -23,12 +23,19 @@ HIT10_LABELS = tuple(str(i) for i in range(10))
 _WS = re.compile(r"\s+")
 
 
+# measure id -> the templates folder of a measure from an installed plugin (lrworld/questions/measures.py)
+PLUGIN_TEMPLATES: dict[str, Path] = {}
+
+
 def template_path(domain: str, measure: str, variant: str) -> Path:
-    return TEMPLATE_ROOT / domain / measure / f"{variant}.txt"
+    return PLUGIN_TEMPLATES.get(measure, TEMPLATE_ROOT) / domain / measure / f"{variant}.txt"
 
 
 def template_id(domain: str, measure: str, variant: str) -> str:
-    """The template's name relative to the package (lrworld/core/package_files.py)."""
+    """The template's name relative to the package (lrworld/core/package_files.py); a plugin
+    measure's template by its path."""
+    if measure in PLUGIN_TEMPLATES:
+        return str(template_path(domain, measure, variant))
     return f"lrworld/templates/{domain}/{measure}/{variant}.txt"
 
 

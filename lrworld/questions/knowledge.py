@@ -28,9 +28,9 @@ import pandas as pd
 
 from lrworld.core import names as facts
 from lrworld.questions import enforced
-from lrworld.questions.builders import WINDOWS, builder, register_builder
+from lrworld.questions.builders import builder
 from lrworld.core.display import display_key
-from lrworld.questions.measures import FIELD_VALUES, ITEM_TEXT, ITEM_TITLE, Measure
+from lrworld.questions.measures import Measure
 from lrworld.core.seeding import answer_slot, place_answer, rng_for
 from lrworld.questions.windows import Window
 
@@ -83,25 +83,22 @@ def build(measure: Measure, dataset: str, windows: list[Window], items: pd.DataF
     the windows examined; the questions are the same as building all and keeping the first `limit`).
     `exclude`: values of the measure's field that are never shown (field-value measures)."""
     try:
-        b = builder(measure.builder, WINDOWS)
-    except (KeyError, ValueError) as exc:
+        build_fn = builder(measure)
+    except ValueError as exc:
         raise ValueError(f"{dataset}/{measure.id}: {exc.args[0]}") from None
-    return b.build(measure, dataset, windows, items, seed, item_texts=item_texts, limit=limit, exclude=exclude)
+    return build_fn(measure, dataset, windows, items, seed, item_texts=item_texts, limit=limit, exclude=exclude)
 
 
-@register_builder(ITEM_TITLE, WINDOWS)
-def _item_title(measure, dataset, windows, items, seed, item_texts=None, limit=None, exclude=None):
+def item_title(measure, dataset, windows, items, seed, item_texts=None, limit=None, exclude=None):
     # <history, next-item> as an MCQ (mini LastFM): the items are shown by their name.
     return build_item_text(measure, dataset, windows, items, seed, None, field="title", limit=limit)
 
 
-@register_builder(ITEM_TEXT, WINDOWS)
-def _item_text(measure, dataset, windows, items, seed, item_texts=None, limit=None, exclude=None):
+def item_text(measure, dataset, windows, items, seed, item_texts=None, limit=None, exclude=None):
     return build_item_text(measure, dataset, windows, items, seed, item_texts, limit=limit)
 
 
-@register_builder(FIELD_VALUES, WINDOWS)
-def _field_values(measure, dataset, windows, items, seed, item_texts=None, limit=None, exclude=None):
+def field_values(measure, dataset, windows, items, seed, item_texts=None, limit=None, exclude=None):
     return build_field_values(measure, dataset, windows, items, seed, limit=limit, exclude=exclude)
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from lrworld.core import io
 from lrworld.inference.cache import request_key
-from lrworld.models.backends.hf import resolve_location
+from lrworld.models.registry import capabilities
 from lrworld.prompts.render import template_path
 from lrworld.questions import measures as measure_registry
 from lrworld.workflow import status as run_status
@@ -27,7 +27,6 @@ from lrworld.workflow.plan import Plan
 
 CHARS_PER_TOKEN = 4
 LINE_CHARS = 40  # a history line or an option: a title with its year (and genres), about 40 characters
-API_BACKENDS = {"openai"}
 _PROMPT_FILE = re.compile(r"results/prompts/(?P<ds>[^/]+)/(?P<measure>[^/]+)/(?P<variant>[^/]+)\.jsonl$")
 
 
@@ -36,17 +35,11 @@ def _estimate(chars: float) -> int:
 
 
 def _counter(name: str, cfg: dict):
-    """(count(text) -> tokens, how): the model's tokenizer when local, else the estimate."""
-    if cfg.get("backend") == "hf":
-        try:
-            loc, _ = resolve_location(name, cfg)
-        except (FileNotFoundError, ValueError):
-            loc = None
-        if loc is not None and Path(loc).exists():
-            from lrworld.models import make_backend
-
-            tok = make_backend(name, dict(cfg)).tokenizer
-            return (lambda text: len(tok(text, add_special_tokens=False)["input_ids"])), "tokenizer"
+    """(count(text) -> tokens, how): the model's tokenizer when its files are here, else the estimate."""
+    tokenizer = capabilities(cfg).tokenizer
+    count = tokenizer(name, cfg, local_only=True) if tokenizer is not None else None
+    if count is not None:
+        return count, "tokenizer"
     return (lambda text: _estimate(len(text))), "estimate"
 
 
@@ -109,7 +102,7 @@ def plan_costs(directory: str | Path = ".", configfiles=(), plan: Plan | None = 
                "missing": missing, "estimated_prompts": est_prompts, "input_tokens": tokens,
                "tokens_by": how if not est_prompts else ("estimate" if not unique else f"{how} + estimate"),
                "backend": cfg.get("backend"), "not_estimated_files": unknown}
-        if cfg.get("backend") in API_BACKENDS:
+        if capabilities(cfg).priced:
             price = price_of(config, model)
             # the missing prompts' share of the input tokens; output bounded by max_tokens each
             missing_in = tokens * missing / prompts if prompts else 0
@@ -119,7 +112,7 @@ def plan_costs(directory: str | Path = ".", configfiles=(), plan: Plan | None = 
                 missing_in / 1e6 * price["input_per_mtok"] + out_tokens / 1e6 * price["output_per_mtok"], 4)
         jobs.append(job)
     for model, cfg in plan.models.items():
-        if cfg.get("backend") in API_BACKENDS:
+        if capabilities(cfg).priced:
             env = cfg.get("api_key_env", "OPENAI_API_KEY")
             if not cfg.get("base_url") and not os.environ.get(env):
                 warnings.append(f"models.{model}: enabled, but environment variable {env} is not set "

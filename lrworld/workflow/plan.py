@@ -18,8 +18,10 @@ from lrworld.core.digests import DigestStore
 from lrworld.groundtruth import artifacts
 from lrworld.inference.servers import planned_command
 from lrworld.inference.stage import replies_record
+from lrworld.models.registry import capabilities
 from lrworld.questions import measures as measure_registry
 from lrworld.data import inputs as data_inputs
+from lrworld.data.paper_dataset import paper_dataset
 from lrworld.core.package_files import packaged
 from lrworld.prompts.render import template_id
 from lrworld.release import layout as release_layout, source as release_source
@@ -93,11 +95,11 @@ class Plan:
             return self._counts
         counts = {}
         for name, ds in self.datasets.items():
-            table = paper.question_counts().get(paper.paper_dataset(ds) or "", {})
+            table = paper.question_counts().get(paper_dataset(ds) or "", {})
             for m in ds["measures"]:
                 if m not in table:
                     raise ConfigError(f"config: questions.per_measure: paper: datasets.{name}: the paper has no "
-                                      f"question count for {m!r} on {paper.paper_dataset(ds)!r} (set paper_table, "
+                                      f"question count for {m!r} on {paper_dataset(ds)!r} (set paper_table, "
                                       "or give per_measure a number)")
                 counts[(name, m)] = table[m]
         self._counts = counts
@@ -110,7 +112,7 @@ class Plan:
 
     def paper_dataset(self, dataset: str) -> str | None:
         """The paper's dataset a dataset's tables compare with (its `paper_table`, else by format)."""
-        return paper.paper_dataset(self.datasets[dataset])
+        return paper_dataset(self.datasets[dataset])
 
     def paper_names(self) -> dict[str, str | None]:
         """Each run model's paper row (`paper_name`; RANDOM for the random backend)."""
@@ -145,14 +147,14 @@ class Plan:
         return self.code(self.GT_ARTIFACT_SCRIPT, artifacts.made()[artifact])
 
     def gt_questions_code(self, measure: str) -> str:
-        """The `gt_questions` job's code: its script, and the measure's builder module when it names one."""
+        """The `gt_questions` job's code: its script and the measure's builder module."""
         return self.code("groundtruth_questions.py", *self._builder_refs([measure]))
 
     GT_ARTIFACT_SCRIPT = "groundtruth_artifact.py"
 
     @staticmethod
     def _builder_refs(measures) -> list[str]:
-        return [b for b in (measure_registry.by_id(m).builder for m in measures) if ":" in b]
+        return [measure_registry.by_id(m).builder for m in measures]
 
     def _rule_refs(self, rule: str) -> list[str]:
         """The lazy entries a chain rule's job may resolve (its record lists their modules)."""
@@ -188,16 +190,13 @@ class Plan:
         return planned_command(resources.without_sizing(cfg))
 
     def model_weights(self, model: str) -> dict:
-        """The weights part of a model's identity (an hf model's file digests or hub commit; {} for
-        API and random backends), once per model: the `model_identity` rule's params."""
+        """The weights part of a model's identity (a local model's file digests or hub commit, as its
+        backend plans them; {} for a backend with no weights), once per model: the
+        `model_identity` rule's params."""
         if model not in self._weights:
             cfg = self.model_cfg(model)
-            if cfg.get("backend") == "hf":
-                from lrworld.models.backends.hf import planned_weights
-
-                self._weights[model] = planned_weights(model, cfg)
-            else:
-                self._weights[model] = {}
+            weights = capabilities(cfg).weights
+            self._weights[model] = weights(model, cfg) if weights is not None else {}
         return self._weights[model]
 
     # a wildcard pattern, not an input function: the rules that read it plan ~1,300 jobs at paper scale

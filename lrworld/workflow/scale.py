@@ -14,6 +14,7 @@ from pathlib import Path
 from lrworld.config.assembly import fill_defaults, validate
 from lrworld.config.files import load
 from lrworld.core.markdown import pipe_table
+from lrworld.data.paper_dataset import paper_dataset
 from lrworld.paper import figures as paper
 from lrworld.workflow.plan import Plan
 
@@ -43,7 +44,7 @@ def scale(directory: str | Path = ".", cli_files=(), paper_models: bool = False,
         known = all(n is not None for n in per.values())
         questions = sum(per.values()) if known else None
         out["datasets"][ds] = {
-            "paper_table": paper.paper_dataset(spec), "questions_per_measure": per, "questions": questions,
+            "paper_table": paper_dataset(spec), "questions_per_measure": per, "questions": questions,
             "prompts": None if questions is None else questions * len(variants),
             "answers": None if questions is None else len(variants) * sum(
                 per[m] for model in models for m in plan.model_measures(model, ds)),

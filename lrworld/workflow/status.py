@@ -29,7 +29,7 @@ def _jobs(plan: Plan):
     for ds, spec in plan.datasets.items():
         for model in plan.models:
             yield "lrworld", ds, model
-        if "multimodal" in spec["measures"]:
+        if any(plan.caption_inputs(ds, m) for m in spec["measures"]):  # a measure that needs the captions
             yield "captions", ds, CAPTIONER
     for ds in plan.llara.datasets:
         for model in plan.llara.answered:  # LLM rows and LLaRA-trained rows

@@ -1,5 +1,5 @@
 """The reference pages are what the code writes now: a registry entry, config key or command
-added without regenerating them (`make reference`) fails here."""
+added without regenerating them (`make docs`) fails here."""
 
 from pathlib import Path
 
@@ -13,7 +13,7 @@ def test_committed_reference_pages_are_current():
     pages = reference.pages(cli._parser())
     committed = {p.name: p.read_text(encoding="utf-8") for p in (ROOT / "docs" / "reference").glob("*.md")}
     stale = sorted(name for name, text in pages.items() if committed.get(name) != text)
-    assert not stale, f"docs/reference/{stale[0]} is stale: run `make reference`"
+    assert not stale, f"docs/reference/{stale[0]} is stale: run `make docs`"
     assert set(committed) == set(pages), "docs/reference holds a page the code does not write"
 
 

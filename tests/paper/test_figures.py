@@ -171,7 +171,7 @@ def test_measures_and_models_are_ours():
 
 def test_paper_dataset_defaults():
     assert P.paper_dataset({"domain": "movie", "format": "recbole-atomic"}) == "movielens"
-    assert P.paper_dataset({"domain": "movie", "format": "netflix-prize"}) == "netflix"
+    assert P.paper_dataset({"domain": "movie", "format": "netflix-prize"}, by_format="netflix") == "netflix"
     assert P.paper_dataset({"domain": "product", "format": "amazon-2018"}) == "amazon"
     assert P.paper_dataset({"domain": "lastfm", "format": "lastfm-llara"}) == "lastfm"  # Table 7's counts only
     assert P.paper_dataset({"domain": "movie", "paper_table": None}) is None

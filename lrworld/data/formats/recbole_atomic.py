@@ -14,7 +14,10 @@ PREFIX = {"type": "string", "pattern": "^[A-Za-z0-9_.-]+$", "default": "ml-100k"
           "description": "file prefix: <prefix>.inter, <prefix>.item, <prefix>.user"}
 
 
-@register("recbole-atomic", files=lambda cfg: [f"{cfg['prefix']}.inter", f"{cfg['prefix']}.item"],
+@register("recbole-atomic",
+          licence="RecBole's atomic copy of MovieLens: the GroupLens usage licence applies (research "
+                  "use, no redistribution without permission); RecBole code is MIT",
+          files=lambda cfg: [f"{cfg['prefix']}.inter", f"{cfg['prefix']}.item"],
           optional=lambda cfg: [f"{cfg['prefix']}.user"],
           options={"prefix": PREFIX, "encoding": encoding("utf-8")})
 def load(raw: Path, cfg: dict):
