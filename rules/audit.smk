@@ -31,6 +31,8 @@ rule audit:
     params:
         domain=lambda wc: DATASETS[wc.dataset]["domain"],
         measures=lambda wc: list(DATASETS[wc.dataset]["measures"]),
+        # a shortcut answerer above chance: warn (reported) or fail (docs/audit.md)
+        shortcuts=config.get("audit", {}).get("shortcuts", "warn"),
         code=W.code("audit.py"),
     log:
         "logs/audit/{dataset}.log",
