@@ -80,6 +80,7 @@ rule prototypes:
     params:
         kmeans=W.gt["kmeans"],
         margin=W.gt["margin"]["neural"],
+        min_interactions=W.gt["neural"]["min_interactions"],
         n_questions=lambda wc: W.gt_n_questions(wc.dataset, "neu_item2users", "neu_user2items"),
         seed=W.gt["seed"],
         code=W.code("groundtruth_prototypes.py"),

@@ -22,6 +22,6 @@ emb = pd.read_parquet(sm.input.embeddings)
 table, stats = all_prototypes(emb, inter, int(sm.params.n_questions), k=p["k"], seed=int(sm.params.seed),
                               n_positives=p["n_positives"], threads=sm.threads, dataset=sm.wildcards.dataset,
                               display=item_keys(pd.read_parquet(sm.input.item_table)),
-                              margin=float(sm.params.margin))
+                              margin=float(sm.params.margin), min_interactions=int(sm.params.min_interactions))
 log.info("prototypes %s", runlog.stats_line(stats))
 write_parquet(sm.output.prototypes, table)

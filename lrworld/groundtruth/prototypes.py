@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from lrworld.core.seeding import rng_for
+from lrworld.groundtruth.eligibility import eligible as eligible_by_count, training_counts
 from lrworld.groundtruth.neumf import embedding_matrix, n_trainings
 from lrworld.questions.negatives import first_eligible
 
@@ -95,10 +96,12 @@ def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, m
                          n_targets: int, k: int = 10, seed: int = 0, n_candidates: int = 10,
                          n_positives: int = 10, column: str = "gmf", threads: int = 1, *, dataset: str,
                          display: dict[str, str] | None = None, margin: float = 0.0,
-                         max_visits: int | None = None):
+                         max_visits: int | None = None, min_interactions: int = 1):
     """Return (table, stats): PROTO_COLUMNS, answer row first per kept target, targets in visit
     order (a dropped target: one row, its status says why). `display` (item id -> display key)
-    keeps look-alike item negatives out."""
+    keeps look-alike item negatives out. An entity with fewer than `min_interactions` training
+    interactions is never a target, a gold or a negative (lrworld/groundtruth/eligibility.py);
+    the targets so passed over are counted (`dropped_few_interactions`)."""
     tkind, ckind = DIRECTIONS[measure]
     n_seeds = n_trainings(embeddings)
     t_ids, Ts = _matrices(embeddings, tkind, column, n_seeds)
@@ -109,6 +112,9 @@ def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, m
     if max_visits is None:
         max_visits = 20 * n_targets
     targets = kmeans_targets(features, k, max_visits, kmeans_seed, threads)
+    counts = training_counts(interactions)
+    trained_c = eligible_by_count(c_ids, counts[ckind], min_interactions)
+    trained_t = eligible_by_count(t_ids, counts[tkind], min_interactions)
     # only the targets' interactions: never a per-entity set of the whole data
     tcol, ccol = ("user_id", "item_id") if tkind == "user" else ("item_id", "user_id")
     sub = interactions[interactions[tcol].astype(str).isin({str(t_ids[r]) for r, _, _ in targets})]
@@ -125,14 +131,17 @@ def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, m
                                            lead, margin, status)):
             cols[name].append(v)
 
-    skipped = rejected = kept = visited = 0
+    skipped = rejected = kept = visited = few = 0
     counts = {SEED_DISAGREEMENT: 0, MARGIN: 0}
     agreeing_total = pool_top_total = 0
     for r, cl, dist in targets:
         if kept >= n_targets:
             break
+        if not trained_t[r]:
+            few += 1
+            continue
         cos = np.stack([C @ T[r] for C, T in zip(Cs, Ts)])  # (trainings, entities), float64
-        in_pool = np.ones(len(c_ids), dtype=bool)
+        in_pool = trained_c.copy()
         in_pool[[c_pos[i] for i in known.get(str(t_ids[r]), set()) if i in c_pos]] = False
         pool = np.flatnonzero(in_pool)
         if len(pool) < n_positives + n_candidates - 1:
@@ -179,16 +188,24 @@ def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, m
              "dropped_margin": counts[MARGIN], "skipped": skipped,
              "seed_agreement": round(agreeing_total / (n_seeds * visited), 4) if visited else None,
              "pool_argmax_agreement": round(pool_top_total / (n_seeds * visited), 4) if visited else None,
-             "n_positives": n_positives, "embedding": column, "negatives_rejected_same_text": rejected}
+             "n_positives": n_positives, "embedding": column, "negatives_rejected_same_text": rejected,
+             "min_interactions": min_interactions, "dropped_few_interactions": few,
+             "candidates_few_interactions": int((~trained_c).sum())}
+    # the report of the questions built from this table reads them (groundtruth/questions.py)
+    table["min_interactions"] = min_interactions
+    table["dropped_few_interactions"] = few
+    table["candidates_few_interactions"] = int((~trained_c).sum())
     return table, stats
 
 
 def all_prototypes(embeddings, interactions, n_targets, k=10, seed=0, n_positives=10, column="gmf", threads=1, *,
-                   dataset: str, display: dict[str, str] | None = None, margin: float = 0.0):
+                   dataset: str, display: dict[str, str] | None = None, margin: float = 0.0,
+                   min_interactions: int = 1):
     parts, stats = [], {}
     for m in DIRECTIONS:
         t, s = prototype_candidates(embeddings, interactions, m, n_targets, k, seed, n_positives=n_positives,
-                                    column=column, threads=threads, dataset=dataset, display=display, margin=margin)
+                                    column=column, threads=threads, dataset=dataset, display=display, margin=margin,
+                                    min_interactions=min_interactions)
         parts.append(t)
         stats[m] = s
     return pd.concat(parts, ignore_index=True), stats

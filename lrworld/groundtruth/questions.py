@@ -111,6 +111,9 @@ def _drop_report(table) -> dict:
                     "seed_agreement": round(float(per["seeds_agreeing"].sum()) / (seeds * len(per)), 4)
                     if len(per) else None,
                     "min_margin": float(per["min_margin"].iat[0]) if len(per) else None})
+        if "min_interactions" in per and len(per):  # groundtruth.neural.min_interactions (eligibility.py)
+            out.update({k: int(per[k].iat[0]) for k in ("min_interactions", "dropped_few_interactions",
+                                                         "candidates_few_interactions")})
         if "seeds_pool_argmax" in per:  # ... and whose argmax of the whole pool is (the old rule's figure)
             out["pool_argmax_agreement"] = (round(float(per["seeds_pool_argmax"].sum()) / (seeds * len(per)), 4)
                                             if len(per) else None)
