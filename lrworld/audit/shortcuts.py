@@ -113,3 +113,32 @@ def to_markdown(result: dict[str, dict]) -> str:
                      + f" | {g.get('distinct_golds', '')} | {g.get('largest_share', '')} | {g.get('entropy_bits', '')} | "
                      + (f"{pop['gold_median']} / {pop['distractor_median']}" if pop else "") + " |")
     return "\n".join(lines) + "\n"
+
+
+# The mark a table puts on a measure's column where a shortcut beats chance.
+MARK = "\u2021"
+
+
+def found(audit_json: dict) -> dict[str, list[str]]:
+    """measure -> the shortcuts above chance on it, from a dataset's audit json."""
+    return {m: r["findings"] for m, r in ((audit_json.get("shortcuts") or {}).get("measures") or {}).items()
+            if r.get("findings")}
+
+
+def note(findings: dict[str, list[str]]) -> list[str]:
+    """The caption line of a table or card: which measures a knowledge-free answerer passes."""
+    if not findings:
+        return []
+    return [f"{MARK} a knowledge-free answerer's 95% interval lies above chance (the audit's shortcut findings, "
+            "docs/audit.md): " + "; ".join(f"{m}: {', '.join(names)}" for m, names in sorted(findings.items())) + "."]
+
+
+def mark_columns(markdown: str, findings: dict[str, list[str]]) -> str:
+    """The table's header row with MARK after each column of a measure in `findings` (every variant's)."""
+    lines = markdown.split("\n")
+    for i, line in enumerate(lines):
+        if line.startswith("| model |"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            lines[i] = "| " + " | ".join(f"{c} {MARK}" if c.partition("@")[0] in findings else c for c in cells) + " |"
+            break
+    return "\n".join(lines)
