@@ -1,11 +1,13 @@
 """Shortcut answerers on the default run's measures under both constructions: the paper's
 (`questions.distractors: uniform`, no gold-share cap) and the debiased one (config/debiased.yaml:
-`matched`, `max_gold_share`). Each setting is a real Snakemake run, in its own folder, of ML-100K
-(../shared/data/movielens-100k/raw, the data the default run reads from the recbole wheel) up to
-its audit, whose shortcut section (lrworld/audit/shortcuts.py) gives every rule's score and Wilson
-interval per measure.
+`matched`, `max_gold_share`). Each setting is a real Snakemake run up to the audit, whose shortcut
+section (lrworld/audit/shortcuts.py) gives every rule's score and Wilson interval per measure. By
+default both run in one new folder on ML-100K (../shared/data/movielens-100k/raw, the data the
+default run reads from the recbole wheel); the second reuses the first's NeuMF trainings. With
+`--workdir .` they run in a checkout over its config.yaml's datasets (`--configfile`, so its
+config.yaml and docs/generated/ stay as they are), reusing what its default run built.
 
-    python benchmarks/bench_shortcuts.py [--per-measure 50] [--write-docs]
+    python benchmarks/bench_shortcuts.py [--per-measure 50] [--workdir DIR] [--write-docs]
 
 `--write-docs` writes the table into docs/audit.md's generated block (benchmarks/docs_block.py)."""
 
@@ -14,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -31,22 +34,24 @@ SETTINGS = {"paper": {}, "debiased": yaml.safe_load((ROOT / "config/debiased.yam
 DOCS = ROOT / "docs/audit.md"
 
 
-def config(workdir: Path, data: Path, per_measure: int, questions: dict) -> Path:
+def config(path: Path, per_measure: int, questions: dict, data: Path | None) -> Path:
+    """The run's config file (`data`: ML-100K's own folder; None: the workdir's config.yaml's datasets)."""
     models = yaml.safe_load((ROOT / "config.yaml").read_text())["models"]
-    cfg = {"seed": 2024, "cache_dir": str(workdir / "cache"), "docs_snippets": False, "analysis": {"enabled": False},
-           "questions": {"per_measure": per_measure, **questions},
-           "datasets": {"ml100k": {"domain": "movie", "format": "ml-100k", "source": {"path": str(data)},
-                                   "measures": MEASURES}},
+    cfg = {"docs_snippets": False, "analysis": {"enabled": False},
+           "questions": {"per_measure": per_measure, "distractors": "uniform", "max_gold_share": None, **questions},
            "models": {k: v for k, v in models.items() if v["backend"] in ("random", "shortcut")}}
-    path = workdir / "config.yaml"
+    if data is not None:
+        cfg.update({"seed": 2024, "cache_dir": str(path.parent / "cache"),
+                    "datasets": {"ml100k": {"domain": "movie", "format": "ml-100k", "source": {"path": str(data)},
+                                            "measures": MEASURES}}})
     path.write_text(yaml.safe_dump(cfg))
     return path
 
 
-def audit(workdir: Path) -> dict:
+def audit(workdir: Path, cfg: Path) -> dict:
     proc = subprocess.run([sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(workdir),
-                           "--cores", "2", "results/audit/ml100k.json"], capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+                           "--configfile", str(cfg), "--cores", "2", "results/audit/ml100k.json"],
+                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     if proc.returncode:
         sys.exit(proc.stdout[-2000:] + proc.stderr[-2000:])
     report = json.loads((workdir / "results/audit/ml100k.json").read_text())
@@ -76,17 +81,20 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--per-measure", type=int, default=50)
     ap.add_argument("--data", type=Path, default=Path(os.environ.get("LRWORLD_SHARED_DATA", ROOT.parent / "shared/data"))
                     / "movielens-100k/raw")
+    ap.add_argument("--workdir", type=Path, help="a checkout whose config.yaml's ml100k is used (default: a new "
+                                                 "folder on --data)")
     ap.add_argument("--write-docs", action="store_true")
     args = ap.parse_args(argv)
     load_before = docs_block.load()
     results = {}
     with tempfile.TemporaryDirectory(prefix="bench_shortcuts_") as tmp:
+        work = args.workdir.resolve() if args.workdir else Path(tmp)
+        if not args.workdir:
+            shutil.copy(ROOT / "config.yaml", work / "config.yaml")  # the Snakefile's configfile; ours replaces its datasets
         for setting, questions in SETTINGS.items():
-            work = Path(tmp) / setting
-            work.mkdir()
-            config(work, args.data, args.per_measure, questions)
-            subprocess.run(["cp", str(work / "config.yaml"), str(work / "config.used.yaml")], check=True)
-            results[setting] = audit(work)
+            cfg = config(Path(tmp) / f"{setting}.yaml", args.per_measure, questions,
+                         None if args.workdir else args.data)
+            results[setting] = audit(work, cfg)
     body = table(results)
     print(body)
     if args.write_docs:
