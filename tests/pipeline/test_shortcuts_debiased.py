@@ -26,6 +26,8 @@ def test_matched_distractors_and_a_gold_cap_leave_no_count_shortcut(tmp_path, sh
     debiased = yaml.safe_load((ROOT / "config/debiased.yaml").read_text())["questions"]
     cfg = {"seed": 2024, "cache_dir": str(tmp_path / "cache"), "docs_snippets": False, "analysis": {"enabled": False},
            "questions": {"per_measure": 50, **debiased},
+           # one short training: the property is of how options are drawn, not of NeuMF's settings
+           "groundtruth": {"neumf": {"epochs": 2, "seeds": 1}},
            "datasets": {"ml100k": {"domain": "movie", "format": "ml-100k",
                                    "source": {"path": str(shared_data / "movielens-100k/raw")}, "measures": MEASURES}},
            "models": models}
