@@ -34,12 +34,14 @@ SETTINGS = {"paper": {}, "debiased": yaml.safe_load((ROOT / "config/debiased.yam
 DOCS = ROOT / "docs/audit.md"
 
 
-def config(path: Path, per_measure: int, questions: dict, data: Path | None) -> Path:
+def config(path: Path, per_measure: int, questions: dict, data: Path | None, neumf: dict | None = None) -> Path:
     """The run's config file (`data`: ML-100K's own folder; None: the workdir's config.yaml's datasets)."""
     models = yaml.safe_load((ROOT / "config.yaml").read_text())["models"]
     cfg = {"docs_snippets": False, "analysis": {"enabled": False},
            "questions": {"per_measure": per_measure, "distractors": "uniform", "max_gold_share": None, **questions},
            "models": {k: v for k, v in models.items() if v["backend"] in ("random", "shortcut")}}
+    if neumf:  # fewer or shorter NeuMF trainings: the options' draw is the subject, not NeuMF
+        cfg["groundtruth"] = {"neumf": neumf}
     if data is not None:
         cfg.update({"seed": 2024, "cache_dir": str(path.parent / "cache"),
                     "datasets": {"ml100k": {"domain": "movie", "format": "ml-100k", "source": {"path": str(data)},
@@ -83,8 +85,11 @@ def main(argv: list[str] | None = None) -> None:
                     / "movielens-100k/raw")
     ap.add_argument("--workdir", type=Path, help="a checkout whose config.yaml's ml100k is used (default: a new "
                                                  "folder on --data)")
+    ap.add_argument("--neumf-seeds", type=int, help="NeuMF trainings (default: config.yaml's)")
+    ap.add_argument("--neumf-epochs", type=int, help="epochs per NeuMF training (default: config.yaml's)")
     ap.add_argument("--write-docs", action="store_true")
     args = ap.parse_args(argv)
+    neumf = {k: v for k, v in (("seeds", args.neumf_seeds), ("epochs", args.neumf_epochs)) if v is not None}
     load_before = docs_block.load()
     results = {}
     with tempfile.TemporaryDirectory(prefix="bench_shortcuts_") as tmp:
@@ -93,7 +98,7 @@ def main(argv: list[str] | None = None) -> None:
             shutil.copy(ROOT / "config.yaml", work / "config.yaml")  # the Snakefile's configfile; ours replaces its datasets
         for setting, questions in SETTINGS.items():
             cfg = config(Path(tmp) / f"{setting}.yaml", args.per_measure, questions,
-                         None if args.workdir else args.data)
+                         None if args.workdir else args.data, neumf)
             results[setting] = audit(work, cfg)
     body = table(results)
     print(body)
