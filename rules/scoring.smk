@@ -37,6 +37,8 @@ rule table:
         responses=lambda wc: W.responses_files(wc.dataset),
         # a measure with fewer questions than asked gets a mark and its reason in the caption
         question_reports=lambda wc: W.question_files(wc.dataset, ".report.json"),
+        # its shortcut findings mark the columns a knowledge-free answerer passes (docs/audit.md)
+        audit="results/audit/{dataset}.json",
     output:
         csv=report("results/tables/{dataset}.csv", caption="../docs/report/table.rst", category="Results",
                    subcategory="{dataset}", labels={"dataset": "{dataset}", "table": "results (csv)"}),

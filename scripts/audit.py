@@ -8,6 +8,7 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakema
 
 import pandas as pd
 
+from lrworld.audit import shortcuts
 from lrworld.audit.report import audit_dataset, to_markdown
 from lrworld.core import io, runlog
 from lrworld.data.ingest import ingest_with_facts
@@ -37,6 +38,14 @@ for v in violations:
 if violations:
     more = f" (and {len(violations) - 1} more, see {smk.log[0]})" if len(violations) > 1 else ""
     sys.exit(f"audit: {violations[0].line()}{more}")
-log.info("audit passed: %s", audit["checked"])
+# which measures a knowledge-free answerer passes (lrworld/audit/shortcuts.py)
+audit["shortcuts"] = {"on_finding": smk.params.shortcuts, "measures": shortcuts.audit(questions, prompts)}
+found = shortcuts.finding_lines(smk.wildcards.dataset, audit["shortcuts"]["measures"])
+for line in found:
+    log.warning("%s", line)
+if found and smk.params.shortcuts == "fail":
+    more = f" (and {len(found) - 1} more, see {smk.log[0]})" if len(found) > 1 else ""
+    sys.exit(f"audit: {found[0]} (audit.shortcuts: fail){more}")
+log.info("audit passed: %s; %d shortcut findings", audit["checked"], len(found))
 io.write_json(smk.output.json, audit)
-io.write_text(smk.output.md, to_markdown(audit))
+io.write_text(smk.output.md, to_markdown(audit) + "\n" + shortcuts.to_markdown(audit["shortcuts"]["measures"]))

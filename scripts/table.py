@@ -7,6 +7,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakemake is injected)
 
 from lrworld.analysis.load import responses_frame
+from lrworld.audit import shortcuts
 from lrworld.core import io, runlog
 from lrworld.provenance.environment import JobClock
 from lrworld.scoring import paper_comparison as beside
@@ -28,7 +29,11 @@ paper_ds = smk.params.paper_dataset
 comp = beside.comparison(wide, scores, domain, paper_ds, dict(smk.params.paper_names))
 io.write_text(smk.output.paper_csv, comp.to_csv(index=False, float_format="%.4f", lineterminator="\n"))
 io.write_text(smk.output.paper_md, beside.to_markdown(comp, ds, paper_ds, boot["confidence"]))
-io.write_text(smk.output.md, to_markdown(table, ds, domain, figs, boot["confidence"], boot["n_boot"], short) + "\n".join(
+# measures a knowledge-free answerer passes (the audit's shortcut findings): a mark on the column
+found = shortcuts.found(io.read_json(smk.input.audit)) if hasattr(smk.input, "audit") else {}
+main_md = to_markdown(table, ds, domain, figs, boot["confidence"], boot["n_boot"], short)
+main_md = shortcuts.mark_columns(main_md, found) + "".join(f"{line}\n\n" for line in shortcuts.note(found))
+io.write_text(smk.output.md, main_md + "\n".join(
     [""] + beside.beside_section(comp, table, paper_ds, boot["confidence"])) + (
     f"\nProvenance of every cell: `results/provenance/{ds}/table.json`; "
     f"trace one with `lrworld explain {smk.output.csv} <model> <column>`.\n"))

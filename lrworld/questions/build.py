@@ -39,10 +39,11 @@ def no_question_line(dataset: str, measure_id: str, m, skipped: dict) -> str:
 def build_questions(dataset: str, domain: str, measure_id: str, interactions: pd.DataFrame,
                     items: pd.DataFrame, history_length: int, n_questions: int | None, seed: int,
                     item_texts: dict[str, str] | None = None, ties: str = "numeric",
-                    exclude_values: dict[str, list[str]] | None = None):
+                    exclude_values: dict[str, list[str]] | None = None, debias=None):
     """`item_texts` (item id -> text) supplies the texts of item-text measures that do not live in
     items.parquet (the image captions of `multimodal`). `ties` and `exclude_values` are
-    `questions.ties` and `questions.exclude_values` of the config."""
+    `questions.ties` and `questions.exclude_values` of the config; `debias` (a
+    `distractors.Debias`) its `distractors` and `max_gold_share`."""
     m = measures.get(domain, measure_id)
     if "captions" in m.needs and item_texts is None:
         raise QuestionError(f"{dataset}/{measure_id}: needs image captions (the captions rule's output)")
@@ -62,7 +63,7 @@ def build_questions(dataset: str, domain: str, measure_id: str, interactions: pd
     order = rng_for(seed, dataset, measure_id, "users").permutation(len(windows))
     questions, report = knowledge.build(m, dataset, [windows[i] for i in order], items, seed,
                                         item_texts=item_texts, limit=n_questions,
-                                        exclude=(exclude_values or {}).get(m.field))
+                                        exclude=(exclude_values or {}).get(m.field), debias=debias)
     report["windows_examined"] = len(questions) + sum(report["skipped"].values())
     questions = sorted(questions[: n_questions] if n_questions else questions, key=lambda q: q["qid"])
     report.update({

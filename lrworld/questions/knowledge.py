@@ -32,6 +32,7 @@ from lrworld.questions.builders import builder
 from lrworld.core.display import display_key
 from lrworld.questions.measures import Measure
 from lrworld.core.seeding import answer_slot, place_answer, rng_for
+from lrworld.questions.distractors import Debias, GoldCap, Ranks, matched
 from lrworld.questions.windows import Window
 
 
@@ -78,28 +79,31 @@ def _streams(seed: int, dataset: str, measure: Measure, w: Window):
 
 def build(measure: Measure, dataset: str, windows: list[Window], items: pd.DataFrame, seed: int,
           item_texts: dict[str, str] | None = None, limit: int | None = None,
-          exclude: list[str] | None = None) -> tuple[list[dict], dict]:
+          exclude: list[str] | None = None, debias: Debias | None = None) -> tuple[list[dict], dict]:
     """Questions for `windows` in order, stopping after `limit` questions (the skip counts then cover
     the windows examined; the questions are the same as building all and keeping the first `limit`).
-    `exclude`: values of the measure's field that are never shown (field-value measures)."""
+    `exclude`: values of the measure's field that are never shown (field-value measures); `debias`:
+    `questions.distractors` and `max_gold_share` (lrworld/questions/distractors.py)."""
     try:
         build_fn = builder(measure)
     except ValueError as exc:
         raise ValueError(f"{dataset}/{measure.id}: {exc.args[0]}") from None
-    return build_fn(measure, dataset, windows, items, seed, item_texts=item_texts, limit=limit, exclude=exclude)
+    extra = {"debias": debias} if debias is not None and debias != Debias() else {}
+    return build_fn(measure, dataset, windows, items, seed, item_texts=item_texts, limit=limit, exclude=exclude,
+                    **extra)
 
 
-def item_title(measure, dataset, windows, items, seed, item_texts=None, limit=None, exclude=None):
+def item_title(measure, dataset, windows, items, seed, item_texts=None, limit=None, exclude=None, debias=None):
     # <history, next-item> as an MCQ (mini LastFM): the items are shown by their name.
-    return build_item_text(measure, dataset, windows, items, seed, None, field="title", limit=limit)
+    return build_item_text(measure, dataset, windows, items, seed, None, field="title", limit=limit, debias=debias)
 
 
-def item_text(measure, dataset, windows, items, seed, item_texts=None, limit=None, exclude=None):
-    return build_item_text(measure, dataset, windows, items, seed, item_texts, limit=limit)
+def item_text(measure, dataset, windows, items, seed, item_texts=None, limit=None, exclude=None, debias=None):
+    return build_item_text(measure, dataset, windows, items, seed, item_texts, limit=limit, debias=debias)
 
 
-def field_values(measure, dataset, windows, items, seed, item_texts=None, limit=None, exclude=None):
-    return build_field_values(measure, dataset, windows, items, seed, limit=limit, exclude=exclude)
+def field_values(measure, dataset, windows, items, seed, item_texts=None, limit=None, exclude=None, debias=None):
+    return build_field_values(measure, dataset, windows, items, seed, limit=limit, exclude=exclude, debias=debias)
 
 
 def _works(items: pd.DataFrame) -> dict[str, str] | None:
@@ -117,8 +121,10 @@ def _by_item(items: pd.DataFrame, column: str, value=lambda v: v, keep=lambda v:
 
 
 def build_field_values(measure: Measure, dataset: str, windows: list[Window], items: pd.DataFrame, seed: int,
-                       limit: int | None = None, exclude: list[str] | None = None) -> tuple[list[dict], dict]:
+                       limit: int | None = None, exclude: list[str] | None = None,
+                       debias: Debias | None = None) -> tuple[list[dict], dict]:
     field = measure.field
+    debias = debias or Debias()
     if field not in items.columns:
         raise ValueError(f"{dataset}/{measure.id}: items have no column {field!r}; configure the metadata source")
     names = field in facts.NAME_FIELDS
@@ -147,6 +153,9 @@ def build_field_values(measure: Measure, dataset: str, windows: list[Window], it
     skipped, skip_examples = Counter(), {}
     kept_out = 0
     questions, used_witnesses, used_sources = [], Counter(), Counter()
+    # a value's count: the items that carry it (what a label-frequency answerer reads)
+    ranks = Ranks(Counter(spelling[key(x)] for vs in values.values() for x in dict.fromkeys(vs)), pool)
+    cap = GoldCap(debias.cap(limit))
     for w in windows:
         if limit is not None and len(questions) >= limit:
             break
@@ -176,7 +185,19 @@ def build_field_values(measure: Measure, dataset: str, windows: list[Window], it
         if len(eligible) < n_neg:
             skipped["too_few_distinct_values"] += 1
             continue
-        negatives = [eligible[i] for i in rng.choice(len(eligible), size=n_neg, replace=False)]
+        if cap.full(key(answer)):
+            skipped["gold_share_cap"] += 1
+            continue
+        if debias.matched:
+            gold = spelling.get(key(answer), answer)
+            drawn = matched([eligible[i] for i in rng.permutation(len(eligible))], gold, n_neg, ranks, rng)
+            if drawn is None:
+                skipped["no_matched_distractors"] += 1
+                continue
+            negatives = drawn[0]
+        else:
+            negatives = [eligible[i] for i in rng.choice(len(eligible), size=n_neg, replace=False)]
+        cap.take(key(answer))
         questions.append(_question(measure, dataset, w, place_answer(answer, negatives, slot), slot, seed, "value"))
         used_witnesses[int(witnesses.get(w.positive, 1) or 1)] += 1
         used_sources["+".join(backers.get(w.positive, [])) or "items"] += 1
@@ -191,9 +212,11 @@ def build_field_values(measure: Measure, dataset: str, windows: list[Window], it
 
 def build_item_text(measure: Measure, dataset: str, windows: list[Window], items: pd.DataFrame, seed: int,
                     item_texts: dict[str, str] | None = None, field: str | None = None,
-                    limit: int | None = None) -> tuple[list[dict], dict]:
+                    limit: int | None = None, debias: Debias | None = None) -> tuple[list[dict], dict]:
     """Items shown only by a text field. `item_texts` (item id -> text) overrides the items column
-    (captions come from their own artifact, not from items.parquet)."""
+    (captions come from their own artifact, not from items.parquet). `debias`: matched distractors
+    are matched by text length (lrworld/questions/distractors.py), the cap counts the positive."""
+    debias = debias or Debias()
     field = field or measure.field
     if item_texts is None:
         if field not in items.columns:
@@ -211,6 +234,8 @@ def build_item_text(measure: Measure, dataset: str, windows: list[Window], items
     n_neg = measure.n_candidates - 1
     skipped, rejected = Counter(), Counter()
     questions = []
+    lengths = Ranks({k: len(t) for k, t in texts.items()}, with_text) if debias.matched else None
+    cap = GoldCap(debias.cap(limit))
     for w in windows:
         if limit is not None and len(questions) >= limit:
             break
@@ -223,13 +248,24 @@ def build_item_text(measure: Measure, dataset: str, windows: list[Window], items
             # A history item without text cannot be shown: the question would silently be shorter.
             skipped["history_item_has_no_text"] += 1
             continue
+        if cap.full(w.positive):
+            skipped["gold_share_cap"] += 1
+            continue
         rng, slot = _streams(seed, dataset, measure, w)
         shown = set(w.history) | {w.positive}
         met = enforced.Met(set(w.known) | shown, works)
         seen_keys = {keys[w.positive]}
         seen_works = {enforced.work_key(w.positive, works)}
         negatives = []
-        for i in rng.permutation(len(with_text)):
+        if lengths is not None:
+            order = [with_text[i] for i in rng.permutation(len(with_text)) if met.leaked_by(with_text[i]) is None]
+            drawn = matched(order, w.positive, n_neg, lengths, rng, key=keys.get, taken=seen_keys)
+            if drawn is None:
+                skipped["no_matched_distractors"] += 1
+                continue
+            negatives = drawn[0]
+            rejected["same_text_as_another_option"] += drawn[1]
+        for i in (() if lengths is not None else rng.permutation(len(with_text))):
             it = with_text[i]
             first = met.leaked_by(it)
             if first is not None:
@@ -254,6 +290,7 @@ def build_item_text(measure: Measure, dataset: str, windows: list[Window], items
         if len(negatives) < n_neg:
             skipped["too_few_items_with_text"] += 1
             continue
+        cap.take(w.positive)
         candidates = place_answer(w.positive, negatives, slot)
         used_sources["+".join(backers.get(w.positive, [])) or "items"] += 1
         shown = list(w.history) + candidates

@@ -4,7 +4,9 @@ show (`short` in the question report), and how many targets were tried to get th
 from __future__ import annotations
 
 # the counts of what an artifact dropped, in the order a reader checks them
-_DROPS = ("dropped_margin", "dropped_seed_disagreement", "dropped_same_text", "skipped_too_few_negatives")
+_DROPS = ("dropped_margin", "dropped_seed_disagreement", "dropped_few_interactions", "dropped_gold_share",
+          "dropped_no_matched_distractors", "dropped_same_text",
+          "skipped_too_few_negatives")
 
 
 def targets_tried(report: dict) -> int | None:

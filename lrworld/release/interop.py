@@ -13,6 +13,7 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
+from lrworld.audit import shortcuts
 from lrworld.core import io
 
 PARQUET = "parquet/{measure}.parquet"
@@ -174,6 +175,7 @@ def card(manifest: dict, measures: list[str], tasks: list[str] = ()) -> str:
              f"Written by `lrworld pack` (lrworld {manifest['lrworld_version']}); `release.json` lists every "
              "file's sha256, the config subset and the audit result "
              f"(passed: {manifest['audit']['passed']}, violations: {manifest['audit']['violations']}).", "",
+             *[f"{line}\n" for line in shortcuts.note(manifest["audit"].get("shortcut_findings") or {})],
              "## What a row is", "",
              "One Parquet table per measure (" + ", ".join(f"`{m}`" for m in measures) + "), one row per "
              "(question, prompt variant): columns " + ", ".join(f"`{c}`" for c in COLUMNS) + ". Variants: "
