@@ -23,6 +23,8 @@ SKIP_REASONS = {
     "positive_has_no_value": "the item has no value in items.{field}",
     "positive_has_only_excluded_values": "the item's only values of items.{field} are excluded",
     "positive_has_no_text": "the item has no text in items.{field}",
+    "single_source": "the item's items.{field} has one source and facts.min_witnesses is 2",
+    "sources_disagree": "the sources that cover the item disagree on items.{field}",
 }
 
 
@@ -31,6 +33,10 @@ def no_question_line(dataset: str, measure_id: str, m, skipped: dict) -> str:
     field = m.field or "?"
     whys = "; ".join(f"{n} windows: {SKIP_REASONS.get(k, k).format(field=field)}" for k, n in
                      sorted(skipped.items(), key=lambda kv: -kv[1])) or "no window was examined"
+    if skipped.get("single_source"):
+        return (f"{dataset}/{measure_id}: no question could be built ({whys}); add a second source of {field!r} "
+                f"(datasets.{dataset}.metadata), set facts.min_witnesses: 1, or remove {measure_id} from "
+                f"datasets.{dataset}.measures")
     return (f"{dataset}/{measure_id}: no question could be built ({whys}); the dataset's format or metadata gives "
             f"no {field!r} for these items: add metadata that has it (datasets.{dataset}.metadata), or remove "
             f"{measure_id} from datasets.{dataset}.measures")
