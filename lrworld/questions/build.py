@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from lrworld.questions import knowledge, measures, shortfall
+from lrworld.questions import knowledge, measures, shortfall, witnesses
 from lrworld.core.seeding import rng_for
 from lrworld.questions.windows import latest_windows
 
@@ -82,6 +82,9 @@ def build_questions(dataset: str, domain: str, measure_id: str, interactions: pd
     report["targets_tried"] = shortfall.targets_tried(report)
     if (short := shortfall.shortfall(report)) is not None:
         report["short"] = short
+    if (backed := witnesses.summary(report)) is not None:
+        # how many sources back the golds, in the words every table, card and caption shows
+        report["gold_sources"] = {**backed, "described": witnesses.describe(backed)}
     if not questions:
         raise QuestionError(no_question_line(dataset, measure_id, m, report["skipped"]))
     return questions, report

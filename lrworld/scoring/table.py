@@ -24,7 +24,7 @@ from lrworld.analysis.output import factor_groups, to_latex
 from lrworld.analysis.scores import paired_table, score_table
 from lrworld.core.markdown import pipe_table
 from lrworld.prompts.variants import column_name
-from lrworld.questions import measures
+from lrworld.questions import measures, shortfall
 from lrworld.questions import witnesses as golds
 
 DAGGER = "\u2020"
@@ -226,15 +226,8 @@ def legend(confidence: float, n_boot: int, paired: bool, degenerate: bool, csv_n
     return out
 
 
-SHORT = "§"
-
-
-def short_notes(short: dict[str, str] | None) -> list[str]:
-    """One caption line per measure with fewer questions than asked, with the question report's reason."""
-    if not short:
-        return []
-    return [f"{SHORT} short measures (fewer questions than asked): "
-            + "; ".join(f"{m}: {why}" for m, why in sorted(short.items())) + "."]
+SHORT = shortfall.MARK
+short_notes = shortfall.notes  # one caption line for the measures with fewer questions than asked
 
 
 def _marked(figs: dict[str, pd.DataFrame]) -> tuple[bool, bool]:
