@@ -81,7 +81,10 @@ def load_format(name: str, cfg: dict, raw_dir: str | Path):
         inter, items, users, fmt_report = FORMATS.get(fmt).load(Path(raw_dir), cfg)
     except EncodingError as exc:
         # the file's reader knows the file, not which dataset's key chose the encoding
-        raise DataError(f"{str(exc).removesuffix(ENCODING_HINT)}set datasets.{name}.encoding "
+        text = str(exc)
+        if not text.endswith(ENCODING_HINT):  # another key would not help (a stray byte-order mark)
+            raise DataError(f"{text} (datasets.{name}.encoding is {cfg.get('encoding')!r})") from None
+        raise DataError(f"{text.removesuffix(ENCODING_HINT)}set datasets.{name}.encoding "
                         f"(now {cfg.get('encoding')!r})") from None
     items = contract.finalize_items(items)
     contract.check_unique(items, "item_id", f"datasets.{name} items")

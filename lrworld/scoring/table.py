@@ -126,6 +126,11 @@ def with_marks(table: pd.DataFrame, figs: dict[str, pd.DataFrame], reports: list
     return pd.concat(parts, axis=1)
 
 
+def value_columns(csv_table: pd.DataFrame) -> list[str]:
+    """The value columns of a results .csv (not a `<column>_<figure>` of FIGURES or MEASURE_FIGURES)."""
+    return [c for c in csv_table.columns[1:] if not any(c.endswith(f"_{f}") for f in FIGURES + MEASURE_FIGURES)]
+
+
 def measure_figures(table: pd.DataFrame, reports: list[dict]) -> pd.DataFrame:
     """`<column>_<figure>` of MEASURE_FIGURES for every value column, from its measure's question report
     (empty where the measure is not short, or its golds come from no metadata source)."""
