@@ -4,6 +4,7 @@ metadata joins its `metadata:` block names, check every join's alignment against
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import pandas as pd
@@ -14,6 +15,8 @@ from lrworld.data.contract import DataError
 from lrworld.data.formats import FORMATS
 from lrworld.data.joins import fill, for_format, paths
 from lrworld.data.textio import ENCODING_HINT, EncodingError
+
+log = logging.getLogger(__name__)
 
 # Item fields a knowledge measure may ask about (their coverage is in every ingest report).
 KNOWLEDGE_FIELDS = ("genres", "director", "cast", "plot", "poster_url", "brand", "color", "category_root",
@@ -55,7 +58,7 @@ def ingest_with_facts(name: str, cfg: dict, raw_dir: str | Path, metadata_paths:
         report["joins"] = joins_report
     items, facts_table, report["facts"] = facts.reconcile(
         items, witnessed, policy.get("require_agreement", True), int(policy.get("min_witnesses", 1)))
-    inter, items = display_and_merge(cfg, items, inter, report)
+    inter, items = display_and_merge(name, cfg, items, inter, report)
     inter, users = checked_interactions(name, cfg, inter, items, users, raw_dir, report)
     return inter, items, users, report, to_kept_ids(facts_table, items)
 
@@ -143,14 +146,20 @@ def _join(name: str, cfg: dict, join, files: dict, items: pd.DataFrame, inter: p
     return items, rep
 
 
-def display_and_merge(cfg: dict, items: pd.DataFrame, inter: pd.DataFrame, report: dict):
-    """(interactions, items) with display titles and one id per work, as the dataset entry asks."""
+def display_and_merge(name: str, cfg: dict, items: pd.DataFrame, inter: pd.DataFrame, report: dict):
+    """(interactions, items) with display titles and one id per work, as the dataset entry asks; the
+    works merged on title + year alone are a warning naming them (no id confirms they are one)."""
     if cfg.get("display_titles", True):
         # after every join: Netflix metadata is aligned by the file's own title form
         items, report["display_titles"] = titles.apply_display_titles(items)
     if cfg.get("merge_same_work", True):
         # after the joins (keyed by the file's ids, so every id got its row) and the display titles
         items, inter, report["same_work_merged"] = works.merge_same_work(items, inter)
+        by_title = works.title_year_only(report["same_work_merged"])
+        if by_title:
+            log.warning("datasets.%s: %d groups of items merged as one work on title + year alone (no external "
+                        "id joins or tells them apart; merge_same_work: false keeps them apart): %s", name,
+                        len(by_title), "; ".join(by_title))
     return inter, items
 
 
