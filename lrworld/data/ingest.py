@@ -107,13 +107,20 @@ def apply_joins(name: str, cfg: dict, items: pd.DataFrame, inter: pd.DataFrame, 
     recorded in `witnessed` under its name; a join below `min_alignment` stops the ingest."""
     fmt, meta = cfg["format"], cfg.get("metadata", {})
     given = {k: paths(v) for k, v in metadata_paths.items()}
-    joins_report = {}
+    joins_report, doubted, confirmed = {}, [], set()
     for join in for_format(fmt):
         files = {k: given[k] for k in join.keys + join.optional_keys if k in given}
         if not files:
             continue
         # (a join missing one of its keys was rejected by the schema: dependentRequired)
         items, joins_report[join.name] = _join(name, cfg, join, files, items, inter, witnessed)
+        doubted += joins_report[join.name].pop("other_work", [])
+        confirmed |= set(joins_report[join.name].pop("same_work", []))
+    # an IMDb id one join finds titled otherwise names another film, unless a join that reads
+    # IMDb's own titles (title.akas) found the item's title among them
+    for item, imdb, why, *reason in doubted:
+        if (item, imdb) not in confirmed:
+            witnessed.forget(item, imdb, reason[0] if reason else "imdb_id_titled_otherwise_in_hetrec", why)
     unused = sorted(set(given) - {k for j in for_format(fmt) for k in j.keys + j.optional_keys})
     if unused:
         raise DataError(f"datasets.{name}.metadata: {unused[0]} does not apply to format {fmt}")
@@ -134,8 +141,6 @@ def _join(name: str, cfg: dict, join, files: dict, items: pd.DataFrame, inter: p
     prev = {f: dict(zip(before["item_id"].astype(str), before[f])) for f in join.fields if f in before}
     items = out.assign(**{f: [fill(prev[f].get(i), v) for i, v in zip(out["item_id"], out[f])]
                           for f in prev})
-    for item, imdb, why in rep.pop("other_work", []):
-        witnessed.forget(item, imdb, "imdb_id_titled_otherwise_in_hetrec", why)
     rate = round(rep["aligned"] / max(len(items), 1), 4)
     rep.update({"items": int(len(items)), "alignment_rate": rate, "coverage": coverage(items, join.fields)})
     floor = floor_of(meta, join.name)

@@ -1,0 +1,68 @@
+"""IMDb's non-commercial datasets (`lrworld.data.imdb_datasets`) joined by IMDb id: directors
+(title.crew, named by name.basics) and cast (title.principals' actors, actresses and self credits,
+in billing order) of every item whose IMDb id the dataset or an earlier join gives (ml-latest /
+ml-25m: links.csv; ML-100K: the IMDb details' ids).
+
+The row is kept only when it is the item's film: one of the titles IMDb gives it (primary,
+original, or any of title.akas) reads like the item's title, and the years agree within the
+tolerance. Otherwise the item's IMDb id names another film ("The Mighty" carries Mighty Joe Young's
+id): every fact given under that id is dropped (`other_work`), whichever joins are configured. A
+row kept through one of its akas (an original-language title) confirms the id (`same_work`), so
+another join's doubt about the id, HetRec's title being the Spanish one, does not drop the film.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from lrworld.data.imdb_datasets import read_names, read_titles, tconst
+from lrworld.data.joins import YEAR_TOLERANCE, register
+from lrworld.data.joins.guard import Guard, imdb_number, title_similarity
+
+FILES = {"imdb_basics": "title.basics", "imdb_crew": "title.crew", "imdb_names": "name.basics",
+         "imdb_principals": "title.principals", "imdb_akas": "title.akas"}
+REASON = "imdb_id_titled_otherwise_in_imdb"
+
+
+def _year(v) -> int | None:
+    try:
+        return None if v is None or pd.isna(v) else int(float(v))
+    except (TypeError, ValueError):
+        return None
+
+
+@register("imdb_datasets", keys=("imdb_basics", "imdb_crew", "imdb_names"),
+          optional_keys=("imdb_principals", "imdb_akas"), formats=("ml-latest", "ml-100k"), order=8,
+          fields=("director", "cast"), options={"year_tolerance": YEAR_TOLERANCE},
+          check="that the items have IMDb ids (links.csv, or the imdb_details join for ML-100K) and the "
+                "files are IMDb's title.basics / title.crew / name.basics")
+def join(items: pd.DataFrame, inter, files: dict, opts: dict):
+    paths = {FILES[k]: v[0] for k, v in files.items()}
+    imdb = items["imdb_id"] if "imdb_id" in items.columns else [None] * len(items)
+    wanted = {i: tconst(n) for i, v in zip(items["item_id"].astype(str), imdb) if (n := imdb_number(v)) is not None}
+    titles = read_titles(paths, set(wanted.values()))
+    guard = Guard(opts.get("year_tolerance", 1))
+    kept, other_work, same_work = {}, [], []
+    for i, t, y in zip(items["item_id"].astype(str), items["title"], items["year"]):
+        row = titles.get(wanted.get(i))
+        if row is None:
+            continue
+        sim = max((title_similarity(t, x) for x in row.titles()), default=0.0)
+        ry, my = row.year, _year(y)
+        n = imdb_number(row.tconst)
+        if sim < guard.min_similarity or (ry is not None and my is not None and abs(ry - my) > guard.year_tolerance):
+            why = f"item {i} {t!r} ({my}): {row.tconst} is IMDb's {row.primary!r} ({ry})"
+            guard.drop("title_differs" if sim < guard.min_similarity else "year_differs", why)
+            other_work.append((i, n, why, REASON))
+            continue
+        kept[i] = row
+        same_work.append((i, n))
+    people = {p for r in kept.values() for p in r.directors + r.cast}
+    names = read_names(paths["name.basics"], people)
+    out = items.copy()
+    out["director"] = [[names[p] for p in kept[i].directors if p in names] if i in kept else cur
+                       for i, cur in zip(out["item_id"].astype(str), out["director"])]
+    out["cast"] = [[names[p] for p in kept[i].cast if p in names] if i in kept else cur
+                   for i, cur in zip(out["item_id"].astype(str), out["cast"])]
+    return out, {"files": sorted(paths), "titles_found": len(titles), "aligned": len(kept), **guard.report(),
+                 "other_work": other_work, "same_work": same_work}
