@@ -35,6 +35,7 @@ import pandas as pd
 from lrworld.core.cells import is_listlike, strings
 from lrworld.core.names import NAME_FIELDS, clean_name, name_key, same_name
 from lrworld.data.contract import LIST_COLUMNS
+from lrworld.data.people import same_person
 from lrworld.data.joins.guard import imdb_number
 
 EXAMPLES = 5
@@ -55,6 +56,14 @@ class Facts:
         self.forgotten_examples: dict[str, list[str]] = {}
         self._gone: set[tuple[str, str]] = set()
         self.fallback: set[str] = set()
+        # (item, field) -> {person id: name}: the film's people as a source that names them by id credits them
+        self.credited: dict[tuple[str, str], dict[str, str]] = {}
+
+    def credit(self, people: dict) -> None:
+        """{item: {field: {person id: name}}} of a source that names people by id (IMDb's nconsts)."""
+        for item, fields in people.items():
+            for f, credited in fields.items():
+                self.credited.setdefault((str(item), f), {}).update(credited)
 
     def record(self, source: str, items: pd.DataFrame, fields, witness: bool = True) -> None:
         if not witness:
@@ -85,12 +94,13 @@ def _names(v) -> list[str]:
     return list(dict.fromkeys(c for x in strings(v) if (c := clean_name(x))))
 
 
-def _agreed(lists: dict[str, list[str]]) -> tuple[list[str], bool]:
-    """(values of the first source every other source also gives, whether only by spelling)."""
+def _agreed(lists: dict[str, list[str]], same=same_name) -> tuple[list[str], bool]:
+    """(values of the first source every other source also gives, whether only by spelling); `same`
+    tells two names of one person (`people.same_person` where a source names the film's people by id)."""
     first, *rest = lists.values()
     kept, fuzzy = [], False
     for x in first:
-        if all(any(same_name(x, o) for o in other) for other in rest):
+        if all(any(same(x, o) for o in other) for other in rest):
             kept.append(x)
             fuzzy |= any(name_key(x) not in {name_key(o) for o in other} for other in rest)
     return kept, fuzzy
@@ -134,28 +144,30 @@ def _witnessing(got: dict, fallback: set) -> dict[str, list[str]]:
     return dict(list(lists.items())[:1])
 
 
-def _count_pairs(res: _Field, lists: dict[str, list[str]]) -> None:
+def _count_pairs(res: _Field, lists: dict[str, list[str]], same=same_name) -> None:
     """How often each pair of sources covers a film, and agrees on it."""
     for a, b in combinations(lists, 2):
         c = res.pair[(a, b)] if (a, b) in res.pair else res.pair[(b, a)]
         c["both"] += 1
-        c["agree"] += bool(_agreed({a: lists[a], b: lists[b]})[0])
+        c["agree"] += bool(_agreed({a: lists[a], b: lists[b]}, same)[0])
 
 
 def _name_value(res: _Field, i: str, field: str, got: dict, fallback: set, title: str | None,
-                require_agreement: bool) -> None:
+                require_agreement: bool, credited: dict | None = None) -> None:
     """Names of item i: those every covering source gives, or the field dropped (or the first
-    source's names without `require_agreement`) when they share none."""
+    source's names without `require_agreement`) when they share none. `credited`: the film's people
+    by id, where a source names them so (two spellings of one person then agree)."""
     lists = _witnessing(got, fallback)
     if not lists:
         return
-    _count_pairs(res, lists)
+    same = same_person(credited or {})
+    _count_pairs(res, lists, same)
     first = next(iter(lists))
     if len(lists) == 1:
         res.keep(i, field, lists[first], [first], "single_source")
         return
-    kept, fuzzy = _agreed(lists)
-    rest = [x for v in lists.values() for x in v if not any(same_name(x, k) for k in kept)]
+    kept, fuzzy = _agreed(lists, same)
+    rest = [x for v in lists.values() for x in v if not any(same(x, k) for k in kept)]
     res.other[i] = list(dict.fromkeys(rest))
     if kept:
         res.fuzzy += fuzzy
@@ -186,7 +198,8 @@ def _decide(field: str, facts: Facts, ids: list[str], title: dict, require_agree
         if not got:
             continue
         if names:
-            _name_value(res, i, field, got, facts.fallback, title.get(i), require_agreement)
+            _name_value(res, i, field, got, facts.fallback, title.get(i), require_agreement,
+                        facts.credited.get((i, field)))
         else:
             _first_value(res, i, field, got)
     return res

@@ -138,6 +138,7 @@ def _join(name: str, cfg: dict, join, files: dict, items: pd.DataFrame, inter: p
     out, rep = join.apply(blank, inter, files, dict(meta, on_bad_line=cfg.get("on_bad_line"), format=fmt))
     out = contract.finalize_items(out)
     witnessed.record(join.name, out, join.fields, witness=join.witness)
+    witnessed.credit(rep.pop("people", {}))
     prev = {f: dict(zip(before["item_id"].astype(str), before[f])) for f in join.fields if f in before}
     items = out.assign(**{f: [fill(prev[f].get(i), v) for i, v in zip(out["item_id"], out[f])]
                           for f in prev})

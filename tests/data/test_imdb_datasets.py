@@ -68,3 +68,20 @@ def test_imdb_datasets_witness_directors_and_drop_another_films_details_row(shar
         # so the details' row is kept (without them HetRec's doubt dropped it)
         assert "item 1018" not in " ".join(sum(report["facts"]["rows_of_another_film_examples"].values(), []))
         assert by.loc["1018", "plot"] and list(by.loc["1018", "director"]) == ["Pedro Almodóvar"]
+        # one person under two spellings: IMDb's person ids resolve HetRec's names to the credited people
+        assert list(by.loc["597", "director"]) == ["Chuck Russell"] and by.loc["597", "director_witnesses"] == 3
+        assert list(by.loc["129", "director"]) == ["Lana Wachowski", "Lilly Wachowski"]
+        assert by.loc["129", "director_witnesses"] == 3 and list(by.loc["129", "director_other"]) == []
+
+
+def test_a_name_resolves_only_to_the_films_credited_people():
+    from lrworld.data.people import resolve
+
+    eraser = {"nm0751102": "Chuck Russell"}
+    assert resolve("Charles Russell", eraser) == {"nm0751102"}
+    assert resolve("Chuck Russell", eraser) == {"nm0751102"}
+    assert resolve("Kurt Russell", eraser) == set()  # another given name: another person
+    bound = {"nm0905154": "Lana Wachowski", "nm0905152": "Lilly Wachowski"}
+    assert resolve("Larry and Andy Wachowski", bound) == {"nm0905154", "nm0905152"}
+    assert resolve("Larry Wachowski", bound) == set()  # two credited Wachowskis: not which one
+    assert resolve("Tony Scott", {"nm0000631": "Ridley Scott"}) == set()

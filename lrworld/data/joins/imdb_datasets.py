@@ -57,12 +57,15 @@ def join(items: pd.DataFrame, inter, files: dict, opts: dict):
             continue
         kept[i] = row
         same_work.append((i, n))
-    people = {p for r in kept.values() for p in r.directors + r.cast}
-    names = read_names(paths["name.basics"], people)
+    wanted_people = {p for r in kept.values() for p in r.directors + r.cast}
+    names = read_names(paths["name.basics"], wanted_people)
     out = items.copy()
     out["director"] = [[names[p] for p in kept[i].directors if p in names] if i in kept else cur
                        for i, cur in zip(out["item_id"].astype(str), out["director"])]
     out["cast"] = [[names[p] for p in kept[i].cast if p in names] if i in kept else cur
                    for i, cur in zip(out["item_id"].astype(str), out["cast"])]
+    # each film's people by id: another source's spelling of one of them is that person
+    people = {i: {"director": {p: names[p] for p in r.directors if p in names},
+                  "cast": {p: names[p] for p in r.cast if p in names}} for i, r in kept.items()}
     return out, {"files": sorted(paths), "titles_found": len(titles), "aligned": len(kept), **guard.report(),
-                 "other_work": other_work, "same_work": same_work}
+                 "other_work": other_work, "same_work": same_work, "people": people}
