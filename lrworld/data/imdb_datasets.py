@@ -109,6 +109,41 @@ def read_titles(files: dict[str, Path], wanted: set[str]) -> dict[str, Title]:
     return out
 
 
+# title types that are films (a Netflix title is never a series' episode)
+FILM_TYPES = ("movie", "tvMovie", "video")
+
+
+def match_titles(files: dict[str, Path], wanted: dict[str, tuple[list[str], int | None]], tolerance: int,
+                 key) -> dict[str, set[str]]:
+    """item -> the film tconsts whose primary, original or aka title (`key`: the compared form) is one
+    of the item's title keys and whose year is within `tolerance` of the item's: for datasets with no
+    IMDb id (Netflix), which IMDb film each item is."""
+    by_key: dict[str, list[tuple[str, int | None]]] = {}
+    for item, (keys, year) in wanted.items():
+        for k in keys:
+            by_key.setdefault(k, []).append((item, year))
+    found: dict[str, set[str]] = {}
+    film_year: dict[str, int | None] = {}
+
+    def take(tc: str, title: str | None, year: int | None) -> None:
+        for item, y in by_key.get(key(title), ()) if title else ():
+            if y is None or year is None or abs(y - year) <= tolerance:
+                found.setdefault(item, set()).add(tc)
+
+    for r in rows(files["title.basics"], "title.basics"):
+        if r["titleType"] not in FILM_TYPES:
+            continue
+        year = _int(r["startYear"])
+        film_year[r["tconst"]] = year
+        take(r["tconst"], r["primaryTitle"], year)
+        if r["originalTitle"] != r["primaryTitle"]:
+            take(r["tconst"], r["originalTitle"], year)
+    if "title.akas" in files:
+        for r in rows(files["title.akas"], "title.akas", film_year):
+            take(r["titleId"], r["title"], film_year[r["titleId"]])
+    return found
+
+
 def read_names(path: Path, wanted: set[str]) -> dict[str, str]:
     """nconst -> primaryName of the wanted people."""
     return {r["nconst"]: r["primaryName"] for r in rows(path, "name.basics", wanted) if r["primaryName"]}

@@ -85,3 +85,35 @@ def test_a_name_resolves_only_to_the_films_credited_people():
     assert resolve("Larry and Andy Wachowski", bound) == {"nm0905154", "nm0905152"}
     assert resolve("Larry Wachowski", bound) == set()  # two credited Wachowskis: not which one
     assert resolve("Tony Scott", {"nm0000631": "Ridley Scott"}) == set()
+
+
+def test_netflix_titles_find_their_imdb_film_by_title_year_and_akas(tmp_path):
+    from tests.support.fixtures_netflix import write_netflix
+
+    write_netflix(tmp_path / "nf", n_users=20, seed=2)
+    n = "\\N"
+    extra = {
+        # Amélie by its primary title; Character only through an aka (IMDb's primary is Karakter)
+        "title.basics": [("tt0211915", "movie", "Amélie", "Le fabuleux destin d'Amélie Poulain", "0", "2001", n, "122",
+                          "Comedy,Romance"),
+                         ("tt0119448", "movie", "Karakter", "Karakter", "0", "1997", n, "122", "Crime,Drama"),
+                         # two IMDb films named Never Die Alone (2004): which one is not known
+                         ("tt0354766", "movie", "Never Die Alone", "Never Die Alone", "0", "2004", n, "88", "Crime"),
+                         ("tt9900001", "video", "Never Die Alone", "Never Die Alone", "0", "2004", n, "20", "Crime"),
+                         # a series' episode of one title is never a Netflix film
+                         ("tt9900002", "tvEpisode", "Dinosaur Planet", "Dinosaur Planet", "0", "2003", n, "40", n)],
+        "title.akas": [("tt0119448", "1", "Character", "US", n, "imdbDisplay", n, "0")],
+        "title.crew": [("tt0211915", "nm0000466", n), ("tt0119448", "nm0887263", n), ("tt0354766", "nm0225885", n)],
+        "name.basics": [("nm0000466", "Jean-Pierre Jeunet", "1953", n, "director", "tt0211915"),
+                        ("nm0887263", "Mike van Diem", "1959", n, "director", "tt0119448")],
+    }
+    given = write_imdb(tmp_path / "imdb", extra)
+    cfg = {"format": "netflix", "parts": [1, 2], "metadata": {"min_alignment": 0.0}}
+    _, items, _, report, _ = ingest_with_facts("nf", cfg, tmp_path / "nf", given)
+    join = report["joins"]["imdb_datasets"]
+    by = items.set_index("title")
+    assert list(by.loc["Amélie", "director"]) == ["Jean-Pierre Jeunet"]
+    assert list(by.loc["Character", "director"]) == ["Mike van Diem"]
+    assert list(by.loc["Never Die Alone", "director"]) == [] and list(by.loc["Dinosaur Planet", "director"]) == []
+    assert join["matched_by_title_year"] == 2 and join["aligned"] == 2
+    assert join["dropped_not_same_work"] == {"title_year_ambiguous": 1}

@@ -49,13 +49,13 @@ KEYS = {"imdb_basics": "title.basics", "imdb_crew": "title.crew", "imdb_names": 
         "imdb_principals": "title.principals", "imdb_akas": "title.akas"}
 
 
-def write_imdb(folder) -> dict:
-    """{metadata key: [path]} of the five files written under folder."""
+def write_imdb(folder, extra: dict | None = None) -> dict:
+    """{metadata key: [path]} of the five files written under folder; `extra`: kind -> more rows."""
     folder.mkdir(parents=True, exist_ok=True)
     out = {}
     for key, kind in KEYS.items():
         path = folder / f"{kind}.tsv.gz"
-        text = HEADERS[kind] + "\n" + "".join("\t".join(r) + "\n" for r in ROWS[kind])
+        text = HEADERS[kind] + "\n" + "".join("\t".join(r) + "\n" for r in ROWS[kind] + (extra or {}).get(kind, []))
         path.write_bytes(gzip.compress(text.encode("utf-8"), mtime=0))
         out[key] = [path]
     return out
