@@ -1,4 +1,5 @@
 # Responses and scores per (dataset, model, measure, variant), one job per (dataset, model, measure), and the paper-style table per dataset.
+from lrworld.workflow import report_notes
 
 
 rule score:
@@ -57,6 +58,9 @@ rule table:
         paper_names=W.paper_names(),
         paper_figures=W.paper_digest(),
         bootstrap=WA.bootstrap,
+        # the caption's § and ‡ lines (docs/report/table.rst), read from the question reports when
+        # the report is made; derived from the input, so never a reason to re-run
+        caption_notes=lambda wc, input: report_notes.table_notes(input.question_reports),
         code=W.code("table.py"),
     log:
         "logs/table/{dataset}.log",

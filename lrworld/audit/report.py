@@ -8,14 +8,14 @@ from collections import Counter
 import pandas as pd
 
 from lrworld.audit import checks, golds, slots
-from lrworld.questions import measures
+from lrworld.questions import measures, shortfall, witnesses
 from lrworld.prompts.render import item_keys
 
 # Counts from the question reports that say what the benchmark is made of.
 REPORT_KEYS = ("requested", "users", "users_without_window", "ties", "skipped", "negatives_rejected",
                "values_true_of_positive_kept_out",
                "excluded_values", "eligible_rules", "targets_in_artifact", "dropped_same_text",
-               "negatives_rejected_same_text", "skipped_too_few_negatives", "targets_tried", "short")
+               "negatives_rejected_same_text", "skipped_too_few_negatives", "targets_tried", "short", "gold_sources")
 
 
 def _slot_sequences(dataset: str, questions: dict[str, tuple[str, list[dict]]]) -> dict:
@@ -137,9 +137,15 @@ def to_markdown(audit: dict) -> str:
         excluded = (r.get("excluded_values") or {}).get("item_values_removed", {})
         rejected = _sum(r.get("negatives_rejected")) + _sum(r.get("negatives_rejected_same_text"))
         skipped = _sum(r.get("skipped")) + _sum(r.get("dropped_same_text")) + _sum(r.get("skipped_too_few_negatives"))
-        lines.append(f"| {m} | {r['questions']} | {' '.join(map(str, s['counts']))} | {p} | {s['verdict']} | "
+        mark = (shortfall.MARK if r.get("short") else "") + (
+            witnesses.MARK if (r.get("gold_sources") or {}).get("single_source") else "")
+        lines.append(f"| {m}{mark} | {r['questions']} | {' '.join(map(str, s['counts']))} | {p} | {s['verdict']} | "
                      f"{r['tied_positives']} | {ties.get('users_dropped', 0)} | {_sum(excluded)} | {rejected} | "
                      f"{skipped} |")
+    # § short measures and ‡ the sources behind each knowledge measure's golds, as the tables say
+    short = {m: r["short"]["reason"] for m, r in audit["measures"].items() if (r.get("short") or {}).get("reason")}
+    backed = {m: r["gold_sources"] for m, r in audit["measures"].items() if r.get("gold_sources")}
+    lines += [x for line in shortfall.notes(short) + witnesses.notes(backed) for x in ("", line)]
     w = audit.get("works") or {}
     if w:
         by = ", ".join(f"{n} by {k}" for k, n in (w.get("by") or {}).items())

@@ -34,6 +34,11 @@ def name_words(name) -> list[str]:
     return re.sub(r"[^\w\s]+|_", "", s).split()
 
 
+def name_words(name) -> list[str]:
+    """The words of the compared form, in order ('Larry and Andy Wachowski' -> larry, and, andy, wachowski)."""
+    return _words(name)
+
+
 def name_key(name) -> str:
     """The compared form: clean_name without accents, case, punctuation or spaces."""
     return "".join(name_words(name))

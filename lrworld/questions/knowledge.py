@@ -296,6 +296,8 @@ def build_item_text(measure: Measure, dataset: str, windows: list[Window], items
         shown = list(w.history) + candidates
         questions.append(_question(measure, dataset, w, candidates, slot, seed, "item", item_field=field,
                                    item_texts={it: texts[it] for it in shown}))
-    return questions, {"skipped": dict(skipped), "facts": {"sources": dict(sorted(used_sources.items()))},
+    # an item's text comes from one source (texts are never compared across sources)
+    witnessed = {"witnesses": {"1": len(questions)} if questions else {}, "sources": dict(sorted(used_sources.items()))}
+    return questions, {"skipped": dict(skipped), "facts": witnessed,
                        "negatives_rejected": dict(rejected),
                        "items_with_text": len(with_text)}

@@ -15,6 +15,7 @@ import yaml
 
 from lrworld.audit import shortcuts
 from lrworld.core import io
+from lrworld.questions import witnesses
 
 PARQUET = "parquet/{measure}.parquet"
 LM_EVAL = "lm_eval/lrworld_{dataset}_{measure}.yaml"
@@ -164,7 +165,18 @@ def source_pins(manifest: dict) -> list[str]:
     return out or [f"- raw data: format `{entry['format']}` (source not recorded in the config subset)"]
 
 
-def card(manifest: dict, measures: list[str], tasks: list[str] = ()) -> str:
+def gold_source_lines(backed: dict[str, dict]) -> list[str]:
+    """The card's section on how many sources back each knowledge measure's golds."""
+    if not backed:
+        return []
+    return ["## Sources of the golds", "",
+            "A knowledge measure's gold is a value of the target item from the metadata; a gold one source "
+            "alone gives has been checked by no second source (`questions/<measure>.report.json`, `facts`):", ""] + [
+        f"- `{m}`: {witnesses.describe(s)}" for m, s in sorted(backed.items())] + [""]
+
+
+def card(manifest: dict, measures: list[str], tasks: list[str] = (), backed: dict[str, dict] | None = None) -> str:
+    """`backed`: measure -> how many sources back its golds (`questions.witnesses.summary`)."""
     ds = manifest["dataset"]
     header = {"configs": [{"config_name": m, "data_files": [{"split": "test", "path": PARQUET.format(measure=m)}]}
                           for m in measures],
@@ -196,8 +208,8 @@ def card(manifest: dict, measures: list[str], tasks: list[str] = ()) -> str:
                   f"    --include_path <this folder>/lm_eval --tasks lrworld_{ds}      # or --tasks {first}", "```", ""]
     lines += ["Inspect AI (`multiple_choice` solver, `choice` scorer; each question is the prompt up to its "
               "options, which Inspect lists as letters):", "", "```",
-              f"inspect eval <this folder>/inspect_task.py --model hf/<model> -T measure={measures[0]}", "```", "",
-              "## Source", ""]
+              f"inspect eval <this folder>/inspect_task.py --model hf/<model> -T measure={measures[0]}", "```", ""]
+    lines += gold_source_lines(backed or {}) + ["## Source", ""]
     lines += source_pins(manifest)
     lines += ["", "## Licence notes", ""]
     lines += [f"- {src}: {note}" for src, note in manifest["licences"].items()]
@@ -240,6 +252,9 @@ def write(folder: Path, manifest: dict) -> list[str]:
                                                           variants=list(manifest["variants"]), metric=METRIC),
                                       encoding="utf-8")
         written.append(INSPECT)
-    (folder / "README.md").write_text(card(manifest, list(by_measure), tasks), encoding="utf-8")
+    # the question reports the release carries (release/layout.py)
+    reports = [io.read_json(p) for m in by_measure if (p := folder / f"questions/{m}.report.json").is_file()]
+    (folder / "README.md").write_text(card(manifest, list(by_measure), tasks, witnesses.from_reports(reports)),
+                                      encoding="utf-8")
     written.append("README.md")
     return written

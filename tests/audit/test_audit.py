@@ -30,6 +30,20 @@ def test_the_valid_base_passes():
     assert "All 27 checks passed" in to_markdown(audit)
 
 
+def test_the_markdown_marks_short_measures_and_single_source_golds():
+    questions = {m: (f"results/questions/d/{m}.jsonl", qs) for m, qs in one().items()}
+    reports = {"mem_item_item": {"requested": 5, "short": {"reason": "1 of 5 questions: 9 targets tried"}},
+               "attr_genre": {"requested": 1, "gold_sources": {
+                   "questions": 1, "single_source": 1, "two_or_more": 0, "single_source_share": 1.0,
+                   "sources": ["ml-100k"], "dropped": {}}}}
+    audit, _ = audit_dataset("d", "movie", questions, prompts_for(questions), reports, INTER, ITEMS_X, {})
+    md = to_markdown(audit)
+    assert "| mem_item_item\u00a7 | " in md and "| attr_genre\u2021 | " in md
+    assert "\u00a7 short measures (fewer questions than asked): mem_item_item: 1 of 5 questions: 9 targets tried." in md
+    assert "attr_genre: 100% single-source (ml-100k)." in md
+    assert "\u00a7" not in to_markdown(run(one())[0])
+
+
 def test_answer_equal_to_a_negative_by_id():
     def edit(q):
         q["candidates"][4] = q["candidates"][q["answer_index"]]

@@ -26,6 +26,11 @@ def test_tables_card_and_one_task_per_single_answer_measure_and_variant(tmp_path
             (tmp_path / f"prompts/{m}").mkdir(parents=True, exist_ok=True)
             (tmp_path / f"prompts/{m}/{v}.jsonl").write_text(
                 "".join(json.dumps(_prompt(q, v, n, g)) + "\n" for q, g in (("q1", 2), ("q2", 0))))
+    # mcq is a knowledge measure whose golds one source gives; hit10 has no metadata source
+    (tmp_path / "questions").mkdir()
+    (tmp_path / "questions/mcq.report.json").write_text(json.dumps(
+        {"measure": "mcq", "questions": 2, "facts": {"witnesses": {"1": 2}, "sources": {"hetrec_directors": 2}}}))
+    (tmp_path / "questions/hit10.report.json").write_text(json.dumps({"measure": "hit10", "questions": 2}))
     written = interop.write(tmp_path, man)
     assert sorted(written) == ["README.md", "inspect_task.py", "lm_eval/_lrworld_toy.yaml",
                                "lm_eval/lrworld_toy_hit10.yaml", "lm_eval/lrworld_toy_hit10_cot.yaml",
@@ -63,6 +68,8 @@ def test_tables_card_and_one_task_per_single_answer_measure_and_variant(tmp_path
     assert "`answer_index`" in card and "HitRatio@1" in card and "--apply_chat_template" in card
     assert "`recbole==1.2.1` wheel (sha256 `" + "9c" * 32 + "`)" in card
     assert "--tasks lrworld_toy_mcq" in card and "--tasks lrworld_toy " in card  # tasks the release holds
+    assert "## Sources of the golds" in card and "- `mcq`: 100% single-source (hetrec_directors)" in card
+    assert "`hit10`" not in card.split("## Sources of the golds")[1]
 
 
 def test_a_measure_without_one_gold_option_gets_no_task(tmp_path):
