@@ -22,13 +22,21 @@ from pathlib import Path
 
 from lrworld.core.schema import ConfigError
 from lrworld.inference.cache import CacheError, ResponseCache
-from lrworld.provenance import trace
+from lrworld.provenance import code_version, trace
 from lrworld.release import layout, pack
+
+
+class _Version(argparse.Action):
+    """Reads git only when asked (argparse's own version action wraps the line and is built eagerly)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(code_version.describe())
+        parser.exit()
 
 
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="lrworld", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--version", action="version", version=f"lrworld {_version()}")
+    ap.add_argument("--version", action=_Version, nargs=0, help="print the version and git commit of this code, and exit")
     sub = ap.add_subparsers(dest="command", required=True)
     ex = sub.add_parser("explain", help="walk from one table cell to the raw data, with hashes and rules")
     ex.add_argument("table", help="results/tables/<dataset>.csv (or .md), or a dataset name")
@@ -67,15 +75,6 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--json", action="store_true", help="print JSON")
     pl.add_argument("-d", "--directory", help="the workflow directory (default: the current one)")
     return ap
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("lrworld")
-    except PackageNotFoundError:  # a checkout on PYTHONPATH, not installed
-        return "unknown (not installed)"
 
 
 def _cache_dir(args) -> Path:

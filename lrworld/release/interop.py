@@ -171,7 +171,7 @@ def card(manifest: dict, measures: list[str], tasks: list[str] = ()) -> str:
     first = tasks[0] if tasks else None
     lines = ["---", yaml.safe_dump(header, sort_keys=False).strip(), "---", "",
              f"# LRWorld benchmark release: {ds} ({manifest['domain']})", "",
-             f"Written by `lrworld pack` (lrworld {manifest['lrworld_version']}); `release.json` lists every "
+             f"Written by `lrworld pack` (lrworld {manifest.get('code', {}).get('full') or manifest['lrworld_version']}); `release.json` lists every "
              "file's sha256, the config subset and the audit result "
              f"(passed: {manifest['audit']['passed']}, violations: {manifest['audit']['violations']}).", "",
              "## What a row is", "",
