@@ -2,10 +2,11 @@
 how many the response cache already answers, the rest, their input tokens and, for API models,
 what the missing ones cost at the config's `prices`.
 
-Prompts come from the prompt files the plan names. A file already built is read and its prompts
-counted exactly; a file not yet built (its job has not run) is estimated from its template: the
-questions the config asks for, each the template's text plus `history_length` history lines and
-one line per option. Tokens are counted with the model's own tokenizer when it is local (an hf
+Prompts are those the run being planned will ask (lrworld/workflow/planned_prompts.py): a prompt
+file built with the plan's question count and seed counts as it is; one out of date or not yet
+built counts as what the run will make of it, built in memory where its inputs exist; else it is
+estimated from its template: the questions the config asks for, each the template's text plus
+`history_length` history lines and one line per option. Tokens are counted with the model's own tokenizer when it is local (an hf
 model from a package or a folder); otherwise, and for estimated prompts, at 4 characters a token
 (the rule of thumb for English BPE vocabularies). Output tokens of an API model are bounded by
 its `max_tokens` per prompt, so its cost is an upper bound.
@@ -14,7 +15,6 @@ its `max_tokens` per prompt, so its cost is an upper bound.
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
 from lrworld.core import io
@@ -24,11 +24,11 @@ from lrworld.prompts.render import template_path
 from lrworld.questions import measures as measure_registry
 from lrworld.workflow import status as run_status
 from lrworld.workflow.plan import Plan
+from lrworld.workflow.planned_prompts import PROMPT_FILE, PlannedPrompts
 
 CHARS_PER_TOKEN = 4
 LINE_CHARS = 40  # a history line or an option: a title with its year (and genres), about 40 characters
 API_BACKENDS = {"openai"}
-_PROMPT_FILE = re.compile(r"results/prompts/(?P<ds>[^/]+)/(?P<measure>[^/]+)/(?P<variant>[^/]+)\.jsonl$")
 
 
 def _estimate(chars: float) -> int:
@@ -52,7 +52,7 @@ def _counter(name: str, cfg: dict):
 
 def _unbuilt(plan: Plan, path: str) -> tuple[int, int]:
     """(prompts, input characters) a prompt file not yet built will hold, from its template."""
-    m = _PROMPT_FILE.search(path)
+    m = PROMPT_FILE.search(path)
     if not m:
         return 0, 0
     ds = plan.datasets.get(m["ds"], {})
@@ -81,6 +81,7 @@ def plan_costs(directory: str | Path = ".", configfiles=(), plan: Plan | None = 
     cache_dir = Path(config["cache_dir"])
     cache_dir = cache_dir if cache_dir.is_absolute() else directory / cache_dir
     jobs, read, counters, warnings = [], {}, {}, []
+    planned = PlannedPrompts(plan, directory)
     for track, scope, model in run_status._jobs(plan):
         cfg = config["models"].get(model, {})
         if model not in counters:
@@ -89,9 +90,10 @@ def plan_costs(directory: str | Path = ".", configfiles=(), plan: Plan | None = 
         files = [f for f in plan.requests(track, scope, model) if f.endswith(".jsonl")]
         requests, est_prompts, est_tokens, unknown = [], 0, 0, 0
         for f in files:
-            if (directory / f).exists():
-                if f not in read:
-                    read[f] = list(io.read_jsonl(directory / f))
+            if f not in read:
+                read[f] = planned.records(f) if PROMPT_FILE.search(f) else (
+                    list(io.read_jsonl(directory / f)) if (directory / f).exists() else None)
+            if read[f] is not None:
                 requests.extend(read[f])
             else:
                 n, chars = _unbuilt(plan, f)

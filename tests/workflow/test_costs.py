@@ -44,6 +44,11 @@ def test_built_prompts_are_counted_with_the_local_models_tokenizer(workdir, monk
     (workdir / "local.yaml").write_text("questions: {per_measure: 2}\nmodels:\n  smollm2-135m: {enabled: true}\n")
     prompt = {"qid": "ml100k/attr_genre/1", "prompt": "Which genre?\nA. War\nB. Comedy\nAnswer:\n",
               "labels": ["A", "B"]}
+    # built by a run with this plan's count and seed (its questions report says so), so counted as it is
+    (workdir / "results/questions/ml100k").mkdir(parents=True)
+    (workdir / "results/questions/ml100k/attr_genre.jsonl").write_text("{}\n")
+    (workdir / "results/questions/ml100k/attr_genre.report.json").write_text(
+        '{"requested": 2, "seed": 2024, "history_length": 5}')
     (workdir / "results/prompts/ml100k/attr_genre").mkdir(parents=True)
     (workdir / "results/prompts/ml100k/attr_genre/zero_shot.jsonl").write_text(
         __import__("json").dumps(prompt) + "\n")
