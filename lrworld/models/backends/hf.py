@@ -287,6 +287,13 @@ class HFBackend:
             return tok.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
         return prompt
 
+    def prompt_input_ids(self, prompt: str) -> list[int]:
+        """The token ids the model reads for a prompt: through its chat template, as answered."""
+        return self.tokenizer(self._chat(prompt), add_special_tokens=False)["input_ids"]
+
+    def prompt_tokens(self, prompt: str) -> int:
+        return len(self.prompt_input_ids(prompt))
+
     def _label_token_ids(self, labels: Sequence[str]) -> list[list[int]]:
         """Token ids that start each label, with and without a leading space."""
         out = []
@@ -304,7 +311,7 @@ class HFBackend:
         as soon as they exist. With `max_batch_tokens` the whole job's prompts are sorted by
         length first (see lrworld.models.batching)."""
         tok = self.tokenizer
-        ids = [tok(self._chat(it.prompt), add_special_tokens=False)["input_ids"] for it in items]
+        ids = [self.prompt_input_ids(it.prompt) for it in items]
         # generation appends max_new_tokens to every row: they count against the budget too
         extra = self.max_new_tokens if self.mode == "generate" else 0
         plan = plan_batches([len(x) + extra for x in ids], batch_size=self.batch_size,
