@@ -42,6 +42,9 @@ class VariantKind:
     # it reorders the candidates: its metadata's `permutation` (new slot -> old slot) is where the
     # answer moved, and the audit checks the prompt's answer_index against it
     permutes: bool = False
+    # the model must write before it answers (cot): scored by generating text and parsing it, never
+    # by the log-probability of the label after the prompt
+    generates: bool = False
 
 
 VARIANT_KINDS: Registry[VariantKind] = Registry("prompt variant")
@@ -72,7 +75,12 @@ def register_variant(name: str, pattern: str | None = None, own_template: bool =
 
 
 VARIANT_KINDS.add("zero_shot", VariantKind("zero_shot", "zero_shot", own_template=True))
-VARIANT_KINDS.add("cot", VariantKind("cot", "cot", own_template=True))
+VARIANT_KINDS.add("cot", VariantKind("cot", "cot", own_template=True, generates=True))
+
+
+def generates(variant: str) -> bool:
+    """A variant scored by generated text, parsed (cot), not by an option's log-probability."""
+    return VARIANT_KINDS.get(kind(variant)).generates
 
 
 def name_pattern() -> str:

@@ -14,6 +14,8 @@ import pandas as pd
 import yaml
 
 from lrworld.core import io
+from lrworld.prompts.variants import generates
+from lrworld.scoring import parse as parse_module
 
 PARQUET = "parquet/{measure}.parquet"
 LM_EVAL = "lm_eval/lrworld_{dataset}_{measure}.yaml"
@@ -49,31 +51,60 @@ def task_name(dataset: str, measure: str, variant: str) -> str:
     return f"lrworld_{dataset}_{measure}" + ("" if variant == "zero_shot" else f"_{variant}")
 
 
+GEN_TOKENS = 512  # a generation task's most new tokens: room for a chain of thought before the answer
+INVALID = "[unparsed]"  # what the parser's filter yields for a reply that names no option: never a label
+
+
 def lm_eval_task(dataset: str, measure: str, variant: str) -> dict:
-    """A `multiple_choice` task over the measure's Parquet table, one variant's rows. The prompt
-    ends in "Answer:\\n", so the label follows it with no delimiter, as lrworld's choice mode
-    scores the label's first token right after the (chat-formatted) prompt. The table is loaded by
+    """One variant's rows of the measure's Parquet table, scored as lrworld scores that variant.
+
+    A choice variant is a `multiple_choice` task: the prompt ends in "Answer:\\n", so the label
+    follows it with no delimiter, as lrworld's choice mode scores the label's first token right
+    after the (chat-formatted) prompt. A generating variant (cot) is a `generate_until` task: greedy
+    text, read by lrworld's own parser (`lrworld_parse.py`, through the `utils.lrworld_parse`
+    filter), whose label must equal the gold one (`exact_match`). The table is loaded by
     utils.load_table, relative to the task file, so `--include_path <release>/lm_eval` works from
     any working directory (a plain `dataset_path: parquet` would read the working directory's)."""
-    return {
-        "task": task_name(dataset, measure, variant),
-        "dataset_kwargs": {"data_files": {"test": PARQUET.format(measure=measure)}},
-        "test_split": "test",
-        "output_type": "multiple_choice",
-        "doc_to_text": "{{prompt}}",
-        "doc_to_choice": "{{labels}}",
-        "doc_to_target": "{{answer_index}}",
-        "target_delimiter": "",
-        "metric_list": [{"metric": "acc", "aggregation": "mean", "higher_is_better": True}],
-        "metadata": {"version": 1, "lrworld_measure": measure, "lrworld_variant": variant,
-                     "apply_chat_template": True, "chat_template_rule": CHAT_RULE},
-    }
+    common = {"task": task_name(dataset, measure, variant),
+              "dataset_kwargs": {"data_files": {"test": PARQUET.format(measure=measure)}},
+              "test_split": "test", "doc_to_text": "{{prompt}}"}
+    meta = {"version": 1, "lrworld_measure": measure, "lrworld_variant": variant,
+            "apply_chat_template": True, "chat_template_rule": CHAT_RULE}
+    if generates(variant):
+        return {**common, "output_type": "generate_until", "doc_to_target": "{{labels[answer_index]}}",
+                "generation_kwargs": {"until": [], "do_sample": False, "max_gen_toks": GEN_TOKENS},
+                "metric_list": [{"metric": "exact_match", "aggregation": "mean", "higher_is_better": True}],
+                "metadata": {**meta, "scored_by": "lrworld_parse.parse_choice on the generated text"}}
+    return {**common, "output_type": "multiple_choice", "doc_to_choice": "{{labels}}",
+            "doc_to_target": "{{answer_index}}", "target_delimiter": "",
+            "metric_list": [{"metric": "acc", "aggregation": "mean", "higher_is_better": True}],
+            "metadata": meta}
 
 
-def lm_eval_group(dataset: str, tasks: list[str]) -> dict:
-    return {"group": f"lrworld_{dataset}", "task": tasks,
-            "aggregate_metric_list": [{"metric": "acc", "aggregation": "mean", "weight_by_size": True}],
-            "metadata": {"version": 1, "apply_chat_template": True, "chat_template_rule": CHAT_RULE}}
+def metric_of(variant: str) -> str:
+    return "exact_match" if generates(variant) else "acc"
+
+
+def group_name(dataset: str, variant: str) -> str:
+    """One group per variant: a group's figure is one variant's, never a mean over variants."""
+    return f"lrworld_{dataset}" + ("" if variant == "zero_shot" else f"_{variant}")
+
+
+def lm_eval_group(dataset: str, variant: str, tasks: list[str]) -> dict:
+    return {"group": group_name(dataset, variant), "task": tasks,
+            "aggregate_metric_list": [{"metric": metric_of(variant), "aggregation": "mean", "weight_by_size": True}],
+            "metadata": {"version": 1, "lrworld_variant": variant, "apply_chat_template": True,
+                         "chat_template_rule": CHAT_RULE}}
+
+
+PARSER = "lrworld_parse.py"  # lrworld/scoring/parse.py, copied: the release scores without lrworld installed
+FILTER = f"""filter_list:
+  - name: lrworld_parse
+    filter:
+      - function: custom
+        filter_fn: !function utils.lrworld_parse
+      - function: take_first
+"""
 
 
 LM_EVAL_UTILS = '''"""lm-eval hooks of this release: the measure's table read relative to this file (so
@@ -89,26 +120,58 @@ def load_table(data_files, **_metadata):
 
     return datasets.load_dataset("parquet", data_files={k: str(RELEASE / v) for k, v in data_files.items()})
 
+
+def lrworld_parse(resps, docs):
+    """Each reply read by lrworld's parser (the release's lrworld_parse.py): the label it names, or
+    "[unparsed]" (never a label) when it names none, as lrworld scores a miss."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("lrworld_parse", RELEASE / "lrworld_parse.py")
+    parse = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(parse)
+    out = []
+    for replies, doc in zip(resps, docs):
+        picks = [parse.parse_choice(r, doc["labels"], doc["candidates"]) for r in replies]
+        out.append([doc["labels"][i] if i is not None else "[unparsed]" for i in picks])
+    return out
+
 '''
 
-INSPECT_TASK = '''"""Inspect AI task of the lrworld release {dataset}: `inspect eval inspect_task.py --model <model>`
-(`-T measure=attr_genre`, `-T variant=cot`). Each question's text is lrworld's prompt up to its option
-list; Inspect's `multiple_choice` solver lists the options as letters and asks for 'ANSWER: $LETTER';
-the `choice` scorer compares it with the gold option (`answer_index`). {metric}."""
+INSPECT_TASK = '''"""Inspect AI task of the lrworld release {dataset}:
+`inspect eval <this folder>/inspect_task.py@lrworld_{dataset} --model <model>` (`-T measure=attr_genre`,
+`-T variant=cot`, `-T mode=generate`). Two ways to ask, as lrworld's two model modes:
 
+- mode=choice (the default for a choice variant such as zero_shot): each question's text is lrworld's
+  prompt up to its option list; Inspect's `multiple_choice` solver lists the options as letters and
+  asks for 'ANSWER: $LETTER'; the `choice` scorer compares it with the gold option.
+- mode=generate (the default, and the only mode, for a generating variant such as cot): lrworld's
+  prompt exactly as lrworld sends it, one user message, greedy (temperature 0, at most `max_tokens`
+  new tokens: lrworld's `max_new_tokens`); the reply is read by lrworld's own parser
+  (lrworld_parse.py beside this file) and is right when it names the gold option, as lrworld's
+  generate mode scores it.
+
+{metric}."""
+
+import importlib.util
 import json
 from pathlib import Path
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.scorer import choice
-from inspect_ai.solver import multiple_choice
+from inspect_ai.model import GenerateConfig
+from inspect_ai.scorer import CORRECT, INCORRECT, Score, Target, accuracy, choice, scorer, stderr
+from inspect_ai.solver import TaskState, generate, multiple_choice
 
 RELEASE = Path(__file__).resolve().parent
 MEASURES = {measures!r}
 VARIANTS = {variants!r}
+GENERATING = {generating!r}  # variants lrworld scores by generated text, parsed
 TEMPLATE = ("{{question}}\\n{{choices}}\\n\\nAnswer with one option. The entire content of your response should "
             "be of the following format: 'ANSWER: $LETTER' (without quotes) where LETTER is one of {{letters}}.")
+
+_spec = importlib.util.spec_from_file_location("lrworld_parse", RELEASE / "lrworld_parse.py")
+lrworld_parse = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(lrworld_parse)
 
 
 def _is_options(lines, labels):
@@ -123,26 +186,48 @@ def question(row):
     return "\\n".join(lines[:first]).rstrip("\\n")
 
 
-def samples(measure, variant):
+def samples(measure, variant, mode):
     path = RELEASE / "prompts" / measure / f"{{variant}}.jsonl"
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    return [Sample(id=r["qid"], input=question(r), choices=list(r["candidates"]),
-                   target=chr(ord("A") + int(r["answer_index"])),
+    return [Sample(id=r["qid"], input=r["prompt"] if mode == "generate" else question(r),
+                   choices=None if mode == "generate" else list(r["candidates"]),
+                   target=r["labels"][int(r["answer_index"])] if mode == "generate"
+                   else chr(ord("A") + int(r["answer_index"])),
                    metadata={{"measure": measure, "variant": variant, "labels": r["labels"],
-                             "prompt_sha256": r["prompt_sha256"]}})
+                             "candidates": r["candidates"], "prompt_sha256": r["prompt_sha256"]}})
             for r in rows]
 
 
+@scorer(metrics=[accuracy(), stderr()])
+def lrworld_parsed():
+    """The reply read by lrworld's parser: right when the label it names is the gold one."""
+    async def score(state: TaskState, target: Target) -> Score:
+        meta = state.metadata
+        i = lrworld_parse.parse_choice(state.output.completion, meta["labels"], meta["candidates"])
+        picked = meta["labels"][i] if i is not None else None
+        return Score(value=CORRECT if picked == target.text else INCORRECT, answer=picked,
+                     explanation=state.output.completion)
+    return score
+
+
 @task
-def lrworld_{dataset}(measure: str = "", variant: str = "zero_shot", limit_per_measure: int = 0):
+def lrworld_{dataset}(measure: str = "", variant: str = "zero_shot", mode: str = "", limit_per_measure: int = 0,
+                      max_tokens: int = {gen_tokens}):
     if variant not in VARIANTS:
         raise ValueError(f"variant {{variant!r}}: this release has {{VARIANTS}}")
+    mode = mode or ("generate" if variant in GENERATING else "choice")
+    if mode not in ("choice", "generate") or (mode == "choice" and variant in GENERATING):
+        raise ValueError(f"mode {{mode!r}}: {{variant}} is scored by generating text (mode=generate)"
+                         if mode == "choice" else f"mode {{mode!r}}: choice or generate")
     chosen = [m for m in MEASURES if not measure or m in measure.split(",")]
     if not chosen:
         raise ValueError(f"measure {{measure!r}}: this release has {{MEASURES}}")
-    rows = [s for m in chosen for s in samples(m, variant)[:limit_per_measure or None]]
-    return Task(dataset=MemoryDataset(rows, name="lrworld_{dataset}"), solver=multiple_choice(template=TEMPLATE),
-                scorer=choice())
+    rows = [s for m in chosen for s in samples(m, variant, mode)[:limit_per_measure or None]]
+    dataset = MemoryDataset(rows, name="lrworld_{dataset}")
+    if mode == "generate":
+        return Task(dataset=dataset, solver=generate(), scorer=lrworld_parsed(),
+                    config=GenerateConfig(temperature=0.0, max_tokens=max_tokens))
+    return Task(dataset=dataset, solver=multiple_choice(template=TEMPLATE), scorer=choice())
 '''
 
 
@@ -215,28 +300,35 @@ def write(folder: Path, manifest: dict) -> list[str]:
     (folder / "lm_eval").mkdir(exist_ok=True)
     ds, tasks = manifest["dataset"], []
     answerable = [m for m, df in by_measure.items() if single_answer(df)]
-    for m in answerable:
-        for v in manifest["variants"]:
+    for v in manifest["variants"]:
+        of_variant = []
+        for m in answerable:
             task = lm_eval_task(ds, m, v)
             text = yaml.safe_dump(task, sort_keys=False)
             # lm-eval's `!function` tag (not plain YAML): the table beside the release, one variant's rows
             text += "custom_dataset: !function utils.load_table\n"
             text += f"process_docs: !function utils.only_{v}\n"
+            text += FILTER if generates(v) else ""
             rel = f"lm_eval/{task['task']}.yaml"
             (folder / rel).write_text(text, encoding="utf-8")
             written.append(rel)
-            tasks.append(task["task"])
+            of_variant.append(task["task"])
+        if of_variant:
+            rel = f"lm_eval/_{group_name(ds, v)}.yaml"  # the variant's group: its figure is one variant's
+            (folder / rel).write_text(yaml.safe_dump(lm_eval_group(ds, v, of_variant), sort_keys=False),
+                                      encoding="utf-8")
+            written.append(rel)
+        tasks += of_variant
     if tasks:
-        rel = f"lm_eval/_lrworld_{ds}.yaml"  # the group: every task of the release
-        (folder / rel).write_text(yaml.safe_dump(lm_eval_group(ds, tasks), sort_keys=False), encoding="utf-8")
-        written.append(rel)
         utils = [LM_EVAL_UTILS] + [f"def only_{v}(docs):\n    return docs.filter(lambda d: d['variant'] == {v!r})\n"
                                    for v in manifest["variants"]]
         (folder / "lm_eval/utils.py").write_text("\n".join(utils), encoding="utf-8")
         written.append("lm_eval/utils.py")
-        (folder / INSPECT).write_text(INSPECT_TASK.format(dataset=ds, measures=answerable,
-                                                          variants=list(manifest["variants"]), metric=METRIC),
-                                      encoding="utf-8")
+        (folder / PARSER).write_text(Path(parse_module.__file__).read_text(encoding="utf-8"), encoding="utf-8")
+        written.append(PARSER)
+        (folder / INSPECT).write_text(INSPECT_TASK.format(
+            dataset=ds, measures=answerable, variants=list(manifest["variants"]), metric=METRIC,
+            generating=[v for v in manifest["variants"] if generates(v)], gen_tokens=GEN_TOKENS), encoding="utf-8")
         written.append(INSPECT)
     (folder / "README.md").write_text(card(manifest, list(by_measure), tasks), encoding="utf-8")
     written.append("README.md")

@@ -34,7 +34,7 @@ def test_lm_eval_loads_the_group_and_every_tasks_docs_from_another_folder(releas
     monkeypatch.chdir(tmp_path)  # a `dataset_path: parquet` would be looked up here
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
     tm = tasks.TaskManager(include_path=str(release / "lm_eval"), include_defaults=False)
-    loaded = tasks.get_task_dict(["lrworld_toy"], tm)
+    loaded = tasks.get_task_dict(["lrworld_toy", "lrworld_toy_cot"], tm)  # a group per variant
     flat = {}
 
     def walk(d):
