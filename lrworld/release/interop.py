@@ -248,42 +248,125 @@ def source_pins(manifest: dict) -> list[str]:
     return out or [f"- raw data: format `{entry['format']}` (source not recorded in the config subset)"]
 
 
-def card(manifest: dict, measures: list[str], tasks: list[str] = ()) -> str:
+CHAT_EFFECT = ("measured on SmolLM2-135M-Instruct over 60 ML-100K questions: without the template the top "
+               "option changes on 12 of 60 questions and the full ranking on 56 of 60")
+CITATION = """@misc{hu2025lrworld,
+  title  = {The Mental World of Large Language Models in Recommendation: A Benchmark on Association,
+            Personalization, and Knowledgeability},
+  author = {Hu, Guangneng},
+  year   = {2025},
+  eprint = {2512.17389},
+  archivePrefix = {arXiv}
+}"""
+
+
+GOLD_FROM = {  # what each ground-truth artifact makes the right answer
+    "rules": "the consequent of an association rule mined from users' histories whose antecedents the prompt shows",
+    "item_similar_pairs": "the candidate item most similar to the target by the users they share (cosine)",
+    "user_similar_pairs": "the candidate user most similar to the target by the items they share (cosine)",
+    "prototypes": "the candidate nearest the target in NeuMF's learned embedding space (cosine)",
+}
+
+
+def measure_line(domain: str, measure: str, df: pd.DataFrame) -> str:
+    """What a measure asks and where its gold comes from, from the measure registry."""
+    from lrworld.questions import measures as registry
+
+    try:
+        spec = registry.get(domain, measure)
+    except (KeyError, ValueError):
+        return f"- `{measure}`: {len(df)} rows"
+    form = ("4 options (MCQ)" if spec.n_candidates == 4 else f"{spec.n_candidates} candidates (HitRate@1)")
+    if spec.field:
+        gold = (f"the next item's `{spec.field}` value in the dataset's metadata"
+                + (" (one of its values, drawn with the question's seed)" if spec.answer_policy == "random"
+                   else " (its first listed value)" if spec.answer_policy == "first" else ""))
+    elif spec.artifact:
+        gold = GOLD_FROM.get(spec.artifact, f"the ground-truth artifact `{spec.artifact}`") + \
+            f", computed from the interactions (artifact `{spec.artifact}`; lrworld's docs/groundtruth.md)"
+    else:
+        gold = "the user's held-out next item"
+    n_q = df["qid"].nunique()
+    return (f"- `{measure}` ({spec.scale}, {spec.factor}): {form}; gold: {gold}; {n_q} questions, "
+            f"{len(df)} rows")
+
+
+def prompt_endings(by_measure: dict[str, pd.DataFrame], variants: list[str]) -> list[str]:
+    """Per variant, the last line every one of its prompts ends in (what the card may claim)."""
+    out = []
+    for v in variants:
+        ends = {p.rstrip("\n").rsplit("\n", 1)[-1] for df in by_measure.values() for p in df.loc[df["variant"] == v, "prompt"]}
+        if len(ends) == 1:
+            out.append(f"`{v}` prompts end in `{ends.pop()}` and a newline")
+        else:
+            out.append(f"`{v}` prompts end in {len(ends)} different lines")
+    return out
+
+
+def card(manifest: dict, measures: list[str], tasks: list[str] = (), by_measure: dict | None = None) -> str:
     ds = manifest["dataset"]
+    by_measure = by_measure or {}
+    variants = list(manifest["variants"])
     header = {"configs": [{"config_name": m, "data_files": [{"split": "test", "path": PARQUET.format(measure=m)}]}
                           for m in measures],
-              "license": "other", "task_categories": ["multiple-choice"], "pretty_name": f"LRWorld {ds}"}
-    first = tasks[0] if tasks else None
+              "license": "other", "task_categories": ["multiple-choice", "text-generation"],
+              "pretty_name": f"LRWorld {ds}",
+              "dataset_info": [{"config_name": m, "splits": [{"name": "test", "num_examples": len(by_measure[m])}]}
+                               for m in measures if m in by_measure]}
+    code = manifest.get("code") or {}
     lines = ["---", yaml.safe_dump(header, sort_keys=False).strip(), "---", "",
              f"# LRWorld benchmark release: {ds} ({manifest['domain']})", "",
-             f"Written by `lrworld pack` (lrworld {manifest.get('code', {}).get('full') or manifest['lrworld_version']}); `release.json` lists every "
+             f"Written by `lrworld pack` (lrworld {code.get('full') or manifest['lrworld_version']}"
+             + (f", commit `{code['commit']}`" if code.get("commit") else "") + "); `release.json` lists every "
              "file's sha256, the config subset and the audit result "
              f"(passed: {manifest['audit']['passed']}, violations: {manifest['audit']['violations']}).", "",
-             "## What a row is", "",
-             "One Parquet table per measure (" + ", ".join(f"`{m}`" for m in measures) + "), one row per "
-             "(question, prompt variant): columns " + ", ".join(f"`{c}`" for c in COLUMNS) + ". Variants: "
-             + ", ".join(manifest["variants"]) + ". `prompt` is the full text sent to the model (it lists the "
-             "options with their `labels` and ends in `Answer:` and a newline); `candidates` are the options "
-             "in the order shown.", "",
-             "## How to score", "",
-             f"- gold: `answer_index`, the 0-based index of the right option in `labels` / `candidates`",
-             f"- metric: {METRIC}; a model's score on a measure is the mean over its questions of one variant",
-             f"- chat template: {CHAT_RULE}", "",
-             "```python", "from datasets import load_dataset",
-             f'ds = load_dataset("<this folder>", "{measures[0]}", split="test")   # one config per measure',
-             "```", ""]
-    if first:
-        lines += ["lm-evaluation-harness, from any folder (one `multiple_choice` task per measure and variant, "
-                  f"and the group `lrworld_{ds}` of all {len(tasks)}: " + ", ".join(f"`{t}`" for t in tasks) + "):",
-                  "", "```", f"lm_eval --model hf --model_args pretrained=<model> --apply_chat_template \\",
-                  f"    --include_path <this folder>/lm_eval --tasks lrworld_{ds}      # or --tasks {first}", "```", ""]
-    lines += ["Inspect AI (`multiple_choice` solver, `choice` scorer; each question is the prompt up to its "
-              "options, which Inspect lists as letters):", "", "```",
-              f"inspect eval <this folder>/inspect_task.py --model hf/<model> -T measure={measures[0]}", "```", "",
-              "## Source", ""]
+             "## Measures", ""]
+    lines += [measure_line(manifest["domain"], m, by_measure[m]) for m in measures if m in by_measure]
+    lines += ["", "## What a row is", "",
+              "One Parquet table per measure, one row per (question, prompt variant): columns "
+              + ", ".join(f"`{c}`" for c in COLUMNS) + f". Variants: {', '.join(variants)}. `prompt` is the full "
+              "text sent to the model; it lists the options with their `labels`; "
+              + "; ".join(prompt_endings(by_measure, variants)) + ". `candidates` are the options in the order "
+              "shown.", "",
+              "## How to score", "",
+              "- gold field: `answer_index`, the 0-based index of the right option in `labels` / `candidates`",
+              f"- metric: {METRIC}; a score is the mean over one variant's questions of one measure, never "
+              "a mean over variants"]
+    for v in variants:
+        lines.append(f"- `{v}`: " + (
+            "scored by generated text: greedy, read by lrworld's parser (`lrworld_parse.py`, a copy of "
+            "lrworld's `scoring/parse.py`), right when the label it names is the gold one (lm-eval "
+            f"`generate_until` + filter `lrworld_parse`, metric `exact_match`; Inspect `-T variant={v}`)"
+            if generates(v) else
+            "scored by choice: the log-probability of each option's label right after the prompt (lm-eval "
+            "`multiple_choice`, metric `acc`); a generate-mode model answers it as text read by the same "
+            "parser (Inspect `-T mode=generate`)"))
+    lines += [f"- chat template: {CHAT_RULE} ({CHAT_EFFECT}.) A GGUF model in lm-eval also needs "
+              "`tokenizer=<its hf tokenizer>` in `--model_args`.", "",
+              "## Commands", "",
+              "`datasets`, one config per measure:", "", "```python", "from datasets import load_dataset",
+              f'ds = load_dataset("<this folder>", "{measures[0]}", split="test")',
+              "```", ""]
+    if tasks:
+        groups = [group_name(ds, v) for v in variants]
+        lines += ["lm-evaluation-harness, from any folder: one task per measure and variant (" +
+                  ", ".join(f"`{t}`" for t in tasks) + ") and one group per variant (" +
+                  ", ".join(f"`{g}`" for g in groups) + "):", "", "```",
+                  "lm_eval --model hf --model_args pretrained=<model> --apply_chat_template \\",
+                  f"    --include_path <this folder>/lm_eval --tasks {groups[0]}      # or --tasks {tasks[0]}", "```",
+                  "",
+                  "Inspect AI, from any folder; name the task after the file (`@lrworld_" + ds + "`): Inspect "
+                  "resolves a bare absolute file path as a glob and fails on it:", "", "```",
+                  f"inspect eval <this folder>/inspect_task.py@lrworld_{ds} --model <provider>/<model> "
+                  f"-T measure={measures[0]} -T variant={variants[0]}", "```", "",
+                  "For a model lrworld runs in generate mode add `-T mode=generate` (and "
+                  f"`-T max_tokens=<its max_new_tokens>`; default {GEN_TOKENS}).", ""]
+    lines += ["## Source", ""]
     lines += source_pins(manifest)
-    lines += ["", "## Licence notes", ""]
+    lines += ["", "## Licence", "", "Questions and prompts are derived from the sources below; each source's "
+              "terms apply to this release:", ""]
     lines += [f"- {src}: {note}" for src, note in manifest["licences"].items()]
+    lines += ["", "## Citation", "", "```bibtex", CITATION, "```"]
     return "\n".join(lines) + "\n"
 
 
@@ -330,6 +413,6 @@ def write(folder: Path, manifest: dict) -> list[str]:
             dataset=ds, measures=answerable, variants=list(manifest["variants"]), metric=METRIC,
             generating=[v for v in manifest["variants"] if generates(v)], gen_tokens=GEN_TOKENS), encoding="utf-8")
         written.append(INSPECT)
-    (folder / "README.md").write_text(card(manifest, list(by_measure), tasks), encoding="utf-8")
+    (folder / "README.md").write_text(card(manifest, list(by_measure), tasks, by_measure), encoding="utf-8")
     written.append("README.md")
     return written

@@ -75,6 +75,11 @@ def test_tables_card_and_one_task_per_single_answer_measure_and_variant(tmp_path
     assert "`answer_index`" in card and "HitRatio@1" in card and "--apply_chat_template" in card
     assert "`recbole==1.2.1` wheel (sha256 `" + "9c" * 32 + "`)" in card
     assert "--tasks lrworld_toy_mcq" in card and "--tasks lrworld_toy " in card  # tasks the release holds
+    assert "`lrworld_toy_cot`" in card and "inspect_task.py@lrworld_toy" in card  # the path rule Inspect needs
+    # per variant, what its prompts end in and how it is scored; row counts; citation
+    assert "`zero_shot` prompts end in `Answer:` and a newline" in card and "- `cot`: scored by generated text" in card
+    assert header["dataset_info"][0] == {"config_name": "mcq", "splits": [{"name": "test", "num_examples": 4}]}
+    assert "eprint = {2512.17389}" in card and "tokenizer=<its hf tokenizer>" in card
 
 
 def test_a_measure_without_one_gold_option_gets_no_task(tmp_path):
