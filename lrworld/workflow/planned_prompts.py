@@ -93,7 +93,9 @@ class PlannedPrompts:
         files = [f"results/data/{ds}/interactions.parquet", f"results/data/{ds}/items.parquet"]
         files += p.gt_artifact(ds, measure) if measure in p.gt_artifacts else list(p.caption_inputs(ds, measure).values())
         paths = [self.dir / f for f in files]
-        return paths if all(f.exists() for f in paths) else None
+        # what a recomputed artifact is read from (the embeddings under prototypes) must be there too
+        needed = paths + [self.dir / f for f in p.gt_chain(ds, measure)]
+        return paths if all(f.exists() for f in needed) else None
 
     def _build_questions(self, ds: str, measure: str) -> list[dict] | None:
         key = (ds, measure)

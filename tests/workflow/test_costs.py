@@ -109,3 +109,23 @@ def test_a_remote_server_without_its_key_and_an_api_captioner_are_warned_of_and_
     # ml100k has no multimodal measure: no caption requests, so the captioner is not warned of
     assert "captioner" not in text
     assert not any(j["model"] == "captioner" for j in res["jobs"])
+
+
+def test_a_prompt_file_built_for_another_count_counts_as_what_the_run_will_make(workdir):
+    """30 questions on disk, 50 planned: the file is out of date and, with no data to rebuild it
+    from, counts as the plan's 50 estimated prompts, not the 1 it holds; with the plan's count in
+    its questions report it counts as it is."""
+    qdir, pdir = workdir / "results/questions/ml100k", workdir / "results/prompts/ml100k/attr_genre"
+    qdir.mkdir(parents=True)
+    pdir.mkdir(parents=True)
+    (qdir / "attr_genre.jsonl").write_text("{}\n")
+    (qdir / "attr_genre.report.json").write_text('{"requested": 30, "seed": 2024, "history_length": 5}')
+    (pdir / "zero_shot.jsonl").write_text('{"qid": "q", "prompt": "Which genre?\\nAnswer:\\n", "labels": ["A"]}\n')
+
+    def attr_genre_job():
+        res = costs.plan_costs(workdir, [str(workdir / "api.yaml")])
+        return next(j for j in res["jobs"] if j["model"] == "random")
+
+    assert (attr_genre_job()["prompts"], attr_genre_job()["estimated_prompts"]) == (300, 300)
+    (qdir / "attr_genre.report.json").write_text('{"requested": 50, "seed": 2024, "history_length": 5}')
+    assert (attr_genre_job()["prompts"], attr_genre_job()["estimated_prompts"]) == (251, 250)
