@@ -59,6 +59,12 @@ def test_a_release_scores_to_byte_identical_files_in_a_fresh_folder(packed, caps
     assert "GroupLens" in man["licences"]["format ml-100k"]
     head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
     assert man["code"]["commit"] == head and man["code"]["full"].startswith(man["lrworld_version"])
+    # cot is exported as it is scored: a generation task read by lrworld's parser, in a group of its own
+    cot = (rel / "lm_eval/lrworld_ml_attr_genre_cot.yaml").read_text()
+    assert "output_type: generate_until" in cot and "filter_fn: !function utils.lrworld_parse" in cot
+    assert "lrworld_ml_attr_genre_cot" not in (rel / "lm_eval/_lrworld_ml.yaml").read_text()
+    card = (rel / "README.md").read_text()
+    assert "`zero_shot` prompts end in `Answer:` and a newline" in card and f"commit `{head}`" in card
     assert main(["verify", str(rel)]) == 0
 
     fresh = base / "fresh"
