@@ -41,7 +41,7 @@ def _estimate(chars: float) -> int:
 
 def _counter(name: str, cfg: dict):
     """(count(prompt) -> input tokens, how): lrworld/models/input_tokens.py's count for the model;
-    None for a model that reads no tokens (random) or whose tokenizer is not here."""
+    the 4-characters estimate for one that reads no tokens (random) or whose tokenizer is not here."""
     if cfg.get("backend") in API_BACKENDS:
         return input_tokens.api_counter(cfg)
     if cfg.get("backend") == "hf":
