@@ -26,10 +26,20 @@ from lrworld.core.schema import ConfigError
 from lrworld.inference.cache import CacheError, ResponseCache
 
 
+class _Version(argparse.Action):
+    """Reads git only when asked (argparse's own version action wraps the line and is built eagerly)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from lrworld.provenance import code_version
+
+        print(code_version.describe())
+        parser.exit()
+
+
 def _parser() -> argparse.ArgumentParser:
     # no abbreviations: `--config` is its own option, never short for `--configfile`
     ap = argparse.ArgumentParser(prog="lrworld", description=__doc__.split("\n\n")[0], allow_abbrev=False)
-    ap.add_argument("--version", action="version", version=f"lrworld {_version()}")
+    ap.add_argument("--version", action=_Version, nargs=0, help="print the version and git commit of this code, and exit")
     sub = ap.add_subparsers(dest="command", required=True)
     sub.add_parser = functools.partial(sub.add_parser, allow_abbrev=False)
     ex = sub.add_parser("explain", help="walk from one table cell to the raw data, with hashes and rules")
@@ -86,15 +96,6 @@ def _overrides(args) -> dict:
         return parse_overrides(args.config)
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("lrworld")
-    except PackageNotFoundError:  # a checkout on PYTHONPATH, not installed
-        return "unknown (not installed)"
 
 
 def _cache_dir(args) -> Path:

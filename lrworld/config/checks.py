@@ -45,9 +45,9 @@ def check(config: dict) -> None:
                          "table; enable at least one")
     _cache_dir(config)
     for name in config.get("prices") or {}:
-        if name not in config["models"]:
+        if name not in config["models"] and name != "captioner":
             raise CheckError(f"prices.{name}: no model of that name under models (a price is keyed by the "
-                             f"model's name in config.yaml)")
+                             f"model's name in config.yaml, or captioner)")
     for name in config["models"]:
         if name in RESERVED_MODELS:
             raise CheckError(f"models.{name}: the name {name!r} is the {RESERVED_MODELS[name]} (its answers and cache "

@@ -59,6 +59,9 @@ class Capabilities:
     # (name, cfg, local_only) -> count(text) -> tokens with the model's own tokenizer; None when
     # local_only and its files are not on this machine
     tokenizer: Callable[..., Callable[[str], int] | None] | None = None
+    # (name, cfg) -> count(prompt) -> the input tokens the model reads for one prompt, its chat
+    # template included (what `lrworld plan` sums); None when its files are not on this machine
+    prompt_tokens: Callable[[str, dict], Callable[[str], int] | None] | None = None
     # decoding settings the backend fixes whatever the entry says (greedy: do_sample False), recorded
     decoding: dict = field(default_factory=dict)
     # its `model` may be a hub repository whose resolved commit the provenance records

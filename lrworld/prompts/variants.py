@@ -44,6 +44,9 @@ class VariantKind:
     permutes: bool = False
     # it corrupts the user profile a prompt shows: refused at start for a measure that shows none
     needs_profile: bool = False
+    # the model must write before it answers (cot): scored by generating text and parsing it, never
+    # by the log-probability of the label after the prompt
+    generates: bool = False
 
 
 VARIANT_KINDS: Registry[VariantKind] = Registry("prompt variant")
@@ -76,7 +79,12 @@ def register_variant(name: str, pattern: str | None = None, own_template: bool =
 
 
 VARIANT_KINDS.add("zero_shot", VariantKind("zero_shot", "zero_shot", own_template=True))
-VARIANT_KINDS.add("cot", VariantKind("cot", "cot", own_template=True))
+VARIANT_KINDS.add("cot", VariantKind("cot", "cot", own_template=True, generates=True))
+
+
+def generates(variant: str) -> bool:
+    """A variant scored by generated text, parsed (cot), not by an option's log-probability."""
+    return VARIANT_KINDS.get(kind(variant)).generates
 
 
 def name_pattern() -> str:

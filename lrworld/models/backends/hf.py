@@ -135,6 +135,20 @@ def token_counter(name: str, cfg: dict, local_only: bool = False):
     return lambda text: len(tok(text, add_special_tokens=False)["input_ids"])
 
 
+def prompt_token_counter(name: str, cfg: dict):
+    """count(prompt) -> the tokens the model reads for it through its chat template; None when the
+    model's files are not on this machine."""
+    try:
+        loc, _ = resolve_location(name, cfg)
+    except (FileNotFoundError, ValueError):
+        return None
+    if not Path(loc).exists():
+        return None
+    from lrworld.models import input_tokens
+
+    return input_tokens.local_counter(name, cfg)
+
+
 def model_files(folder: Path) -> list[Path]:
     return sorted({p for pat in MODEL_FILES for p in folder.rglob(pat) if p.is_file()
                    and not any(part.startswith(".") for part in p.relative_to(folder).parts)})
@@ -216,6 +230,7 @@ def resolve_hub_revision(name: str, repo: str, revision: str | None) -> tuple[st
 
 @register_backend("hf", schema=SCHEMA, resources=hf_resources, check=hf_check,
                   can=Capabilities(check_files=files_problem, weights=planned_weights, tokenizer=token_counter,
+                                   prompt_tokens=prompt_token_counter,
                                    decoding={"do_sample": False}, hub_model=True, causal_lm=True))
 class HFBackend:
     def __init__(self, name: str, cfg: dict):
@@ -332,6 +347,13 @@ class HFBackend:
             return tok.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
         return prompt
 
+    def prompt_input_ids(self, prompt: str) -> list[int]:
+        """The token ids the model reads for a prompt: through its chat template, as answered."""
+        return self.tokenizer(self._chat(prompt), add_special_tokens=False)["input_ids"]
+
+    def prompt_tokens(self, prompt: str) -> int:
+        return len(self.prompt_input_ids(prompt))
+
     def _label_token_ids(self, labels: Sequence[str]) -> list[list[int]]:
         """Token ids that start each label, with and without a leading space."""
         out = []
@@ -349,7 +371,7 @@ class HFBackend:
         as soon as they exist. With `max_batch_tokens` the whole job's prompts are sorted by
         length first (see lrworld.models.batching)."""
         tok = self.tokenizer
-        ids = [tok(self._chat(it.prompt), add_special_tokens=False)["input_ids"] for it in items]
+        ids = [self.prompt_input_ids(it.prompt) for it in items]
         # generation appends max_new_tokens to every row: they count against the budget too
         extra = self.max_new_tokens if self.mode == "generate" else 0
         plan = plan_batches([len(x) + extra for x in ids], batch_size=self.batch_size,
