@@ -3,7 +3,7 @@ PY ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
 
-.PHONY: setup run test test-fast lint ci-pipeline
+.PHONY: setup run test test-fast lint docs ci-pipeline
 
 setup:
 	$(PY) -m venv $(VENV)
@@ -28,6 +28,11 @@ test:
 test-fast:
 	$(BIN)/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder -m "not slow"
 
+# The docs written from the code: generated blocks (lrworld/docsgen/blocks.py) and the reference pages.
+docs:
+	$(BIN)/python -m lrworld.docsgen.blocks
+	$(BIN)/python -m lrworld reference docs/reference
+
 lint:
 	$(BIN)/python -m snakemake --lint
 	$(BIN)/lint-imports --no-cache  # the package's floors (pyproject's [tool.importlinter])
@@ -36,3 +41,4 @@ lint:
 ci-pipeline:
 	$(BIN)/python -m snakemake --profile profiles/local --configfile .ci/small.yaml
 	@cat results/tables/ml100k.md
+

@@ -6,31 +6,43 @@ inspect or purge the response cache, and see how far the answer jobs are.
     lrworld pack DATASET OUT [-d DIR]
     lrworld cache list [--json]
     lrworld cache purge MODEL [--identity ID]
-    lrworld status [--configfile FILE ...] [--json]
-    lrworld plan [--configfile FILE ...] [--json]
+    lrworld status [--configfile FILE ...] [--config KEY=VALUE ...] [--json]
+    lrworld plan [--configfile FILE ...] [--config KEY=VALUE ...] [--json]
     lrworld --version
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import re
 import sys
 
 from pathlib import Path
 
+from lrworld.core import plugins
 from lrworld.core.schema import ConfigError
 from lrworld.inference import shards
 from lrworld.inference.cache import CacheError
-from lrworld.provenance import trace
-from lrworld.release import layout, pack
+
+
+class _Version(argparse.Action):
+    """Reads git only when asked (argparse's own version action wraps the line and is built eagerly)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from lrworld.provenance import code_version
+
+        print(code_version.describe())
+        parser.exit()
 
 
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="lrworld", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--version", action="version", version=f"lrworld {_version()}")
+    # no abbreviations: `--config` is its own option, never short for `--configfile`
+    ap = argparse.ArgumentParser(prog="lrworld", description=__doc__.split("\n\n")[0], allow_abbrev=False)
+    ap.add_argument("--version", action=_Version, nargs=0, help="print the version and git commit of this code, and exit")
     sub = ap.add_subparsers(dest="command", required=True)
+    sub.add_parser = functools.partial(sub.add_parser, allow_abbrev=False)
     ex = sub.add_parser("explain", help="walk from one table cell to the raw data, with hashes and rules")
     ex.add_argument("table", help="results/tables/<dataset>.csv (or .md), or a dataset name")
     ex.add_argument("row", help="the row: a model name")
@@ -48,6 +60,7 @@ def _parser() -> argparse.ArgumentParser:
     pk.add_argument("-d", "--directory", help="the workflow directory (default: the current one)")
     ca = sub.add_parser("cache", help="list the response cache's models and identities, or purge them")
     ca_sub = ca.add_subparsers(dest="action", required=True)
+    ca_sub.add_parser = functools.partial(ca_sub.add_parser, allow_abbrev=False)
     ls = ca_sub.add_parser("list", help="per model: entries, size, and entries per identity")
     ls.add_argument("--json", action="store_true", help="print JSON")
     pu = ca_sub.add_parser("purge", help="delete a model's cached answers (all, or one identity's)")
@@ -58,25 +71,32 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("-d", "--directory", help="the workflow directory (default: the current one)")
     st = sub.add_parser("status", help="per dataset and model: prompts answered in the cache out of those needed")
     st.add_argument("--configfile", nargs="+", default=[], help="the run's --configfile files, as given to snakemake")
+    st.add_argument("--config", nargs="+", default=[], metavar="KEY=VALUE",
+                    help="the run's --config settings, as given to snakemake (e.g. 'variants=[zero_shot]')")
     st.add_argument("--json", action="store_true", help="print JSON")
     st.add_argument("-d", "--directory", help="the workflow directory (default: the current one)")
     pl = sub.add_parser("plan", help="what a run asks: per dataset the questions, prompts and jobs; per dataset and "
                                      "model the prompts to ask, cached, missing, input tokens and API cost; "
                                      "warns of a missing API key")
     pl.add_argument("--configfile", nargs="+", default=[], help="the run's --configfile files, as given to snakemake")
+    pl.add_argument("--config", nargs="+", default=[], metavar="KEY=VALUE",
+                    help="the run's --config settings, as given to snakemake (e.g. 'variants=[zero_shot]')")
     pl.add_argument("--paper-models", action="store_true", help="count every model with a paper_name as enabled")
     pl.add_argument("--json", action="store_true", help="print JSON")
     pl.add_argument("-d", "--directory", help="the workflow directory (default: the current one)")
+    rf = sub.add_parser("reference", help="write the reference pages (config keys, registries, this command line) "
+                                          "from the code")
+    rf.add_argument("out", nargs="?", default="docs/reference", help="the folder to write (default: docs/reference)")
     return ap
 
 
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
+def _overrides(args) -> dict:
+    from lrworld.config.files import parse_overrides
 
     try:
-        return version("lrworld")
-    except PackageNotFoundError:  # a checkout on PYTHONPATH, not installed
-        return "unknown (not installed)"
+        return parse_overrides(args.config)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def _cache_dir(args) -> Path:
@@ -127,25 +147,52 @@ def _cache(args) -> int:
     return 0
 
 
+def _use_plugin_folders(args) -> None:
+    """The config's `plugins:` folders on the path before any registry loads (lrworld/core/plugins.py):
+    status and plan read the config as the graph does."""
+    if args.command in ("status", "plan"):
+        from lrworld.config.files import load
+
+        plugins.use_folders(load(args.directory or ".", args.configfile).get("plugins"))
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
+        _use_plugin_folders(args)
+    except plugins.PluginError as exc:
+        print(f"lrworld: config: {exc}", file=sys.stderr)
+        return 2
+    # the registries load with these (a release reads the formats' licences)
+    from lrworld.provenance import trace
+    from lrworld.release import layout, pack
+
+    try:
+        if args.command == "reference":
+            from lrworld.docsgen import reference
+
+            for path in reference.write(args.out, _parser()):
+                print(f"lrworld reference: wrote {path}")
+            return 0
         if args.command == "cache":
             return _cache(args)
         if args.command == "status":
             from lrworld.workflow import status  # the plan imports snakemake: only for this command
 
-            res = status.status(args.directory or ".", args.configfile)
+            res = status.status(args.directory or ".", args.configfile, _overrides(args))
             print(json.dumps(res, indent=2, sort_keys=True) if args.json else status.format_status(res))
             return 0
         if args.command == "plan":
-            from lrworld.workflow import costs, scale  # the plan imports snakemake: only for this command
+            from lrworld.workflow import costs, paper_run, scale  # the plan imports snakemake: only for this command
 
             where = args.directory or "."
-            planned = scale.load_plan(where, args.configfile, args.paper_models)
+            planned = scale.load_plan(where, args.configfile, args.paper_models, _overrides(args))
             res = {"scale": scale.scale(plan=planned), "costs": costs.plan_costs(where, plan=planned)}
+            res["paper_run"] = paper_run.paper_run(planned, res["scale"])
+            beside = paper_run.format_paper_run(res["paper_run"])
             print(json.dumps(res, indent=2, sort_keys=True) if args.json
-                  else scale.format_scale(res["scale"]) + "\n\n" + costs.format_costs(res["costs"]))
+                  else scale.format_scale(res["scale"]) + "\n\n" + costs.format_costs(res["costs"])
+                  + ("\n\n" + beside if beside else ""))
             for w in res["costs"]["warnings"]:
                 print(f"lrworld plan: warning: {w}", file=sys.stderr)
             return 0
@@ -169,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
         res["replies_changed"] = replies.changed_replies(args.directory or ".", _cache_dir(args))
         res["ok"] = res["ok"] and not res["replies_changed"]
         text = trace.format_verify(res) if res["problems"] or not res["replies_changed"] else \
-            f"verify: {len(res['replies_changed'])} responses files no longer match the response cache"
+            f"verify: {len(res['replies_changed'])} responses files differ from the response cache"
         if res["replies_changed"] and not args.json:
             text += "\n" + replies.format_changed(res["replies_changed"])
         print(json.dumps(res, indent=2, sort_keys=True) if args.json else text)

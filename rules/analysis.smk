@@ -2,6 +2,7 @@
 # scores with bootstrap CIs and paired differences, slot distributions and position bias,
 # popularity bias, token and time statistics, noise drop, model size, k-shot, and one card per
 # measure for `snakemake --report` (the plan: lrworld/workflow/analysis.py).
+from lrworld.workflow import report_notes
 
 
 localrules:
@@ -176,6 +177,8 @@ rule analysis_cards:
         paper_dataset=lambda wc: W.paper_dataset(wc.dataset),
         paper_names=W.paper_names(),
         paper_figures=W.paper_digest(),
+        # the caption's § and ‡ lines (docs/report/card.rst); derived from the input: never a re-run
+        caption_notes=lambda wc, input: report_notes.table_notes([input.questions_report]),
         code=W.code("analysis_cards.py"),
     log:
         "logs/analysis/{dataset}/cards/{measure}.log",

@@ -14,6 +14,8 @@ localrules:
 
 rule audit:
     input:
+        # the raw data and metadata files the knowledge golds are re-derived from
+        unpack(lambda wc: W.audit_raw_inputs(wc.dataset)),
         questions=lambda wc: W.question_files(wc.dataset),
         reports=lambda wc: W.question_files(wc.dataset, ".report.json"),
         prompts=lambda wc: W.prompt_files(wc.dataset),
@@ -31,6 +33,9 @@ rule audit:
     params:
         domain=lambda wc: DATASETS[wc.dataset]["domain"],
         measures=lambda wc: list(DATASETS[wc.dataset]["measures"]),
+        ingest_cfg=lambda wc: W.ingest_cfg(wc.dataset),
+        # a shortcut answerer above chance: warn (reported) or fail (docs/audit.md)
+        shortcuts=config.get("audit", {}).get("shortcuts", "warn"),
         code=W.code("audit.py"),
     log:
         "logs/audit/{dataset}.log",

@@ -4,6 +4,14 @@ import sys
 
 sys.path.insert(0, workflow.basedir)
 
+from lrworld.core import plugins
+
+# config's plugin folders go on the path before any registry loads (lrworld/core/plugins.py)
+try:
+    plugins.use_folders(config.get("plugins"))
+except plugins.PluginError as exc:
+    raise WorkflowError(f"config: {exc}") from None
+
 from lrworld.config import assembly as lrw_config, files as config_files
 from lrworld.core import disk, yamlfile
 from lrworld.core.schema import ConfigError

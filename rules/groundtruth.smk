@@ -34,6 +34,8 @@ rule similar_pairs:
         similarity=W.gt["similarity"],
         margin=W.gt["margin"]["memory"],
         n_questions=lambda wc: W.gt_n_questions(wc.dataset, f"mem_{wc.kind}_{wc.kind}"),
+        distractors=config["questions"]["distractors"],  # uniform | matched (docs/groundtruth.md)
+        max_gold_share=config["questions"]["max_gold_share"],
         seed=W.gt["seed"],
         code=W.code("groundtruth_similarity.py"),
     log:
@@ -80,7 +82,10 @@ rule prototypes:
     params:
         kmeans=W.gt["kmeans"],
         margin=W.gt["margin"]["neural"],
+        min_interactions=W.gt["neural"]["min_interactions"],
         n_questions=lambda wc: W.gt_n_questions(wc.dataset, "neu_item2users", "neu_user2items"),
+        distractors=config["questions"]["distractors"],  # uniform | matched (docs/groundtruth.md)
+        max_gold_share=config["questions"]["max_gold_share"],
         seed=W.gt["seed"],
         code=W.code("groundtruth_prototypes.py"),
     log:
@@ -129,6 +134,8 @@ rule gt_questions:
         gt_measure=alt(W.gt_measures),
     params:
         n_questions=lambda wc: W.gt_n_questions(wc.dataset, wc.gt_measure),
+        distractors=config["questions"]["distractors"],  # uniform | matched (docs/groundtruth.md)
+        max_gold_share=config["questions"]["max_gold_share"],
         seed=W.gt["seed"],
         code=lambda wc: W.gt_questions_code(wc.gt_measure),
     log:

@@ -40,15 +40,17 @@ rule llara_prompts:
         "../scripts/llara_prompts.py"
 
 
-# A LLaRA-trained row's requests (lrworld/tracks/llara/hybrid/requests.py): the hybrid prompt with
-# the item ids its placeholders carry, or the text form ([PH]) of a text-only LoRA.
+# A LLaRA-trained or released row's requests (lrworld/tracks/llara/hybrid/requests.py): the hybrid
+# prompt with the item ids its placeholders carry, the text form ([PH]) of a text-only LoRA, or a
+# released checkpoint's hybrid prompts with LLaRA's instructions drawn per question.
 rule llara_hybrid_requests:
     input:
         candidates="results/llara/{ll_dataset}/candidates.jsonl",
     output:
         requests="results/llara/{ll_dataset}/hybrid_requests/{ll_form}.jsonl",
     params:
-        template=lambda wc: WL.datasets[wc.ll_dataset].get("template", wc.ll_dataset),
+        template=lambda wc: WL.request_template(wc.ll_dataset, wc.ll_form),
+        seed=WL.cfg["seed"],
         code=W.code("llara_hybrid_requests.py"),
     log:
         "logs/llara/{ll_dataset}/hybrid_requests/{ll_form}.log",
@@ -123,17 +125,17 @@ rule llara_train:
         base=lambda wc: WL.base(wc.trained),
         model_cfg=lambda wc: W.model_params(WL.base(wc.trained)),
         rec_model=lambda wc: WL.rec_checkpoint(wc.ll_dataset, wc.trained),
-        hparams=lambda wc: WL.train_hparams(wc.trained),
+        hparams=lambda wc: WL.train_hparams(wc.trained, wc.ll_dataset),
         candidate_seed=WL.cfg["seed"],
         n_candidates=WL.cfg["n_candidates"],
         work="results/llara/{ll_dataset}/train/{trained}/work",
         code=W.code("llara_train.py"),
     resources:
-        gpu=lambda wc: WL.train_resources(wc.trained)["gpu"],
-        gpu_model=lambda wc: WL.train_resources(wc.trained)["gpu_model"],
-        slurm_partition=lambda wc: WL.train_resources(wc.trained)["slurm_partition"],
-        mem_mb=lambda wc: WL.train_resources(wc.trained)["mem_mb"],
-        runtime=lambda wc: WL.train_resources(wc.trained)["runtime"],
+        gpu=lambda wc: WL.train_resources(wc.trained, wc.ll_dataset)["gpu"],
+        gpu_model=lambda wc: WL.train_resources(wc.trained, wc.ll_dataset)["gpu_model"],
+        slurm_partition=lambda wc: WL.train_resources(wc.trained, wc.ll_dataset)["slurm_partition"],
+        mem_mb=lambda wc: WL.train_resources(wc.trained, wc.ll_dataset)["mem_mb"],
+        runtime=lambda wc: WL.train_resources(wc.trained, wc.ll_dataset)["runtime"],
     threads: 1
     log:
         "logs/llara/{ll_dataset}/train/{trained}.log",

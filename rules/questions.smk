@@ -18,6 +18,8 @@ rule questions:
         per_measure=lambda wc: W.n_questions(wc.dataset, wc.measure),
         seed=config["seed"],
         ties=config["questions"]["ties"],
+        distractors=config["questions"]["distractors"],
+        max_gold_share=config["questions"]["max_gold_share"],
         exclude_values=config["questions"]["exclude_values"],
         code=W.code("questions.py"),
     log:

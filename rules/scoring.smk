@@ -1,4 +1,5 @@
 # Responses and scores per (dataset, model, measure, variant), one job per (dataset, model, measure), and the paper-style table per dataset.
+from lrworld.workflow import report_notes
 
 
 rule score:
@@ -38,6 +39,8 @@ rule table:
         responses=lambda wc: W.responses_files(wc.dataset),
         # a measure with fewer questions than asked gets a mark and its reason in the caption
         question_reports=lambda wc: W.question_files(wc.dataset, ".report.json"),
+        # its shortcut findings mark the columns a knowledge-free answerer passes (docs/audit.md)
+        audit="results/audit/{dataset}.json",
     output:
         csv=report("results/tables/{dataset}.csv", caption="../docs/report/table.rst", category="Results",
                    subcategory="{dataset}", labels={"dataset": "{dataset}", "table": "results (csv)"}),
@@ -56,6 +59,9 @@ rule table:
         paper_names=W.paper_names(),
         paper_figures=W.paper_digest(),
         bootstrap=WA.bootstrap,
+        # the caption's § and ‡ lines (docs/report/table.rst), read from the question reports when
+        # the report is made; derived from the input, so never a reason to re-run
+        caption_notes=lambda wc, input: report_notes.table_notes(input.question_reports),
         code=W.code("table.py"),
     log:
         "logs/table/{dataset}.log",

@@ -8,9 +8,12 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakema
 
 import pandas as pd
 
+from lrworld.audit import shortcuts
 from lrworld.audit.report import audit_dataset, to_markdown
 from lrworld.core import io, runlog
-from lrworld.groundtruth.artifacts import name_of
+from lrworld.data.ingest import ingest_with_facts
+from lrworld.data.inputs import metadata_paths, raw_dir
+from lrworld.groundtruth.artifacts import name_of, read
 
 smk = snakemake  # noqa: F821
 log = runlog.setup(smk)
@@ -18,16 +21,31 @@ questions = {m: (str(f), io.read_jsonl(f)) for m, f in zip(smk.params.measures, 
 reports = {m: io.read_json(f) for m, f in zip(smk.params.measures, smk.input.reports)}
 # results/prompts/<dataset>/<measure>/<variant>.jsonl
 prompts = [(str(f), Path(f).parent.name, io.read_jsonl(f)) for f in smk.input.prompts]
+raw_facts = None
+if "raw" in smk.input.keys():
+    # the knowledge golds re-derived from the raw files the config names, not from facts.parquet alone
+    cfg = smk.params.ingest_cfg
+    named = {k: smk.input[k] for k in smk.input.keys()}
+    raw_facts = ingest_with_facts(smk.wildcards.dataset, cfg, raw_dir(cfg, smk.input.raw),
+                                  metadata_paths(cfg, named))[4]
 audit, violations = audit_dataset(smk.wildcards.dataset, smk.params.domain, questions, prompts, reports,
                                   pd.read_parquet(smk.input.interactions), pd.read_parquet(smk.input.item_table),
                                   io.read_json(smk.input.ingest_report),
-                                  {name_of(f): pd.read_parquet(f) for f in smk.input.artifacts},
-                                  pd.read_parquet(smk.input.facts[0]) if smk.input.facts else None)
+                                  {name_of(f): read(f) for f in smk.input.artifacts},
+                                  pd.read_parquet(smk.input.facts[0]) if smk.input.facts else None, raw_facts)
 for v in violations:
     log.error("%s", v.line())
 if violations:
     more = f" (and {len(violations) - 1} more, see {smk.log[0]})" if len(violations) > 1 else ""
     sys.exit(f"audit: {violations[0].line()}{more}")
-log.info("audit passed: %s", audit["checked"])
+# which measures a knowledge-free answerer passes (lrworld/audit/shortcuts.py)
+audit["shortcuts"] = {"on_finding": smk.params.shortcuts, "measures": shortcuts.audit(questions, prompts)}
+found = shortcuts.finding_lines(smk.wildcards.dataset, audit["shortcuts"]["measures"])
+for line in found:
+    log.warning("%s", line)
+if found and smk.params.shortcuts == "fail":
+    more = f" (and {len(found) - 1} more, see {smk.log[0]})" if len(found) > 1 else ""
+    sys.exit(f"audit: {found[0]} (audit.shortcuts: fail){more}")
+log.info("audit passed: %s; %d shortcut findings", audit["checked"], len(found))
 io.write_json(smk.output.json, audit)
-io.write_text(smk.output.md, to_markdown(audit))
+io.write_text(smk.output.md, to_markdown(audit) + "\n" + shortcuts.to_markdown(audit["shortcuts"]["measures"]))

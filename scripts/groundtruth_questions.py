@@ -8,11 +8,11 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakema
 import pandas as pd
 
 from lrworld.core import runlog
-from lrworld.groundtruth import questions as _registers_its_builders  # noqa: F401
-from lrworld.questions.builders import ARTIFACT, builder
-from lrworld.questions import measures, shortfall
+from lrworld.questions.builders import builder
+from lrworld.questions import measures, shortfall, signals
 from lrworld.core.io import write_json, write_jsonl
 from lrworld.prompts.render import item_keys
+from lrworld.questions.distractors import Debias
 
 sm = snakemake  # noqa: F821
 log = runlog.setup(sm)
@@ -20,8 +20,9 @@ measure, dataset = sm.wildcards.gt_measure, sm.wildcards.dataset
 inter = pd.read_parquet(sm.input.interactions)
 items = pd.read_parquet(sm.input.item_table, columns=["item_id", "title", "year"])
 artifact = pd.concat([pd.read_parquet(f) for f in sm.input.artifact], ignore_index=True)
-qs, built = builder(measures.by_id(measure).builder, ARTIFACT).build(inter, artifact, int(sm.params.n_questions), int(sm.params.seed), dataset,
-                              display=item_keys(items))
+debias = Debias(sm.params.distractors, sm.params.max_gold_share)
+qs, built = builder(measures.by_id(measure))(inter, artifact, int(sm.params.n_questions), int(sm.params.seed), dataset,
+                              display=item_keys(items), **({"debias": debias} if debias != Debias() else {}))
 if not qs:
     # A dataset too small for 10 candidates (9 negatives besides the answer) is an error, not an
     # empty question file that would only fail later at scoring.
@@ -38,6 +39,7 @@ for q in qs:
     missing = [i for i in shown if i not in known]
     if missing:
         raise ValueError(f"{q['qid']}: item(s) {missing[:5]} not in {sm.input.item_table}")
+signals.attach(qs, signals.popularity(inter))  # the shortcut rows' and the audit's per-option counts
 n = write_jsonl(sm.output.questions, qs)
 report = {"dataset": dataset, "measure": measure, "seed": int(sm.params.seed),
           "requested": int(sm.params.n_questions), "questions": n, "artifacts": list(sm.input.artifact), **built}

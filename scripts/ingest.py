@@ -7,13 +7,13 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakema
 from lrworld.core import io, runlog
 from lrworld.data.contract import DataError
 from lrworld.data.ingest import ingest_with_facts
-from lrworld.data.inputs import metadata_paths
+from lrworld.data.inputs import metadata_paths, raw_dir as raw_dir_of
 from lrworld.data.sources import check_manifest
 
 smk = snakemake  # noqa: F821
 log = runlog.setup(smk)
 cfg = smk.params.cfg
-raw_dir = Path(cfg["source"]["path"]) if "path" in cfg["source"] else Path(smk.input.raw[0]).parent
+raw_dir = raw_dir_of(cfg, smk.input.raw)
 named = {k: smk.input[k] for k in smk.input.keys()}
 try:
     for manifest in [*(f for f in smk.input.raw if Path(f).name == "manifest.json"),

@@ -9,4 +9,4 @@ from lrworld.tracks.llara.hybrid.requests import build_requests
 
 smk = snakemake  # noqa: F821
 write_jsonl(smk.output.requests, build_requests(read_jsonl(smk.input.candidates), smk.params.template,
-                                                smk.wildcards.ll_form))
+                                                smk.wildcards.ll_form, smk.params.seed, smk.wildcards.ll_dataset))

@@ -7,7 +7,9 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakema
 import pandas as pd
 
 from lrworld.core import io, runlog
+from lrworld.questions import measures, signals
 from lrworld.questions.build import build_questions
+from lrworld.questions.distractors import Debias
 
 smk = snakemake  # noqa: F821
 log = runlog.setup(smk)
@@ -16,10 +18,13 @@ texts = None
 if "captions" in smk.input.keys():
     cap = pd.read_parquet(smk.input.captions)
     texts = dict(zip(cap["item_id"].astype(str), cap["caption"]))
+interactions, items = pd.read_parquet(smk.input.interactions), pd.read_parquet(smk.input.item_table)
 questions, report = build_questions(
-    smk.wildcards.dataset, p.domain, smk.wildcards.measure, pd.read_parquet(smk.input.interactions),
-    pd.read_parquet(smk.input.item_table), int(p.history_length), p.per_measure, int(p.seed), item_texts=texts,
-    ties=p.ties, exclude_values=dict(p.exclude_values))
+    smk.wildcards.dataset, p.domain, smk.wildcards.measure, interactions,
+    items, int(p.history_length), p.per_measure, int(p.seed), item_texts=texts,
+    ties=p.ties, exclude_values=dict(p.exclude_values), debias=Debias(p.distractors, p.max_gold_share))
+# what a knowledge-free answerer may know of each option (the shortcut rows, the audit's findings)
+signals.attach(questions, signals.popularity(interactions, items, measures.get(p.domain, smk.wildcards.measure).field))
 log.info("questions report: %s", report)
 io.write_jsonl(smk.output.questions, questions)
 io.write_json(smk.output.report, report)

@@ -8,7 +8,7 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakema
 import pandas as pd
 
 from lrworld.core import io, runlog
-from lrworld.scoring.table import FIGURES
+from lrworld.scoring.table import value_columns
 from lrworld.site.render import index_page, track_page
 
 smk = snakemake  # noqa: F821
@@ -16,7 +16,7 @@ log = runlog.setup(smk)
 tables = []
 for ds, csv in zip(smk.params.datasets, smk.input.tables):
     t = pd.read_csv(csv)
-    cols = [c for c in t.columns[1:] if not any(c.endswith(f"_{f}") for f in FIGURES)]
+    cols = value_columns(t)
     tables.append({"dataset": ds, "domain": smk.params.domains[ds], "models": len(t), "columns": len(cols)})
 tracks = []
 for csv, page in zip(smk.input.track_tables, smk.output.tracks):

@@ -9,13 +9,13 @@ import pandas as pd
 from lrworld.analysis.plots import heatmap, radar
 from lrworld.core import runlog
 from lrworld.questions import measures
-from lrworld.scoring.table import FIGURES
+from lrworld.scoring.table import value_columns
 
 smk = snakemake  # noqa: F821
 log = runlog.setup(smk)
 ds, domain = smk.wildcards.dataset, smk.params.domain
 table = pd.read_csv(smk.input.table)
-cols = [c for c in table.columns[1:] if not any(c.endswith(f"_{f}") for f in FIGURES)]
+cols = value_columns(table)
 degenerate = table[["model"] + [f"{c}_degenerate" for c in cols]].set_axis(["model"] + cols, axis=1)
 heatmap(table[["model"] + cols], degenerate, smk.output.heatmap_png[:-4], f"{ds}: models x measures")
 # the radar's axes: the zero-shot columns (a variant's column is the same factor again)

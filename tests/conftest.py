@@ -53,7 +53,7 @@ def answer_upstream(tmp_path_factory, shared_data):
 # --- pytest-xdist (`make test` runs `-n 2 --dist loadfile`) ------------------------------------------
 # loadfile sends each test file to one worker, so a module-scoped fixture (a pipeline build, a model)
 # is set up once per run. (`--dist loadgroup` would group across files by xdist_group marks, but
-# pytest-xdist 3.8 renames nodeids through `item._nodeid`, which pytest 9.2 no longer reads: its groups
+# pytest-xdist 3.8 renames nodeids through `item._nodeid`, which pytest 9.2 does not read: its groups
 # silently fall apart.) A session fixture several files use is set up at most once per worker. On the
 # workers the tests are queued units of shared fixtures first, the units holding the most slow tests
 # first, so the two workers share the long ones and the fast tests fill in at the end.

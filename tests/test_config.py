@@ -70,3 +70,11 @@ def test_a_price_needs_a_configured_model_and_both_rates():
     assert msg.startswith("config: prices.gpt-4o-mini: no model of that name under models")
     msg = bad(lambda c: c["prices"].__setitem__("gpt-4-0613", {"input_per_mtok": 30}))
     assert msg.startswith("config: prices.gpt-4-0613")
+
+
+def test_facts_min_witnesses_is_one_or_two():
+    cfg = copy.deepcopy(BASE)
+    cfg["facts"]["min_witnesses"] = 2
+    validate(cfg)
+    msg = bad(lambda c: c["facts"].update(min_witnesses=3))
+    assert msg == "config: facts.min_witnesses: 3 is not one of [1, 2]"

@@ -60,7 +60,7 @@ def test_config_yaml_given_first_keeps_its_datasets_and_models(checkout):
                                             "models": {"random-b": {"backend": "random", "seed": 5}}})
     cfg = config_files.load(checkout, [checkout / "config.yaml", extra])
     assert sorted(cfg["datasets"]) == ["ml100k", "other"]
-    assert enabled(cfg) == ["random", "random-b", "smollm2-135m"]
+    assert enabled(cfg) == ["random", "random-b", *SHORTCUTS, "smollm2-135m"]
 
 
 def test_the_models_a_file_names_run_and_config_yaml_s_others_stay_disabled(checkout):
@@ -81,12 +81,18 @@ def test_a_file_without_datasets_or_models_merges_as_snakemake_does(checkout):
     assert cfg["questions"]["per_measure"] == 30
 
 
+# config.yaml's knowledge-free reference rows (docs/audit.md): they run wherever its models do
+SHORTCUTS = sorted(["shortcut-first-slot", "shortcut-gold-prior", "shortcut-history-overlap", "shortcut-least-popular",
+                    "shortcut-longest-text", "shortcut-most-popular", "shortcut-shortest-text"])
+
+
 @pytest.mark.parametrize("overlay,datasets,models", [
     ("config/ablation.yaml", ["ml100k"], ["random", "smollm2-135m-generate"]),
-    ("config/llara.yaml", ["ml100k"], ["random", "smollm2-135m"]),
-    ("config/srbench.yaml", ["ml100k"], ["random", "smollm2-135m"]),
+    ("config/llara.yaml", ["ml100k"], ["random", *SHORTCUTS, "smollm2-135m"]),
+    ("config/srbench.yaml", ["ml100k"], ["random", *SHORTCUTS, "smollm2-135m"]),
     ("config/paper.yaml", ["amazon", "lastfm", "ml25m", "netflix"], ["random"]),  # its models, disabled
-    (".ci/small.yaml", ["ml100k"], ["random", "smollm2-135m"]),
+    (".ci/small.yaml", ["ml100k"], ["random", *SHORTCUTS, "smollm2-135m"]),
+    ("config/debiased.yaml", ["ml100k"], ["random", *SHORTCUTS, "smollm2-135m"]),
 ])
 def test_the_shipped_overlays_choose_what_their_comments_say(checkout, overlay, datasets, models):
     cfg = config_files.load(checkout, [ROOT / overlay])

@@ -27,9 +27,10 @@ def _paper_cells(paper: dict[str, float] | None, model: str, r) -> str:
 
 def card_html(dataset: str, measure: str, template: str, example: dict, scores: pd.DataFrame,
               models: list[str], description: str = "", paper: dict[str, float] | None = None,
-              paper_label: str = "", short: str | None = None) -> str:
+              paper_label: str = "", short: str | None = None, witnessed: str | None = None) -> str:
     """`paper`: our model -> the paper's figure for this measure (`paper_label` names its table);
-    `short`: why the measure has fewer questions than asked (the question report's `short`)."""
+    `short`: why the measure has fewer questions than asked (the question report's `short`);
+    `witnessed`: how many sources back the golds of a knowledge measure (`questions.witnesses.describe`)."""
     e = html.escape
     labels, cands = example["labels"], example["candidates"]
     gold = example["answer_index"]
@@ -47,7 +48,8 @@ def card_html(dataset: str, measure: str, template: str, example: dict, scores: 
     return (f"<!doctype html><html><head><meta charset=utf-8><title>{e(dataset)} / {e(measure)}</title>"
             f"<style>{_STYLE}</style></head><body><h1>{e(measure)} <small>({e(dataset)})</small></h1>"
             f"<p>{e(description)}</p>"
-            + (f"<p class=short><b>* Short measure:</b> {e(short)}</p>" if short else "")
+            + (f"<p class=short><b>\u00a7 Short measure:</b> {e(short)}</p>" if short else "")
+            + (f"<p class=witnesses><b>\u2021 Sources per gold:</b> {e(witnessed)}</p>" if witnessed else "")
             + "<h2>Scores</h2><table><tr><th>model</th><th>variant</th><th>n</th><th>missed rate</th>"
             "<th>score</th><th>95% CI (bootstrap)</th>"
             + (f"<th>paper ({e(paper_label)})</th><th>paper vs our CI</th>" if paper else "")

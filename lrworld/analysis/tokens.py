@@ -8,6 +8,7 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
+from lrworld.models.registry import capabilities
 from lrworld.paper import figures as paper
 
 
@@ -31,19 +32,18 @@ def tiktoken_counter(name: str) -> Callable[[str], int]:
 
 
 def make_counter(name: str, models: dict | None = None) -> Callable[[str], int]:
-    """'whitespace', 'tiktoken[:<encoding>]', or the name of a configured hf model, whose tokenizer
-    counts the tokens."""
+    """'whitespace', 'tiktoken[:<encoding>]', or the name of a configured model whose backend has a
+    tokenizer (hf), which counts the tokens."""
     if name == "whitespace":
         return whitespace_tokens
     if name.startswith("tiktoken"):
         return tiktoken_counter(name)
     cfg = (models or {}).get(name)
-    if cfg is None or cfg.get("backend") != "hf":
-        raise ValueError(f"analysis.tokenizer: {name!r} is neither 'whitespace', 'tiktoken[:<encoding>]' nor an hf model entry")
-    from lrworld.models import make_backend
-
-    tok = make_backend(name, dict(cfg)).tokenizer
-    return lambda text: len(tok(text, add_special_tokens=False)["input_ids"])
+    tokenizer = capabilities(cfg).tokenizer if cfg is not None else None
+    if tokenizer is None:
+        raise ValueError(f"analysis.tokenizer: {name!r} is neither 'whitespace', 'tiktoken[:<encoding>]' nor a "
+                         f"model entry whose backend has a tokenizer (hf)")
+    return tokenizer(name, cfg)
 
 
 def _stats(prefix: str, values) -> dict:

@@ -1,11 +1,14 @@
-"""Every HitRate@1 gold re-derived from the evidence behind it (moving `mem_item_item/203`'s
-answer from the candidate with cosine 0.619 to one with 0.000 passed the audit).
+"""Every HitRate@1 gold re-derived from the evidence behind it.
 
-| measure | re-derived from | the gold must be |
+| recipe (`measures.Gold`) | re-derived from | the gold must be |
 |---|---|---|
-| assoc_rule | rules.parquet | the consequent of a mined rule A -> {c} with lift > 1, with the support and confidence the question carries; no negative a consequent of any rule with antecedent A |
-| mem_item_item, mem_user_user | the interactions (cosine of one-hot sets, recomputed here) and item/user_similar_pairs.parquet | the strict cosine argmax among the candidates, the artifact's answer over the artifact's candidates |
-| neu_item2users, neu_user2items | prototypes.parquet and embeddings.parquet | the (mean) cosine argmax among the candidates, the artifact's answer over the artifact's candidates, and the argmax under every NeuMF training by the artifact's margin, with the cosines recomputed from the embeddings themselves (the artifact's per-training cosines must be theirs) |
+| `rule` (assoc_rule) | the measure's artifact (rules.parquet) | the consequent of a mined rule A -> {c} with lift > 1, with the support and confidence the question carries; no negative a consequent of any rule with antecedent A |
+| `table` | the measure's artifact (its rows for the target) | the artifact's answer over the artifact's candidates, the strict argmax of the declared score |
+| `table`, recompute `interactions` (mem_item_item, mem_user_user) | and the interactions | the strict argmax of the cosine of one-hot sets, recomputed here |
+| `table`, recompute `embeddings` (neu_item2users, neu_user2items) | and the NeuMF weights (or embeddings.parquet) | the argmax under every NeuMF training by the artifact's margin, with the cosines recomputed from the weights themselves (the artifact's per-training cosines must be theirs, embeddings.parquet must hold the weights' vectors) |
+
+Which recipe a measure follows is its registry entry's `gold`: no measure with an artifact is
+registered without one, and nothing here names a measure.
 
 The question's own evidence (the scores it carries per candidate) is checked too: its answer must
 be the argmax of those scores. Each failure kind is its own named check (`CHECKS`).
@@ -18,18 +21,22 @@ import math
 import numpy as np
 import pandas as pd
 
-CHECKS = ("gold_not_argmax", "gold_differs_from_artifact", "evidence_differs_from_artifact",
-          "artifact_differs_from_embeddings", "rule_not_in_artifact", "negative_is_rule_consequent")
+from lrworld.questions import measures
 
-# measure -> (score column of its evidence and artifact, kind of its targets)
-TABLES = {"mem_item_item": ("similarity", "item"), "mem_user_user": ("similarity", "user"),
-          "neu_item2users": ("cosine", "item"), "neu_user2items": ("cosine", "user")}
-MEMORY = ("mem_item_item", "mem_user_user")
-# neural measure -> (target kind, candidate kind): their cosines are recomputed from the NeuMF
-# embeddings themselves, so a prototypes row written with another candidate's cosines is caught
-NEURAL = {"neu_item2users": ("item", "user"), "neu_user2items": ("user", "item")}
+CHECKS = ("gold_not_argmax", "gold_differs_from_artifact", "evidence_differs_from_artifact",
+          "artifact_differs_from_embeddings", "embeddings_differ_from_weights", "rule_not_in_artifact",
+          "negative_is_rule_consequent")
+
 EMBEDDING = "gmf"
 TOL = 1e-9
+
+
+def _gold(measure: str) -> measures.Gold | None:
+    """The measure's registry entry's gold recipe (None: a measure without an artifact)."""
+    try:
+        return measures.by_id(measure).gold
+    except KeyError:
+        return None
 
 
 def _argmax_failure(scores: list[float], a: int, cands: list[str], source: str) -> str | None:
@@ -55,6 +62,25 @@ def _per_training_failures(g: pd.DataFrame, cands: list[str], a: int) -> list[st
     return out
 
 
+def _unit_vectors(emb: pd.DataFrame, need: dict[str, set]) -> dict[str, list[dict[str, np.ndarray]]]:
+    """kind -> per training {id: unit GMF vector} of the ids `need` names."""
+    n = int(emb["seed"].max()) + 1 if "seed" in emb and len(emb) else 1
+    out = {}
+    for kind, ids in need.items():
+        sub = emb[(emb["kind"] == kind) & emb["id"].astype(str).isin(ids)]
+        per = []
+        for j in range(n):
+            t = sub[sub["seed"] == j] if "seed" in sub else sub
+            vecs = {}
+            for i, v in zip(t["id"].astype(str), t[EMBEDDING]):
+                v = np.asarray(v, dtype=np.float64)
+                norm = np.linalg.norm(v)
+                vecs[i] = v / norm if norm > 0 else v
+            per.append(vecs)
+        out[kind] = per
+    return out
+
+
 class Evidence:
     """The ground-truth artifacts and the interactions the golds are re-derived from, indexed for
     the targets the questions name."""
@@ -62,51 +88,51 @@ class Evidence:
     def __init__(self, interactions: pd.DataFrame, artifacts: dict[str, pd.DataFrame] | None,
                  questions: dict[str, list[dict]]):
         artifacts = artifacts or {}
+        # each measure's registry entry says how its gold is recomputed (measures.Gold)
+        self.golds = {m: g for m in questions if (g := _gold(m)) is not None}
         self.tables: dict[str, dict[str, pd.DataFrame]] = {}
-        for m, (col, kind) in TABLES.items():
-            if m not in questions:
+        self.sets: dict[str, dict[str, set]] = {}
+        for m, gold in self.golds.items():
+            if gold.recipe != measures.TABLE:
                 continue
-            t = self._table(m, artifacts)
+            t = self._table(m, gold, artifacts)
             if t is not None:
-                targets = {str((q.get("context") or {}).get(f"target_{kind}")) for q in questions[m]}
+                targets = {str((q.get("context") or {}).get(f"target_{gold.target}")) for q in questions[m]}
                 t = t[t["target"].astype(str).isin(targets)]
                 self.tables[m] = {k: g for k, g in t.groupby(t["target"].astype(str), sort=False)}
-        # one-hot sets of the entities the memory questions name: item -> users, user -> items
-        self.sets: dict[str, dict[str, set]] = {}
-        for m in MEMORY:
-            kind = TABLES[m][1]
-            ids = set()
-            for q in questions.get(m, []):
-                ids.add(str((q.get("context") or {}).get(f"target_{kind}")))
-                ids.update(map(str, q["candidates"]))
-            col, other = ("item_id", "user_id") if kind == "item" else ("user_id", "item_id")
-            sub = interactions[interactions[col].astype(str).isin(ids)]
-            self.sets[m] = {str(k): set(g.astype(str)) for k, g in sub.groupby(col, sort=False)[other]}
-        # unit GMF vectors per kind and training, of the ids the neural questions name
+            if gold.recompute == measures.INTERACTIONS:
+                # one-hot sets of the entities the questions name: item -> users, user -> items
+                ids = set()
+                for q in questions[m]:
+                    ids.add(str((q.get("context") or {}).get(f"target_{gold.target}")))
+                    ids.update(map(str, q["candidates"]))
+                col, other = ("item_id", "user_id") if gold.target == "item" else ("user_id", "item_id")
+                sub = interactions[interactions[col].astype(str).isin(ids)]
+                self.sets[m] = {str(k): set(g.astype(str)) for k, g in sub.groupby(col, sort=False)[other]}
+        # unit GMF vectors per kind and training, of the ids the neural questions name: from the
+        # saved NeuMF weights where the audit has them (`neumf`, the rawest artifact), else from
+        # embeddings.parquet; `stored` keeps embeddings.parquet's to compare with the weights'
         self.vectors: dict[str, list[dict[str, np.ndarray]]] = {}
-        emb = artifacts.get("embeddings")
-        if emb is not None and any(m in questions for m in NEURAL):
+        self.stored: dict[str, list[dict[str, np.ndarray]]] = {}
+        self.source = "embeddings.parquet"
+        emb, weights = artifacts.get("embeddings"), artifacts.get("neumf")
+        neural = {m: g for m, g in self.golds.items() if g.recompute == measures.EMBEDDINGS}
+        if (emb is not None or weights is not None) and neural:
             need: dict[str, set] = {"item": set(), "user": set()}
-            for m, (tk, ck) in NEURAL.items():
-                for q in questions.get(m, []):
-                    need[tk].add(str((q.get("context") or {}).get(f"target_{tk}")))
-                    need[ck].update(map(str, q["candidates"]))
-            n = int(emb["seed"].max()) + 1 if "seed" in emb and len(emb) else 1
-            for kind, ids in need.items():
-                sub = emb[(emb["kind"] == kind) & emb["id"].astype(str).isin(ids)]
-                per = []
-                for j in range(n):
-                    t = sub[sub["seed"] == j] if "seed" in sub else sub
-                    vecs = {}
-                    for i, v in zip(t["id"].astype(str), t[EMBEDDING]):
-                        v = np.asarray(v, dtype=np.float64)
-                        norm = np.linalg.norm(v)
-                        vecs[i] = v / norm if norm > 0 else v
-                    per.append(vecs)
-                self.vectors[kind] = per
+            for m, g in neural.items():
+                for q in questions[m]:
+                    need[g.target].add(str((q.get("context") or {}).get(f"target_{g.target}")))
+                    need[g.candidate].update(map(str, q["candidates"]))
+            if emb is not None:
+                self.stored = _unit_vectors(emb, need)
+            if weights is not None:
+                self.vectors, self.source = _unit_vectors(weights, need), "the NeuMF weights (neumf.pt)"
+            else:
+                self.vectors = self.stored
         self.rules = None
-        if "assoc_rule" in questions and artifacts.get("rules") is not None:
-            r = artifacts["rules"]
+        ruled = [m for m, g in self.golds.items() if g.recipe == measures.RULE]
+        r = artifacts.get(measures.by_id(ruled[0]).artifact) if ruled else None
+        if r is not None:
             self.rules = {}
             self.consequents: dict[tuple, set] = {}
             for a, c, s, cf, lift in zip(r["antecedents"], r["consequents"], r["support"], r["confidence"], r["lift"]):
@@ -116,20 +142,22 @@ class Evidence:
                     self.rules[(a, c[0])] = (float(s), float(cf), float(lift))
 
     @staticmethod
-    def _table(measure: str, artifacts: dict[str, pd.DataFrame]) -> pd.DataFrame | None:
-        if measure.startswith("mem_"):
-            name = f"{TABLES[measure][1]}_similar_pairs"
-            t = artifacts.get(name)
-            if t is not None and "kind" in t:
-                t = t[t["kind"] == TABLES[measure][1]]
-            return t
-        t = artifacts.get("prototypes")
-        return t[t["measure"] == measure] if t is not None else None
+    def _table(measure: str, gold: measures.Gold, artifacts: dict[str, pd.DataFrame]) -> pd.DataFrame | None:
+        """The measure's rows of its artifact (one artifact may hold several measures' rows, by a
+        `measure` column, or several kinds of target, by a `kind` column)."""
+        t = artifacts.get(measures.by_id(measure).artifact)
+        if t is None:
+            return None
+        if "measure" in t:
+            t = t[t["measure"] == measure]
+        if "kind" in t:
+            t = t[t["kind"] == gold.target]
+        return t
 
     def neural_cosines(self, measure: str, target: str, cands: list[str]) -> list[list[float]] | None:
         """(training, candidate) cosines recomputed from embeddings.parquet; None when not loaded.
         Raises KeyError naming an id the embeddings do not hold."""
-        tk, ck = NEURAL[measure]
+        tk, ck = self.golds[measure].target, self.golds[measure].candidate
         if tk not in self.vectors:
             return None
         out = []
@@ -140,6 +168,19 @@ class Evidence:
             if miss is not None:
                 raise KeyError(f"{ck} {miss}")
             out.append([float(C[c] @ T[target]) for c in cands])
+        return out
+
+    def stored_differs(self, kind: str, ids: list[str]) -> list[str]:
+        """The ids whose embeddings.parquet vector is not the saved weights' (or is missing there),
+        when both were read."""
+        if self.vectors is self.stored or kind not in self.stored or kind not in self.vectors:
+            return []
+        out = []
+        for i in ids:
+            for W, S in zip(self.vectors[kind], self.stored[kind]):
+                if i in W and (i not in S or not np.allclose(W[i], S[i], atol=1e-6)):
+                    out.append(i)
+                    break
         return out
 
     def cosine(self, measure: str, a: str, b: str) -> float:
@@ -154,16 +195,23 @@ def _embedding_checks(path, q, ev, m, target, cands, a, g, violation) -> list:
         cos = ev.neural_cosines(m, target, cands)
     except KeyError as exc:
         return [violation(path, q["qid"], "artifact_differs_from_embeddings",
-                          f"{exc.args[0]} is not in embeddings.parquet")]
+                          f"{exc.args[0]} is not in {ev.source}")]
     if cos is None:
         return []
     out = []
+    tk, ck = ev.golds[m].target, ev.golds[m].candidate
+    edited = [f"{tk} {x}" for x in ev.stored_differs(tk, [target])] + [
+        f"{ck} {x}" for x in ev.stored_differs(ck, cands)]
+    if edited:
+        out.append(violation(path, q["qid"], "embeddings_differ_from_weights",
+                             f"embeddings.parquet holds other vectors than the saved NeuMF weights for "
+                             f"{', '.join(edited)}"))
     need = float(g["min_margin"].iat[0]) if g is not None and "min_margin" in g else 0.0
     for j, s in enumerate(cos):
         rival = max((k for k in range(len(s)) if k != a), key=lambda k: s[k])
         if s[a] - s[rival] < max(need, TOL) - TOL:
             out.append(violation(path, q["qid"], "gold_not_argmax",
-                                 f"recomputed from embeddings.parquet, under NeuMF training {j} the answer {cands[a]} "
+                                 f"recomputed from {ev.source}, under NeuMF training {j} the answer {cands[a]} "
                                  f"has cosine {s[a]:.4f}, candidate {cands[rival]} {s[rival]:.4f} (the margin is "
                                  f"{need:g})"))
     if g is not None and "seed_cosines" in g:
@@ -172,7 +220,7 @@ def _embedding_checks(path, q, ev, m, target, cands, a, g, violation) -> list:
             if c in art and any(abs(x - cos[j][k]) > 1e-6 for j, x in enumerate(art[c][:len(cos)])):
                 out.append(violation(path, q["qid"], "artifact_differs_from_embeddings",
                                      f"prototypes.parquet gives candidate {c} cosines "
-                                     f"{', '.join(f'{x:.4f}' for x in art[c])}, the embeddings "
+                                     f"{', '.join(f'{x:.4f}' for x in art[c])}, {ev.source} "
                                      f"{', '.join(f'{cos[j][k]:.4f}' for j in range(len(cos)))}"))
                 break
     return out
@@ -189,21 +237,24 @@ def gold_checks(path: str, q: dict, ev: Evidence, violation) -> list:
 
     cands, a = [str(c) for c in q["candidates"]], q["answer_index"]
     answer, ctx, evidence = cands[a], q.get("context") or {}, q.get("evidence") or {}
-    if m in TABLES:
-        col, kind = TABLES[m]
+    gold = ev.golds.get(m)
+    if gold is None:
+        return out
+    if gold.recipe == measures.TABLE:
+        col, kind = gold.score, gold.target
         target = str(ctx.get(f"target_{kind}"))
         scores = evidence.get(col)
         if isinstance(scores, list) and len(scores) == len(cands):
             why = _argmax_failure([float(s) for s in scores], a, cands, f"{col} (the question's evidence)")
             if why:
                 bad("gold_not_argmax", why)
-        if m in MEMORY:
+        if gold.recompute == measures.INTERACTIONS:
             rec = [ev.cosine(m, target, c) for c in cands]
             why = _argmax_failure(rec, a, cands, "cosine (recomputed from the interactions)")
             if why:
                 bad("gold_not_argmax", why)
         g = ev.tables.get(m, {}).get(target) if m in ev.tables else None
-        if m in NEURAL:
+        if gold.recompute == measures.EMBEDDINGS:
             out += _embedding_checks(path, q, ev, m, target, cands, a, g, violation)
         if m in ev.tables:
             if g is None:
@@ -226,7 +277,7 @@ def gold_checks(path: str, q: dict, ev: Evidence, violation) -> list:
                         bad("gold_not_argmax", why)
                 if isinstance(scores, list) and any(abs(float(s) - art[c]) > 1e-6 for s, c in zip(scores, cands)):
                     bad("evidence_differs_from_artifact", f"the question's {col} values differ from the artifact's")
-    elif m == "assoc_rule" and ev.rules is not None:
+    elif gold.recipe == measures.RULE and ev.rules is not None:
         ants = tuple(sorted(map(str, ctx.get("antecedents") or [])))
         rule = ev.rules.get((ants, answer))
         if rule is None or rule[2] <= 1.0:

@@ -8,14 +8,14 @@ from collections import Counter
 import pandas as pd
 
 from lrworld.audit import checks, golds, slots
-from lrworld.questions import measures
+from lrworld.questions import measures, shortfall, witnesses
 from lrworld.prompts.render import item_keys
 
 # Counts from the question reports that say what the benchmark is made of.
 REPORT_KEYS = ("requested", "users", "users_without_window", "ties", "skipped", "negatives_rejected",
                "values_true_of_positive_kept_out",
                "excluded_values", "eligible_rules", "targets_in_artifact", "dropped_same_text",
-               "negatives_rejected_same_text", "skipped_too_few_negatives", "targets_tried", "short")
+               "negatives_rejected_same_text", "skipped_too_few_negatives", "targets_tried", "short", "gold_sources")
 
 
 def _slot_sequences(dataset: str, questions: dict[str, tuple[str, list[dict]]]) -> dict:
@@ -26,11 +26,14 @@ def _slot_sequences(dataset: str, questions: dict[str, tuple[str, list[dict]]]) 
 def audit_dataset(dataset: str, domain: str, questions: dict[str, tuple[str, list[dict]]],
                   prompts: list[tuple[str, str, list[dict]]], reports: dict[str, dict], interactions: pd.DataFrame,
                   items: pd.DataFrame, ingest_report: dict, artifacts: dict[str, pd.DataFrame] | None = None,
-                  facts: pd.DataFrame | None = None) -> tuple[dict, list[checks.Violation]]:
+                  facts: pd.DataFrame | None = None,
+                  raw_facts: pd.DataFrame | None = None) -> tuple[dict, list[checks.Violation]]:
     """`questions`: measure -> (path, records); `prompts`: (path, measure, records) per prompt file;
     `reports`: measure -> question report; `artifacts`: ground-truth artifact name -> table (the
     HitRate@1 golds are re-derived from them); `facts`: the ingest's facts table (the knowledge
-    golds are re-read from it). Returns (audit, violations)."""
+    golds are re-read from it); `raw_facts`: the facts table made again from the raw data and
+    metadata files the config names (the knowledge golds re-derived from them: a value written
+    into both items.parquet and facts.parquet fails here). Returns (audit, violations)."""
     violations: list[checks.Violation] = []
     checked = Counter()
     known = checks.Known(interactions, [q for _, qs in questions.values() for q in qs])
@@ -41,10 +44,14 @@ def audit_dataset(dataset: str, domain: str, questions: dict[str, tuple[str, lis
     for m, (path, qs) in sorted(questions.items()):
         field = measures.get(domain, m).field
         truths = checks.field_keys(items, field) if field in items.columns else None
-        witnessed = (checks.Witnessed(facts, field) if facts is not None and field and qs
-                     and qs[0].get("candidate_kind") == "value" and (facts["field"] == field).any() else None)
+        values = bool(field and qs and qs[0].get("candidate_kind") == "value")
+        witnessed = (checks.Witnessed(facts, field) if values and facts is not None
+                     and (facts["field"] == field).any() else None)
+        raw = checks.Witnessed(raw_facts, field, checks.Witnessed.RAW) if values and raw_facts is not None else None
         for q in qs:
             violations += checks.question_checks(path, q, known, truths, works, evidence, witnessed)
+            if raw is not None and isinstance(q.get("answer_index"), int) and 0 <= q["answer_index"] < len(q["candidates"]):
+                violations += raw.violations(path, q)
             by_qid[q["qid"]] = q
         checked["questions"] += len(qs)
         k = len(qs[0]["candidates"]) if qs else measures.get(domain, m).n_candidates
@@ -130,9 +137,15 @@ def to_markdown(audit: dict) -> str:
         excluded = (r.get("excluded_values") or {}).get("item_values_removed", {})
         rejected = _sum(r.get("negatives_rejected")) + _sum(r.get("negatives_rejected_same_text"))
         skipped = _sum(r.get("skipped")) + _sum(r.get("dropped_same_text")) + _sum(r.get("skipped_too_few_negatives"))
-        lines.append(f"| {m} | {r['questions']} | {' '.join(map(str, s['counts']))} | {p} | {s['verdict']} | "
+        mark = (shortfall.MARK if r.get("short") else "") + (
+            witnesses.MARK if (r.get("gold_sources") or {}).get("single_source") else "")
+        lines.append(f"| {m}{mark} | {r['questions']} | {' '.join(map(str, s['counts']))} | {p} | {s['verdict']} | "
                      f"{r['tied_positives']} | {ties.get('users_dropped', 0)} | {_sum(excluded)} | {rejected} | "
                      f"{skipped} |")
+    # § short measures and ‡ the sources behind each knowledge measure's golds, as the tables say
+    short = {m: r["short"]["reason"] for m, r in audit["measures"].items() if (r.get("short") or {}).get("reason")}
+    backed = {m: r["gold_sources"] for m, r in audit["measures"].items() if r.get("gold_sources")}
+    lines += [x for line in shortfall.notes(short) + witnesses.notes(backed) for x in ("", line)]
     w = audit.get("works") or {}
     if w:
         by = ", ".join(f"{n} by {k}" for k, n in (w.get("by") or {}).items())

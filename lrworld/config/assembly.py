@@ -71,9 +71,16 @@ def _add_backends(s: dict) -> None:
 PAPER_NAME = {"paper_name": {"enum": paper.model_names()}}
 
 
+# which jobs a model has, whatever its backend: {dataset: [measure, ...]} it answers (a dataset it
+# does not name, none); absent, every planned measure (Plan.model_measures)
+RUN_KEYS = {"measures": {"type": "object", "propertyNames": {"$ref": "#/definitions/name"},
+                         "additionalProperties": {"type": "array", "items": {"type": "string"}, "uniqueItems": True}}}
+
+
 def backend_schema(backend: str) -> dict:
     return {"type": "object", "additionalProperties": False,
-            "properties": {**COMMON_KEYS, **PAPER_NAME, **backends().get(backend).schema}}
+            "properties": {**COMMON_KEYS, **PAPER_NAME, **RUN_KEYS, **backends().get(backend).schema},
+            "definitions": _schema()["definitions"]}
 
 
 # Keys of the captioner entry that are not its backend's (the instruction it is given).

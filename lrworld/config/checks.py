@@ -5,15 +5,16 @@ secrets in places that end up in logs. Each failure is one line naming the key o
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import string
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+from lrworld.models.registry import capabilities
 from lrworld.prompts.render import template_path
-from lrworld.prompts.variants import template_variant
+from lrworld.prompts.variants import refusal, template_variant
+from lrworld.questions import measures as measure_registry
 
 # The placeholders lrworld.prompts.render.render fills.
 PLACEHOLDERS = ("history", "candidates", "labels", "target", "history_inline", "candidates_inline")
@@ -44,9 +45,9 @@ def check(config: dict) -> None:
                          "table; enable at least one")
     _cache_dir(config)
     for name in config.get("prices") or {}:
-        if name not in config["models"]:
+        if name not in config["models"] and name != "captioner":
             raise CheckError(f"prices.{name}: no model of that name under models (a price is keyed by the "
-                             f"model's name in config.yaml)")
+                             f"model's name in config.yaml, or captioner)")
     for name in config["models"]:
         if name in RESERVED_MODELS:
             raise CheckError(f"models.{name}: the name {name!r} is the {RESERVED_MODELS[name]} (its answers and cache "
@@ -72,7 +73,7 @@ def check(config: dict) -> None:
     variants = config.get("variants", ["zero_shot"])
     if "cot" in variants:
         for name, m in enabled.items():
-            if m["backend"] != "random" and m.get("mode") == "choice":
+            if capabilities(m).reads_prompt and m.get("mode") == "choice":
                 raise CheckError(f"variants: cot asks the model to reason first, but models.{name} has mode: choice "
                                  f"(it would score the token after \"Let's think step by step\"); use a mode: "
                                  f"generate model for cot, or drop cot")
@@ -80,9 +81,22 @@ def check(config: dict) -> None:
         for measure in ds["measures"]:
             for tv in dict.fromkeys(template_variant(v) for v in variants):
                 check_template(template_path(ds["domain"], measure, tv))
+            for v in variants:
+                if line := refusal(name, measure, v, measure_registry.by_id(measure).profile):
+                    raise CheckError(line)
     for name, m in enabled.items():
-        if m["backend"] == "hf":
-            _hf_files(name, m)
+        for ds, wanted in (m.get("measures") or {}).items():
+            planned = (config["datasets"].get(ds) or {}).get("measures")
+            if planned is None:
+                raise CheckError(f"models.{name}.measures.{ds}: no dataset of that name is planned "
+                                 f"(datasets: {', '.join(config['datasets'])})")
+            if extra := [x for x in wanted if x not in planned]:
+                raise CheckError(f"models.{name}.measures.{ds}: {extra[0]!r} is not a measure of datasets.{ds} "
+                                 f"(its measures: {', '.join(planned)})")
+    for name, m in enabled.items():
+        files = capabilities(m).check_files
+        if files is not None and (problem := files(name, m)):
+            raise CheckError(problem)
 
 
 def check_template(path: Path) -> None:
@@ -145,30 +159,3 @@ def _cache_dir(config: dict) -> None:
     existing = next((p for p in [path, *path.parents] if p.exists()), None)
     if existing is not None and not existing.is_dir():
         raise CheckError(f"cache_dir: {existing} is a file, not a folder; set cache_dir to a folder")
-
-
-def _path_like(model: str) -> bool:
-    return model.startswith(("/", "./", "../", "~")) or model.count("/") > 1 or "\\" in model
-
-
-def _hf_files(name: str, m: dict) -> None:
-    """A local model's files exist (a typo in gguf_file fails here, not after loading transformers)."""
-    if m.get("package"):
-        spec = importlib.util.find_spec(m["package"])
-        if spec is None or not spec.submodule_search_locations:
-            raise CheckError(f"models.{name}.package: Python package {m['package']!r} is not installed")
-        folder = Path(spec.submodule_search_locations[0])
-    elif m.get("model") and Path(os.path.expanduser(m["model"])).exists():
-        folder = Path(os.path.expanduser(m["model"]))
-        if folder.is_file():
-            raise CheckError(f"models.{name}.model: {folder} is a file; give its folder as model: and the file "
-                             f"name as gguf_file:")
-    elif m.get("model") and _path_like(m["model"]):
-        raise CheckError(f"models.{name}.model: folder {m['model']} not found (a hub id is written org/name)")
-    else:
-        return  # a hub id: resolved (offline-aware) when the model is loaded
-    gguf = m.get("gguf_file")
-    if gguf and not (folder / gguf).is_file():
-        there = sorted(p.name for p in folder.glob("*.gguf"))
-        raise CheckError(f"models.{name}.gguf_file: {gguf!r} not found in {folder}; GGUF files there: "
-                         f"{', '.join(there) or 'none'}")

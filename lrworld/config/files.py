@@ -54,11 +54,25 @@ def choose(config: dict, cli_files, overrides: dict | None = None) -> dict:
     return config
 
 
-def load(directory: str | Path = ".", cli_files=()) -> dict:
-    """The config a `snakemake -d DIRECTORY --configfile CLI_FILES` run sees (before validation):
-    DIRECTORY/config.yaml, each file merged over it as Snakemake merges, then `choose`."""
+def load(directory: str | Path = ".", cli_files=(), overrides: dict | None = None) -> dict:
+    """The config a `snakemake -d DIRECTORY --configfile CLI_FILES --config OVERRIDES` run sees
+    (before validation): DIRECTORY/config.yaml, each file merged over it as Snakemake merges, the
+    `--config` settings merged last (`parse_overrides`), then `choose`."""
     base = Path(directory) / "config.yaml"
     config = (load_yaml(base) or {}) if base.exists() else {}
     for f in cli_files:
         update_config(config, load_yaml(f) or {})
-    return choose(config, cli_files)
+    if overrides:
+        update_config(config, copy.deepcopy(overrides))
+    return choose(config, cli_files, overrides)
+
+
+def parse_overrides(entries) -> dict:
+    """`--config KEY=VALUE ...` as Snakemake reads it (its own parser: YAML values)."""
+    from snakemake.cli import parse_config
+
+    bad = [e for e in entries or () if "=" not in e]
+    if bad:
+        raise ValueError(f"--config {bad[0]!r}: not KEY=VALUE (Snakemake's form, e.g. 'variants=[zero_shot]'; "
+                         f"a config file goes to --configfile)")
+    return parse_config(list(entries or ()))

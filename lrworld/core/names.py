@@ -29,19 +29,24 @@ def clean_name(name) -> str:
     return _DISAMBIGUATOR.sub("", s).strip()
 
 
-def _words(name) -> list[str]:
+def name_words(name) -> list[str]:
     s = without_accents(clean_name(name)).casefold()
     return re.sub(r"[^\w\s]+|_", "", s).split()
 
 
+def name_words(name) -> list[str]:
+    """The words of the compared form, in order ('Larry and Andy Wachowski' -> larry, and, andy, wachowski)."""
+    return _words(name)
+
+
 def name_key(name) -> str:
     """The compared form: clean_name without accents, case, punctuation or spaces."""
-    return "".join(_words(name))
+    return "".join(name_words(name))
 
 
 def same_name(a: str, b: str) -> bool:
     """Keys equal, the same words in another order ('Tran Anh Hung' / 'Anh Hung Tran'), or one
     spelling of the other ('Andrei Tarkovsky' / 'Andrey Tarkovskiy')."""
     ka, kb = name_key(a), name_key(b)
-    return bool(ka) and (ka == kb or sorted(_words(a)) == sorted(_words(b))
+    return bool(ka) and (ka == kb or sorted(name_words(a)) == sorted(name_words(b))
                          or SequenceMatcher(None, ka, kb).ratio() >= SPELLING_RATIO)

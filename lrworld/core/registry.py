@@ -102,19 +102,31 @@ def declarations(package: str, var: str) -> dict[str, dict]:
     out = {}
     for folder in spec.submodule_search_locations or []:
         for path in sorted(Path(folder).glob("*.py")):
-            if path.name.startswith("_"):
-                continue
-            tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-            for node in tree.body:
-                if (isinstance(node, ast.Assign) and len(node.targets) == 1
-                        and isinstance(node.targets[0], ast.Name) and node.targets[0].id == var):
-                    try:
-                        value = ast.literal_eval(node.value)
-                    except ValueError:
-                        raise ValueError(f"{path}: {var} must be a literal (it is read without importing "
-                                         f"the module)") from None
-                    module = f"{package}.{path.stem}"
-                    if isinstance(value.get("make"), str) and ":" not in value["make"]:
-                        value["make"] = f"{module}:{value['make']}"
-                    out[module] = value
+            if not path.name.startswith("_") and (value := _literal(path, var, f"{package}.{path.stem}")) is not None:
+                out[f"{package}.{path.stem}"] = value
     return out
+
+
+def declaration(module: str, var: str) -> dict | None:
+    """One module's top-level `var` literal, read with `ast` as `declarations` reads a package's
+    (an installed plugin's module: its package's `__init__` is imported to find it, the module not)."""
+    spec = importlib.util.find_spec(module)
+    if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+        raise ValueError(f"module {module!r} not found (or not a .py file)")
+    return _literal(Path(spec.origin), var, module)
+
+
+def _literal(path: Path, var: str, module: str) -> dict | None:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name) and node.targets[0].id == var):
+            try:
+                value = ast.literal_eval(node.value)
+            except ValueError:
+                raise ValueError(f"{path}: {var} must be a literal (it is read without importing "
+                                 f"the module)") from None
+            if isinstance(value, dict) and isinstance(value.get("make"), str) and ":" not in value["make"]:
+                value["make"] = f"{module}:{value['make']}"
+            return value
+    return None

@@ -83,3 +83,9 @@ def changed_since_fetch(manifest: str | Path, sha256) -> dict[str, str]:
         if now != sha:
             out[str(manifest.parent / name)] = now
     return out
+
+
+def raw_dir(cfg: dict, raw_files) -> Path:
+    """The folder a dataset's raw files are read from: its local `source.path`, or where the
+    fetched files lie."""
+    return Path(cfg["source"]["path"]) if "path" in cfg["source"] else Path(list(raw_files)[0]).parent

@@ -43,29 +43,50 @@ def parse_literal(line: str):
             return None, f"not a Python literal ({type(exc).__name__})"
 
 
+def _problem(rec, problem, required) -> str | None:
+    if problem is None and not isinstance(rec, dict):
+        problem = "not an object"
+    if problem is None:
+        missing = [k for k in required if k not in rec or rec[k] in (None, "")]
+        if missing:
+            problem = f"missing {missing}"
+    return problem
+
+
+def _lines(path: Path, fh, encoding: str):
+    """(line number, line) of a text stream, a decoding failure named by its line."""
+    lineno = 0
+    while True:
+        try:
+            line = fh.readline()
+        except UnicodeError as exc:
+            raise encoding_error(path, encoding, exc, lineno + 1) from None
+        if not line:
+            return
+        lineno += 1
+        yield lineno, line
+
+
 def read_records(path: str | Path, required: tuple[str, ...], on_bad_line: str, skipped: Counter,
                  parse: Callable[[str], tuple] = parse_json, encoding: str = "utf-8") -> Iterator[tuple[int, dict]]:
-    """Yield (line number, record) for each object line that has the required keys."""
+    """Yield (line number, record) for each object line that has the required keys; a file that is
+    one JSON array yields (position in the array, record) for each of its objects."""
     path = Path(path)
     with open_text(path, encoding) as fh:
-        lineno = 0
-        while True:
-            try:
-                line = fh.readline()
-            except UnicodeError as exc:
-                raise encoding_error(path, encoding, exc, lineno + 1) from None
-            if not line:
-                break
-            lineno += 1
+        first = True
+        lines = _lines(path, fh, encoding)
+        for lineno, line in lines:
             if not line.strip():
                 continue
+            if first and line.lstrip().startswith("["):
+                # one JSON array of records, not a record per line: each line would be "not valid
+                # JSON" and `on_bad_line: skip` would skip every record
+                text = line + "".join(rest for _, rest in lines)
+                yield from _array_records(path, text, required, on_bad_line, skipped)
+                return
+            first = False
             rec, problem = parse(line)
-            if problem is None and not isinstance(rec, dict):
-                problem = "not an object"
-            if problem is None:
-                missing = [k for k in required if k not in rec or rec[k] in (None, "")]
-                if missing:
-                    problem = f"missing {missing}"
+            problem = _problem(rec, problem, required)
             if problem is not None:
                 if on_bad_line == "skip" and problem != WRONG_FORMAT:
                     skipped[path.name] += 1
@@ -74,3 +95,22 @@ def read_records(path: str | Path, required: tuple[str, ...], on_bad_line: str, 
                 hint = "" if problem == WRONG_FORMAT else " (set on_bad_line: skip to count and skip such lines)"
                 raise DataError(f"{path}: line {lineno}: {problem}{hint}")
             yield lineno, rec
+
+
+def _array_records(path: Path, text: str, required, on_bad_line: str, skipped: Counter):
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DataError(f"{path}: one JSON array (the file starts with '['), not a record per line, and not "
+                        f"valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    if not isinstance(data, list):
+        raise DataError(f"{path}: starts with '[' but is not one JSON array of records")
+    for n, rec in enumerate(data, 1):
+        problem = _problem(rec, None, required)
+        if problem is not None:
+            if on_bad_line == "skip":
+                skipped[path.name] += 1
+                continue
+            raise DataError(f"{path}: record {n} of the JSON array: {problem} (set on_bad_line: skip to count "
+                            "and skip such records)")
+        yield n, rec

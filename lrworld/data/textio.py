@@ -27,12 +27,40 @@ class EncodingError(DataError):
     """A file not readable in the configured encoding; ingest adds the dataset's key."""
 
 
+BOMS = ((b"\xef\xbb\xbf", "UTF-8"), (b"\xff\xfe\x00\x00", "UTF-32 LE"), (b"\x00\x00\xfe\xff", "UTF-32 BE"),
+        (b"\xff\xfe", "UTF-16 LE"), (b"\xfe\xff", "UTF-16 BE"))
+
+
+def bom_of(path) -> str | None:
+    """The byte-order mark the file (plain or gzip) starts with, by name; None without one."""
+    try:
+        with (_Gzip(Path(path)) if is_gzip(path) else open(path, "rb")) as fh:
+            head = fh.read(4)
+    except (OSError, DataError):
+        return None
+    return next((name for mark, name in BOMS if head.startswith(mark)), None)
+
+
+def _one_byte(encoding: str) -> bool:
+    return not encoding.lower().replace("_", "-").startswith(("utf", "u16", "u32"))
+
+
 def encoding_error(path, encoding: str, exc: UnicodeError, line: int | None = None) -> EncodingError:
-    """One line for a decoding failure; a plain UnicodeError (utf-16 with no BOM) has no offset."""
+    """One line for a decoding failure, naming the encoding that failed and the byte-order mark the
+    file starts with; a plain UnicodeError (utf-16 with no BOM) has no offset."""
     where = f"line {line}: " if line is not None else ""
     at = f" at byte offset {exc.start}" if isinstance(exc, UnicodeDecodeError) else ""
     why = getattr(exc, "reason", None) or str(exc)
-    return EncodingError(f"{path}: {where}not readable as {encoding}{at} ({why}); {ENCODING_HINT}")
+    bom = bom_of(path)
+    if bom == "UTF-8" and _one_byte(encoding):
+        # open_text read it as UTF-8 for its mark: the configured encoding never ran, and changing
+        # it cannot help (a latin-1 file saved with a stray UTF-8 byte-order mark)
+        return EncodingError(f"{path}: {where}not readable as UTF-8{at} ({why}): the file starts with a UTF-8 "
+                             f"byte-order mark, so it was read as UTF-8, not as the configured {encoding}, and its "
+                             f"other bytes are not UTF-8; remove the mark (its first 3 bytes) to read it as "
+                             f"{encoding}, or save the file as UTF-8")
+    mark = f"byte-order mark: {bom}" if bom else "no byte-order mark"
+    return EncodingError(f"{path}: {where}not readable as {encoding}{at} ({why}; {mark}); {ENCODING_HINT}")
 
 
 class _Gzip(io.BufferedIOBase):

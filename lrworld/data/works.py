@@ -3,8 +3,10 @@
 ML-100K lists 18 films under two ids ("Fly Away Home (1996)" is 304 and 500): a question could ask
 which film is most similar to one id and count the other as the gold, or offer as a negative a film
 the user rated under the other id. External ids come first (`EXTERNAL_IDS`: links.csv's imdbId and
-tmdbId, an IMDb id from the metadata, an ASIN): items sharing one are one work, and two items with
-different ones are never merged, whatever their titles (Emma 1996 is tt0116191 and tt0118308).
+tmdbId, an IMDb id from the metadata, an ASIN): items sharing one are one work unless another
+external id both have differs, and two items with different values of any one are never merged,
+whatever their titles (Emma 1996 is tt0116191 and tt0118308; two Confessions of a Dangerous Mind
+share a TMDb id, not an IMDb id). docs/datasets.md states this rule.
 Title + year merges only the rest: titles that read the same after normalisation
 (`display.display_key`: case, punctuation, spacing) with equal years, never a title the loader
 flagged as damaged (`title_damaged`: a spreadsheet turned "September 11" and "9/11" into 11-Sep) and
@@ -132,6 +134,11 @@ def work_groups(items: pd.DataFrame, report: dict | None = None) -> list[list[st
     out = [out[k] for k in _order(pd.Series([g[0] for g in out]))]
     report.update({"basis": how, "kept_apart": kept_apart, "damaged_titles_not_merged": damaged})
     return out
+
+
+def title_year_only(report: dict) -> list[str]:
+    """The groups of a `merge_same_work` report merged on title + year alone (no external id)."""
+    return [g for g in report.get("merged", []) if g.endswith(" by title_year")]
 
 
 def merge_same_work(items: pd.DataFrame, inter: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, dict]:

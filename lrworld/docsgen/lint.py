@@ -27,6 +27,8 @@ HISTORY = {
     "review round": re.compile(r"\bround\s+\d+\b|\btrust\s+round\b|\btrust-[a-f]\b", re.I),
     "branch": re.compile(r"\bthis\s+branch\b|\bbranch\s+[\w-]+-[a-z]\b|\bold\s+main\b", re.I),
     "commit comparison": re.compile(r"\b(?:main|commit|before|since|after)\s+[0-9a-f]{7,40}\b"),
+    # then-and-now prose: a sentence opening "Before, ...", a "Before ... Now ..." pair, "no lon" + "ger"
+    "then and now": re.compile(r"\bno\s+longer\b|(?:^|[.!?:]\s+)Before,\s|\bBefore\b[^.]{0,300}\.\s+Now\b", re.I),
 }
 
 # A figure: a number with two or more decimals, a percentage or ratio with decimals, a duration

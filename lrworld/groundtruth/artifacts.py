@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lrworld.core.registry import Registry
+from lrworld.core import plugins
+from lrworld.core.registry import Registry, resolve
 
 MADE = "gt_artifact"  # the rule of the artifacts that name their function
 
@@ -24,25 +25,36 @@ class Artifact:
     needs: tuple[str, ...] = ()  # artifacts it is computed from (besides the interactions)
     made_with: tuple[str, ...] = ()  # artifacts the same job writes (the model behind embeddings)
     make: str | None = None  # "module:attr" of its function, for the `gt_artifact` rule
+    # "module:attr" reading a file that is not a table into the table the audit checks (the NeuMF
+    # weights into the embeddings they hold); None: the file is parquet
+    reader: str | None = None
+
+
+def _add(name: str, artifact: Artifact) -> None:
+    if (artifact.make is None) != (artifact.rule != MADE) or (
+            artifact.make and artifact.path != f"results/gt/{{dataset}}/{name}.parquet"):
+        raise ValueError(f"ground-truth artifact {name!r}: name a make function (its file results/gt/"
+                         f"{{dataset}}/{name}.parquet) or a rule of its own, not both")
+    REGISTRY.add(name, artifact)
+    ARTIFACTS[name] = artifact
 
 
 ARTIFACTS = {
     "rules": Artifact("results/gt/{dataset}/rules.parquet", "assoc_rules"),
     "item_similar_pairs": Artifact("results/gt/{dataset}/item_similar_pairs.parquet", "similar_pairs"),
     "user_similar_pairs": Artifact("results/gt/{dataset}/user_similar_pairs.parquet", "similar_pairs"),
-    "neumf": Artifact("results/gt/{dataset}/neumf.pt", "neumf"),
+    "neumf": Artifact("results/gt/{dataset}/neumf.pt", "neumf", reader="lrworld.groundtruth.neumf:weights_frame"),
     "embeddings": Artifact("results/gt/{dataset}/embeddings.parquet", "neumf", made_with=("neumf",)),
     "prototypes": Artifact("results/gt/{dataset}/prototypes.parquet", "prototypes", needs=("embeddings",)),
 }
 
 
 REGISTRY: Registry[Artifact] = Registry("ground-truth artifact")
-for _name, _artifact in ARTIFACTS.items():
-    if (_artifact.make is None) != (_artifact.rule != MADE) or (
-            _artifact.make and _artifact.path != f"results/gt/{{dataset}}/{_name}.parquet"):
-        raise ValueError(f"ground-truth artifact {_name!r}: name a make function (its file results/gt/"
-                         f"{{dataset}}/{_name}.parquet) or a rule of its own, not both")
-    REGISTRY.add(_name, _artifact)
+for _name, _artifact in list(ARTIFACTS.items()):
+    _add(_name, _artifact)
+for _ep in plugins.points("lrworld.artifacts"):  # an installed package's own: {name: Artifact}
+    for _name, _artifact in dict(plugins.load(_ep)).items():
+        _add(_name, _artifact)
 
 
 def made() -> dict[str, str]:
@@ -83,3 +95,13 @@ def name_of(path: str) -> str:
 def rule_of(path: str) -> str:
     """The rule that made an artifact file."""
     return REGISTRY.get(name_of(path)).rule
+
+
+def read(path: str):
+    """An artifact file as a table: parquet, or what its registry entry's `reader` makes of it."""
+    a = REGISTRY.get(name_of(str(path)))
+    if a.reader:
+        return resolve(a.reader)(path)
+    import pandas as pd
+
+    return pd.read_parquet(path)

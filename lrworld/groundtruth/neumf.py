@@ -202,6 +202,14 @@ def embeddings_frame(result: dict) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)
 
 
+def weights_frame(path) -> pd.DataFrame:
+    """The embeddings held by saved NeuMF weights (`neumf.pt`, tensors only), as embeddings_frame
+    lays them out: what the audit recomputes the neural golds from."""
+    from lrworld.core.tensors import load_tensors
+
+    return embeddings_frame(load_tensors(path, "NeuMF weights"))
+
+
 def n_trainings(emb: pd.DataFrame) -> int:
     return int(emb["seed"].max()) + 1 if "seed" in emb and len(emb) else 1
 

@@ -33,14 +33,19 @@ import numpy as np
 import pandas as pd
 
 from lrworld.core.seeding import rng_for
+from lrworld.groundtruth.eligibility import eligible as eligible_by_count, training_counts
 from lrworld.groundtruth.neumf import embedding_matrix, n_trainings
+from lrworld.questions import enforced, measures
+from lrworld.questions.distractors import Debias, GoldCap, Ranks, matched
 from lrworld.questions.negatives import first_eligible
 
 PROTO_COLUMNS = ["measure", "cluster", "target", "centroid_distance", "candidate", "cosine",
                  "is_answer", "rank", "seed_cosines", "seeds_agreeing", "seeds_pool_argmax", "margin",
                  "consensus_margin", "min_margin", "status"]
-DIRECTIONS = {"neu_item2users": ("item", "user"), "neu_user2items": ("user", "item")}
+ARTIFACT = "prototypes"
 KEPT, SEED_DISAGREEMENT, MARGIN = "kept", "seed_disagreement", "margin"
+# questions.max_gold_share and questions.distractors: matched (lrworld/questions/distractors.py)
+GOLD_SHARE, NO_MATCH = "gold_share", "no_matched_distractors"
 
 
 def _unit(x: np.ndarray) -> np.ndarray:
@@ -95,11 +100,19 @@ def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, m
                          n_targets: int, k: int = 10, seed: int = 0, n_candidates: int = 10,
                          n_positives: int = 10, column: str = "gmf", threads: int = 1, *, dataset: str,
                          display: dict[str, str] | None = None, margin: float = 0.0,
-                         max_visits: int | None = None):
+                         max_visits: int | None = None, min_interactions: int = 1,
+                         debias: Debias | None = None):
     """Return (table, stats): PROTO_COLUMNS, answer row first per kept target, targets in visit
     order (a dropped target: one row, its status says why). `display` (item id -> display key)
-    keeps look-alike item negatives out."""
-    tkind, ckind = DIRECTIONS[measure]
+    keeps look-alike item negatives out: of the gold, of each other and of the target user's history.
+    An entity with fewer than `min_interactions` training interactions is never a target, a gold or
+    a negative (lrworld/groundtruth/eligibility.py); the targets so passed over are counted
+    (`dropped_few_interactions`). `debias`: matched negatives by the candidates' interactions and
+    the gold-share cap (a dropped target's status says which)."""
+    debias = debias or Debias()
+    # the direction (target kind -> candidate kind) is the measure's registry entry's
+    gold = measures.by_id(measure).gold
+    tkind, ckind = gold.target, gold.candidate
     n_seeds = n_trainings(embeddings)
     t_ids, Ts = _matrices(embeddings, tkind, column, n_seeds)
     c_ids, Cs = _matrices(embeddings, ckind, column, n_seeds)
@@ -109,6 +122,13 @@ def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, m
     if max_visits is None:
         max_visits = 20 * n_targets
     targets = kmeans_targets(features, k, max_visits, kmeans_seed, threads)
+    counts = training_counts(interactions)
+    cap = GoldCap(debias.cap(n_targets))
+    ranks = None
+    if debias.matched:  # the counts a popularity answerer reads: every interaction
+        ranks = Ranks(interactions[f"{ckind}_id"].astype(str).value_counts().to_dict(), [str(c) for c in c_ids])
+    trained_c = eligible_by_count(c_ids, counts[ckind], min_interactions)
+    trained_t = eligible_by_count(t_ids, counts[tkind], min_interactions)
     # only the targets' interactions: never a per-entity set of the whole data
     tcol, ccol = ("user_id", "item_id") if tkind == "user" else ("item_id", "user_id")
     sub = interactions[interactions[tcol].astype(str).isin({str(t_ids[r]) for r, _, _ in targets})]
@@ -116,7 +136,7 @@ def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, m
     key = None
     if display is not None and ckind == "item":
         def key(c):
-            return display.get(str(c_ids[c]), str(c_ids[c]))
+            return enforced.work_key(c_ids[c], display)
     cols = {c: [] for c in PROTO_COLUMNS}
 
     def row(cl, target, dist, cand, cos, is_answer, rank, agreeing, on_top, mg, lead, status):
@@ -125,14 +145,17 @@ def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, m
                                            lead, margin, status)):
             cols[name].append(v)
 
-    skipped = rejected = kept = visited = 0
-    counts = {SEED_DISAGREEMENT: 0, MARGIN: 0}
+    skipped = rejected = kept = visited = few = 0
+    counts = {SEED_DISAGREEMENT: 0, MARGIN: 0, GOLD_SHARE: 0, NO_MATCH: 0}
     agreeing_total = pool_top_total = 0
     for r, cl, dist in targets:
         if kept >= n_targets:
             break
+        if not trained_t[r]:
+            few += 1
+            continue
         cos = np.stack([C @ T[r] for C, T in zip(Cs, Ts)])  # (trainings, entities), float64
-        in_pool = np.ones(len(c_ids), dtype=bool)
+        in_pool = trained_c.copy()
         in_pool[[c_pos[i] for i in known.get(str(t_ids[r]), set()) if i in c_pos]] = False
         pool = np.flatnonzero(in_pool)
         if len(pool) < n_positives + n_candidates - 1:
@@ -148,8 +171,24 @@ def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, m
         for c in cos:
             eligible[pool[np.lexsort((pool, -c[pool]))][:n_positives]] = False
         target = str(t_ids[r])
+        if cap.full(str(c_ids[gold])):
+            counts[GOLD_SHARE] += 1
+            row(cl, target, dist, gold, cos, True, 0, 0, 0, lead, lead, GOLD_SHARE)
+            continue
         order = rng_for(seed, dataset, measure, "negatives", target).permutation(len(c_ids))
-        negs, rej = first_eligible(order, eligible, n_candidates - 1, key, [key(gold)] if key else ())
+        # an item reading like the gold, an earlier pick or an item the target met is taken (enforced.Met)
+        taken = [key(gold), *enforced.Met(known.get(target, ()), display).by_work] if key else ()
+        if ranks is not None:
+            drawn = matched([str(c_ids[i]) for i in order if eligible[i]], str(c_ids[gold]), n_candidates - 1, ranks,
+                            rng_for(seed, dataset, measure, "matched", target),
+                            key=(lambda c: key(c_pos[c])) if key else None, taken=taken)
+            if drawn is None:
+                counts[NO_MATCH] += 1
+                row(cl, target, dist, gold, cos, True, 0, 0, 0, lead, lead, NO_MATCH)
+                continue
+            negs, rej = [c_pos[c] for c in drawn[0]], drawn[1]
+        else:
+            negs, rej = first_eligible(order, eligible, n_candidates - 1, key, taken)
         if len(negs) < n_candidates - 1:
             skipped += 1
             continue
@@ -167,6 +206,7 @@ def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, m
             continue
         rejected += rej
         kept += 1
+        cap.take(str(c_ids[gold]))
         rank_of = {int(c): i for i, c in enumerate(ranked)}
         for j, c in enumerate([gold, *negs]):
             row(cl, target, dist, c, cos, j == 0, rank_of[int(c)], agreeing, on_top, mg, lead, KEPT)
@@ -177,18 +217,27 @@ def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, m
     stats = {"measure": measure, "k": k, "seeds": n_seeds, "margin": margin, "n_targets": kept,
              "considered": visited, "dropped_seed_disagreement": counts[SEED_DISAGREEMENT],
              "dropped_margin": counts[MARGIN], "skipped": skipped,
+             "dropped_gold_share": counts[GOLD_SHARE], "dropped_no_matched_distractors": counts[NO_MATCH],
              "seed_agreement": round(agreeing_total / (n_seeds * visited), 4) if visited else None,
              "pool_argmax_agreement": round(pool_top_total / (n_seeds * visited), 4) if visited else None,
-             "n_positives": n_positives, "embedding": column, "negatives_rejected_same_text": rejected}
+             "n_positives": n_positives, "embedding": column, "negatives_rejected_same_text": rejected,
+             "min_interactions": min_interactions, "dropped_few_interactions": few,
+             "candidates_few_interactions": int((~trained_c).sum())}
+    # the report of the questions built from this table reads them (groundtruth/questions.py)
+    table["min_interactions"] = min_interactions
+    table["dropped_few_interactions"] = few
+    table["candidates_few_interactions"] = int((~trained_c).sum())
     return table, stats
 
 
 def all_prototypes(embeddings, interactions, n_targets, k=10, seed=0, n_positives=10, column="gmf", threads=1, *,
-                   dataset: str, display: dict[str, str] | None = None, margin: float = 0.0):
+                   dataset: str, display: dict[str, str] | None = None, margin: float = 0.0,
+                   min_interactions: int = 1, debias: Debias | None = None):
     parts, stats = [], {}
-    for m in DIRECTIONS:
+    for m in (m.id for m in measures.MEASURES if m.artifact == ARTIFACT):
         t, s = prototype_candidates(embeddings, interactions, m, n_targets, k, seed, n_positives=n_positives,
-                                    column=column, threads=threads, dataset=dataset, display=display, margin=margin)
+                                    column=column, threads=threads, dataset=dataset, display=display, margin=margin,
+                                    min_interactions=min_interactions, debias=debias)
         parts.append(t)
         stats[m] = s
     return pd.concat(parts, ignore_index=True), stats

@@ -20,8 +20,9 @@ import numpy as np
 import pandas as pd
 
 from lrworld.core.display import display_key
+from lrworld.questions import enforced
+from lrworld.questions.distractors import Debias, GoldCap, Ranks, matched
 from lrworld.questions.negatives import draw_distinct
-from lrworld.questions.builders import ARTIFACT, register_builder
 from lrworld.core.seeding import answer_slot, place_answer, rng_for
 
 QTYPE = "hit10"
@@ -52,15 +53,18 @@ def _user_key(recent: list[str], display: dict[str, str]) -> str:
 
 # --- association rules --------------------------------------------------------------------------
 
-@register_builder("assoc_rule", ARTIFACT)
 def build_assoc_rule_questions(interactions: pd.DataFrame, rules: pd.DataFrame, n_questions: int,
-                               seed: int, dataset: str, display: dict[str, str] | None = None):
+                               seed: int, dataset: str, display: dict[str, str] | None = None,
+                               debias: Debias | None = None):
     """One question per sampled rule A -> {c} with lift > 1 (single-item consequent).
 
     Negatives: 9 items drawn uniformly from the dataset's items, excluding the items of A and every
     consequent item of any mined rule with the same antecedent A (so no negative is a known rule
     consequent of A: each has support(A+x) < min_support or confidence(A->x) < min_confidence), and
-    (with `display`, item id -> display key) any item that reads like the answer or a drawn negative."""
+    (with `display`, item id -> display key) any item that reads like the answer or a drawn negative.
+    `debias`: negatives matched by interactions, the gold-share cap (lrworld/questions/distractors.py)."""
+    debias = debias or Debias()
+    cap = GoldCap(debias.cap(n_questions))
     all_items = np.asarray(sorted(interactions["item_id"].astype(str).unique()), dtype=object)
     ants = [tuple(a) for a in rules["antecedents"]]
     cons = [tuple(c) for c in rules["consequents"]]
@@ -72,20 +76,39 @@ def build_assoc_rule_questions(interactions: pd.DataFrame, rules: pd.DataFrame, 
             conf[(a, c[0])] = float(cf)
     eligible = [i for i in range(len(rules)) if len(cons[i]) == 1 and rules["lift"].iat[i] > 1.0]
     order = rng_for(seed, dataset, "assoc_rule", "rules").permutation(eligible) if eligible else []
-    key = (lambda i: display.get(i, i)) if display is not None else None
+    key = (lambda i: enforced.work_key(i, display)) if display is not None else None
     out, report = [], Counter()
+    ranks = (Ranks(interactions["item_id"].astype(str).value_counts().to_dict(), all_items)
+             if debias.matched else None)
     for i in order:
         if len(out) >= n_questions:
             break
         a, c = ants[i], cons[i][0]
         qkey = "+".join(a) + "->" + c
+        if key and any(enforced.same_work(c, x, display) for x in a):
+            # the consequent reads like an antecedent: a reader sees the answer in the question
+            report["skipped_consequent_same_work_as_antecedent"] += 1
+            continue
+        if cap.full(c):
+            report["dropped_gold_share"] += 1
+            continue
         pool = all_items[~np.isin(all_items, list(blocked[a]))]
         draw = rng_for(seed, dataset, "assoc_rule", "negatives", qkey)
-        negs, rej = draw_distinct(pool, N_CANDIDATES - 1, draw, key, [key(c)] if key else ())
+        # never a negative reading like the answer, another pick or an antecedent (enforced.same_work)
+        taken = [key(c), *map(key, a)] if key else ()
+        if ranks is not None:
+            got = matched(list(pool[draw.permutation(len(pool))]), c, N_CANDIDATES - 1, ranks, draw, key, taken)
+            if got is None:
+                report["dropped_no_matched_distractors"] += 1
+                continue
+            negs, rej = got
+        else:
+            negs, rej = draw_distinct(pool, N_CANDIDATES - 1, draw, key, taken)
         report["negatives_rejected_same_text"] += rej
         if len(negs) < N_CANDIDATES - 1:
             report["skipped_too_few_negatives"] += 1
             continue
+        cap.take(c)
         slot = answer_slot(seed, dataset, "assoc_rule", qkey, N_CANDIDATES)
         cands = place_answer(c, negs, slot)
         ev = {"support": float(rules["support"].iat[i]), "confidence": float(rules["confidence"].iat[i]),
@@ -104,6 +127,9 @@ def _drop_report(table) -> dict:
     per = table.drop_duplicates("target")
     out = {"candidates_considered": int(len(per)),
            "dropped_margin": int((per["status"] == "margin").sum())}
+    for status in ("gold_share", "no_matched_distractors"):  # questions.max_gold_share, distractors: matched
+        if (per["status"] == status).any():
+            out[f"dropped_{status}"] = int((per["status"] == status).sum())
     if "seeds_agreeing" in per:
         seeds = len(per["seed_cosines"].iat[0]) if len(per) else 0
         out.update({"seeds": seeds, "dropped_seed_disagreement": int((per["status"] == "seed_disagreement").sum()),
@@ -111,6 +137,9 @@ def _drop_report(table) -> dict:
                     "seed_agreement": round(float(per["seeds_agreeing"].sum()) / (seeds * len(per)), 4)
                     if len(per) else None,
                     "min_margin": float(per["min_margin"].iat[0]) if len(per) else None})
+        if "min_interactions" in per and len(per):  # groundtruth.neural.min_interactions (eligibility.py)
+            out.update({k: int(per[k].iat[0]) for k in ("min_interactions", "dropped_few_interactions",
+                                                         "candidates_few_interactions")})
         if "seeds_pool_argmax" in per:  # ... and whose argmax of the whole pool is (the old rule's figure)
             out["pool_argmax_agreement"] = (round(float(per["seeds_pool_argmax"].sum()) / (seeds * len(per)), 4)
                                             if len(per) else None)
@@ -165,15 +194,15 @@ def _from_table(interactions, table, score_col, measure, target_kind, cand_kind,
     return out, {"targets_in_artifact": len(groups), **report}
 
 
-@register_builder("mem_item_item", ARTIFACT)
-def build_mem_item_item_questions(interactions, pairs, n_questions, seed, dataset, display=None):
+def build_mem_item_item_questions(interactions, pairs, n_questions, seed, dataset, display=None, debias=None):
+    # debias: the artifact drew its negatives and capped its golds (questions.distractors, max_gold_share)
     p = pairs[pairs["kind"] == "item"] if "kind" in pairs else pairs
     return _from_table(interactions, p, "similarity", "mem_item_item", "item", "item", n_questions, seed,
                        dataset, extra_cols=("n_positives", "negative_cutoff", "negative_rule"), display=display)
 
 
-@register_builder("mem_user_user", ARTIFACT)
-def build_mem_user_user_questions(interactions, pairs, n_questions, seed, dataset, display=None):
+def build_mem_user_user_questions(interactions, pairs, n_questions, seed, dataset, display=None, debias=None):
+    # debias: the artifact drew its negatives and capped its golds (questions.distractors, max_gold_share)
     p = pairs[pairs["kind"] == "user"] if "kind" in pairs else pairs
     return _from_table(interactions, p, "similarity", "mem_user_user", "user", "user", n_questions, seed,
                        dataset, extra_cols=("n_positives", "negative_cutoff", "negative_rule"), display=display)
@@ -188,15 +217,15 @@ from_table = _from_table
 NEURAL_EVIDENCE = ("cluster", "seeds_agreeing", "min_margin")
 
 
-@register_builder("neu_item2users", ARTIFACT)
-def build_neu_item2users_questions(interactions, prototypes, n_questions, seed, dataset, display=None):
+def build_neu_item2users_questions(interactions, prototypes, n_questions, seed, dataset, display=None, debias=None):
+    # debias: the artifact drew its negatives and capped its golds (questions.distractors, max_gold_share)
     p = prototypes[prototypes["measure"] == "neu_item2users"]
     return _from_table(interactions, p, None, "neu_item2users", "item", "user", n_questions, seed,
                        dataset, extra_cols=NEURAL_EVIDENCE, display=display, sort=True)
 
 
-@register_builder("neu_user2items", ARTIFACT)
-def build_neu_user2items_questions(interactions, prototypes, n_questions, seed, dataset, display=None):
+def build_neu_user2items_questions(interactions, prototypes, n_questions, seed, dataset, display=None, debias=None):
+    # debias: the artifact drew its negatives and capped its golds (questions.distractors, max_gold_share)
     p = prototypes[prototypes["measure"] == "neu_user2items"]
     return _from_table(interactions, p, None, "neu_user2items", "user", "item", n_questions, seed,
                        dataset, extra_cols=NEURAL_EVIDENCE, display=display, sort=True)

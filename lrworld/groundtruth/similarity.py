@@ -33,7 +33,9 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from lrworld.questions import enforced
 from lrworld.groundtruth.transactions import binary_matrix, index_interactions
+from lrworld.questions.distractors import Debias, GoldCap, Ranks, matched
 from lrworld.questions.negatives import draw_distinct
 from lrworld.core.seeding import rng_for
 
@@ -55,11 +57,14 @@ def cosine_rows(M: sp.csr_matrix, rows: np.ndarray, norms: np.ndarray | None = N
 def similar_pairs(interactions: pd.DataFrame, kind: str, n_targets: int, threshold: float = 0.01,
                   seed: int = 0, n_candidates: int = 10, min_degree: int = 5, block: int = 64,
                   max_visits: int | None = None, fallback_quantile: float | None = 0.5, *, dataset: str,
-                  display: dict[str, str] | None = None, margin: float = 0.0):
+                  display: dict[str, str] | None = None, margin: float = 0.0, debias: Debias | None = None):
     """Return (pairs, stats). pairs: one row per (target, candidate), PAIR_COLUMNS; the answer row
     first within each target, then the negatives in draw order; targets in visiting order.
     max_visits bounds the work when most targets are skipped (default 20 * n_targets).
-    `dataset` names the draws; `display` (entity id -> display key) keeps look-alike negatives out."""
+    `dataset` names the draws; `display` (entity id -> display key) keeps look-alike negatives out.
+    `debias`: negatives matched by interactions and the gold-share cap (lrworld/questions/distractors.py);
+    a target so dropped keeps one row, its status `gold_share` or `no_matched_distractors`."""
+    debias = debias or Debias()
     if kind not in ("item", "user"):
         raise ValueError(f"kind must be 'item' or 'user', got {kind!r}")
     idx = index_interactions(interactions)
@@ -75,7 +80,10 @@ def similar_pairs(interactions: pd.DataFrame, kind: str, n_targets: int, thresho
     rows = []
     skipped_no_pos = skipped_few_neg = visited = rejected = 0
     dropped = []
-    key = (lambda c: display.get(str(ids[c]), str(ids[c]))) if display is not None else None
+    key = (lambda c: enforced.work_key(ids[c], display)) if display is not None else None
+    skipped_same_work = 0
+    cap = GoldCap(debias.cap(n_targets))
+    ranks = Ranks(dict(enumerate(degree.tolist())), range(len(degree))) if debias.matched else None
     if max_visits is None:
         max_visits = 20 * n_targets
     order = order[:max_visits]
@@ -95,9 +103,16 @@ def similar_pairs(interactions: pd.DataFrame, kind: str, n_targets: int, thresho
                 skipped_no_pos += 1
                 continue
             best = pos[np.argmax(s[pos])]  # first max = smallest code = smallest id (sorted codes)
+            if key and enforced.same_work(ids[best], ids[t], display):
+                # the gold would read like the target: no question a reader can answer
+                skipped_same_work += 1
+                continue
             lead = float(s[best] - np.max(np.delete(s, [best, t]))) if len(s) > 2 else float("inf")
             if lead < margin:
-                dropped.append((t, best, s[best], len(pos), lead))
+                dropped.append((t, best, s[best], len(pos), lead, "margin"))
+                continue
+            if cap.full(int(best)):
+                dropped.append((t, best, s[best], len(pos), lead, "gold_share"))
                 continue
             cutoff, rule = float(threshold), "below_threshold"
             neg_pool = np.flatnonzero(s <= cutoff)
@@ -113,12 +128,23 @@ def similar_pairs(interactions: pd.DataFrame, kind: str, n_targets: int, thresho
                 skipped_few_neg += 1
                 continue
             draw = rng_for(seed, dataset, "similar_pairs", kind, "negatives", str(ids[t]))
-            negs, rej = draw_distinct(neg_pool, n_neg, draw, key, [key(best)] if key else ())
+            # never a negative reading like the gold, another pick or the target (enforced.same_work)
+            taken = [key(best), key(t)] if key else ()
+            if ranks is not None:
+                got = matched([int(c) for c in neg_pool[draw.permutation(len(neg_pool))]], int(best), n_neg, ranks,
+                              draw, key, taken)
+                if got is None:
+                    dropped.append((t, best, s[best], len(pos), lead, "no_matched_distractors"))
+                    continue
+                negs, rej = got
+            else:
+                negs, rej = draw_distinct(neg_pool, n_neg, draw, key, taken)
             rejected += rej
             if len(negs) < n_neg:
                 skipped_few_neg += 1
                 continue
             negs = np.asarray(negs)
+            cap.take(int(best))
             rows.append((t, best, negs, s[best], s[negs], len(pos), cutoff, rule, lead))
     out = {c: [] for c in PAIR_COLUMNS}
     n_fallback = sum(r[7] == "below_quantile" for r in rows)
@@ -134,9 +160,9 @@ def similar_pairs(interactions: pd.DataFrame, kind: str, n_targets: int, thresho
         out["negative_rule"] += [rule] * len(cands)
         out["margin"] += [float(lead)] * len(cands)
         out["status"] += ["kept"] * len(cands)
-    for t, best, sb, npos, lead in dropped:
+    for t, best, sb, npos, lead, status in dropped:
         for c, v in zip(PAIR_COLUMNS, (kind, str(ids[t]), str(ids[best]), float(sb), True, int(npos), float("nan"),
-                                       "", lead, "margin")):
+                                       "", lead, status)):
             out[c].append(v)
     pairs = pd.DataFrame(out)
     pairs["similarity"] = pairs["similarity"].astype("float64")
@@ -144,7 +170,10 @@ def similar_pairs(interactions: pd.DataFrame, kind: str, n_targets: int, thresho
     pairs["n_positives"] = pairs["n_positives"].astype("int64")
     stats = {"kind": kind, "n_entities": int(M.shape[0]), "n_eligible": int(len(eligible)),
              "n_visited": visited, "n_targets": len(rows), "skipped_no_positive": skipped_no_pos,
-             "skipped_few_negatives": skipped_few_neg, "n_quantile_fallback": n_fallback,
-             "negatives_rejected_same_text": rejected, "dropped_margin": len(dropped), "margin": margin,
+             "skipped_few_negatives": skipped_few_neg, "skipped_gold_same_work_as_target": skipped_same_work,
+             "n_quantile_fallback": n_fallback,
+             "negatives_rejected_same_text": rejected, "dropped_margin": sum(d[5] == "margin" for d in dropped),
+             "margin": margin, "dropped_gold_share": sum(d[5] == "gold_share" for d in dropped),
+             "dropped_no_matched_distractors": sum(d[5] == "no_matched_distractors" for d in dropped),
              "threshold": threshold, "fallback_quantile": fallback_quantile, "min_degree": min_degree}
     return pairs, stats

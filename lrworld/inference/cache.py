@@ -51,8 +51,11 @@ KEYED_FIELDS = ("image_sha256", "sample", "history_items", "candidate_items")
 
 
 def request_key(identity: dict, request: dict) -> str:
-    """The cache key of one request; a plain prompt keeps the key `cache_key` gives it."""
-    extra = {k: request[k] for k in KEYED_FIELDS if request.get(k)}
+    """The cache key of one request; a plain prompt keeps the key `cache_key` gives it. A backend
+    that reads request fields besides these (a shortcut answerer's `option_signals`) names them in
+    its identity's `request_fields`, so they key its answers and no other model's."""
+    fields = (*KEYED_FIELDS, *identity.get("request_fields", ()))
+    extra = {k: request[k] for k in fields if request.get(k)}
     if not extra:
         return cache_key(identity, request["prompt"])
     return sha256_text(dumps_canonical({"identity": identity, "prompt": request["prompt"], **extra}))

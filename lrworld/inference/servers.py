@@ -43,7 +43,7 @@ from lrworld.core.io import dumps_canonical, sha256_text
 from lrworld.core.secrets import REDACTED, redact_argv, secret_env_names, secret_values
 from lrworld.inference import server_records, watchdog
 from lrworld.models.base import PromptItem, Response
-from lrworld.models.registry import make_backend, with_defaults
+from lrworld.models.registry import capabilities, make_backend, with_defaults
 
 log = logging.getLogger(__name__)
 
@@ -289,8 +289,9 @@ class Served(contextlib.AbstractContextManager):
     def backend(self):
         if not self.cfg.get("server"):
             return make_backend(self.model, self.cfg)
-        if self.cfg.get("backend") != "openai":
-            raise ValueError(f"models.{self.model}.server: a managed server needs backend openai")
+        if not capabilities(self.cfg).managed_server:
+            raise ValueError(f"models.{self.model}.server: a managed server needs a backend that answers through "
+                             f"one (openai), not {self.cfg.get('backend')!r}")
         return _ManagedBackend(self)
 
     def start(self):

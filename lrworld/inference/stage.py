@@ -32,7 +32,8 @@ def to_item(req: dict) -> PromptItem:
                       candidates=tuple(req.get("candidates", ())), image_paths=tuple(req.get("image_paths", ())),
                       list_k=req.get("list_k"), id_range=tuple(req["id_range"]) if req.get("id_range") else None,
                       history_items=tuple(req.get("history_items", ())),
-                      candidate_items=tuple(req.get("candidate_items", ())))
+                      candidate_items=tuple(req.get("candidate_items", ())),
+                      option_signals=req.get("option_signals"))
 
 
 def fill_cache(requests: list[dict], backend_factory: Callable[[], object], cache: ResponseCache,

@@ -26,6 +26,9 @@ class PromptItem:
     # [HistoryEmb] / [CansEmb] placeholders, in order (lrworld/tracks/llara/hybrid/backend.py)
     history_items: tuple[int, ...] = ()
     candidate_items: tuple[int, ...] = ()
+    # per-option signals a shortcut answerer reads (lrworld/models/shortcut.py): name -> one value
+    # per option; a model never sees them
+    option_signals: dict | None = None
 
 
 @dataclass

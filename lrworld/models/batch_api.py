@@ -225,7 +225,7 @@ def _finished(client, backend: ChatBackend, pending: set[str]) -> Iterator[tuple
             try:
                 batch = client.batches.retrieve(batch_id)
             except openai.NotFoundError:  # deleted at the provider: its requests go the online way
-                log.warning("models.%s: batch %s no longer exists", backend.name, batch_id)
+                log.warning("models.%s: batch %s is unknown to the provider", backend.name, batch_id)
                 pending.discard(batch_id)
                 yield batch_id, "missing", [], []
                 continue

@@ -2,8 +2,11 @@
 
 A backend declares its config keys (a JSON-schema fragment with their defaults: the config
 schema's `models` entries are derived from it) and what its answer job needs from the cluster
-(GPUs, GPU type, memory, and the throughput that sizes its time limit), so the graph never guesses from the backend's name. Every backend module lives
-in `lrworld.models.backends` and registers itself on import.
+(GPUs, GPU type, memory, and the throughput that sizes its time limit), and what it can do
+(`Capabilities`: local weights to check and digest, a tokenizer to count with, fixed decoding), so
+the graph, the config checks, the token counts and the provenance never branch on a backend's
+name. Every backend module lives in `lrworld.models.backends` (or an installed plugin package,
+lrworld/core/plugins.py) and registers itself on import.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Callable
 
+from lrworld.core import plugins
 from lrworld.core.registry import Registry, discover
 
 # What a model's answer job asks the cluster for (lrworld/workflow/resources.py, docs/slurm.md).
@@ -44,6 +48,36 @@ def declared(cfg: dict) -> dict:
 
 
 @dataclass(frozen=True)
+class Capabilities:
+    """What a backend can do, read instead of its name. Every field's default is "cannot"."""
+    # (name, cfg) -> a one-line problem with the entry's local files (a missing folder or GGUF
+    # file), or None; the config checks call it at start
+    check_files: Callable[[str, dict], str | None] | None = None
+    # (name, cfg) -> the weights part of the model's identity (file digests, a hub commit), planned
+    # without loading the model: the `model_identity` rule's params
+    weights: Callable[[str, dict], dict] | None = None
+    # (name, cfg, local_only) -> count(text) -> tokens with the model's own tokenizer; None when
+    # local_only and its files are not on this machine
+    tokenizer: Callable[..., Callable[[str], int] | None] | None = None
+    # (name, cfg) -> count(prompt) -> the input tokens the model reads for one prompt, its chat
+    # template included (what `lrworld plan` sums); None when its files are not on this machine
+    prompt_tokens: Callable[[str, dict], Callable[[str], int] | None] | None = None
+    # decoding settings the backend fixes whatever the entry says (greedy: do_sample False), recorded
+    decoding: dict = field(default_factory=dict)
+    # its `model` may be a hub repository whose resolved commit the provenance records
+    hub_model: bool = False
+    # False: answers without reading the prompt (the random baseline): the paper's random row, and
+    # a reasoning variant asks it nothing it cannot do
+    reads_prompt: bool = True
+    # answers through an OpenAI-compatible server that a `server:` block may start and stop
+    managed_server: bool = False
+    # answers through a paid API: the plan prices its tokens (`prices:`) and warns of a missing key
+    priced: bool = False
+    # a transformers causal LM whose embeddings a track (LLaRA) extends
+    causal_lm: bool = False
+
+
+@dataclass(frozen=True)
 class BackendEntry:
     name: str
     cls: type
@@ -56,6 +90,7 @@ class BackendEntry:
     check: Callable[[dict], str | None] = lambda cfg: None
     # False for a backend the plan configures itself (a track's trained rows): no `models` entry names it
     configurable: bool = True
+    can: Capabilities = field(default_factory=Capabilities)
 
     def with_defaults(self, cfg: dict) -> dict:
         return filled(cfg, {**COMMON_KEYS, **self.schema})
@@ -76,12 +111,15 @@ BACKENDS: Registry[BackendEntry] = Registry("backend")
 
 
 def register_backend(name: str, *, schema: dict | None = None, resources: Callable[[dict], dict] = declared,
-                     check: Callable[[dict], str | None] | None = None, configurable: bool = True):
-    """`check(cfg)` sees the entry as written (before defaults) and returns a problem or None. A
-    backend outside `lrworld.models.backends` (`configurable=False`) is registered by importing its
-    module, which the job that answers with it does."""
+                     check: Callable[[dict], str | None] | None = None, configurable: bool = True,
+                     can: Capabilities | None = None):
+    """`check(cfg)` sees the entry as written (before defaults) and returns a problem or None; `can`
+    says what it can do (`Capabilities`). A backend outside `lrworld.models.backends`
+    (`configurable=False`) is registered by importing its module, which the job that answers with
+    it does."""
     return BACKENDS.decorator(name, lambda cls: BackendEntry(name, cls, schema or {}, resources,
-                                                             check or (lambda cfg: None), configurable))
+                                                             check or (lambda cfg: None), configurable,
+                                                             can or Capabilities()))
 
 
 def with_defaults(cfg: dict) -> dict:
@@ -90,9 +128,18 @@ def with_defaults(cfg: dict) -> dict:
 
 
 def backends() -> Registry[BackendEntry]:
-    """The registry, with every backend module of the package imported."""
+    """The registry, with every backend module of the package and of the installed plugins
+    (entry points `lrworld.backends`) imported."""
     discover("lrworld.models.backends")
+    plugins.import_modules("lrworld.backends")
     return BACKENDS
+
+
+def capabilities(cfg: dict) -> Capabilities:
+    """What the backend a model entry names can do (nothing, for an unknown backend: the schema
+    names that problem)."""
+    reg = backends()
+    return reg.get(cfg["backend"]).can if cfg.get("backend") in reg else Capabilities()
 
 
 def configurable() -> list[str]:

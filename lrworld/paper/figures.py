@@ -8,7 +8,9 @@ HitRatio@1 or accuracy over all questions, a missed answer counting as wrong, as
 `missed_rate` (Tables 19-21), `correct_share_slot<k>` (Tables 12-14, percent of questions whose
 gold answer sits in slot k), `prompt_tokens_total` (Tables 16-17, counted by GPT-3.5-Turbo's API),
 `inference_time_s` (Table 18, its HH:MM:SS in seconds), `mean_x100` / `variance_x100` (Tables 6
-and 11, accuracy x100 over five shuffles). `models.tsv` is Table 15; `question_counts.tsv` the
+and 11, accuracy x100 over five shuffles); the ablations `score_text_only` / `score_text_visual` /
+`improvement_pct` (Table 4, and Table 25's `Improvement k` rows), `score` / `score_noisy` (Tables 5,
+23, 25), and LastFM's Table 7 (`count_*`, `questions`) and 8 (`score`). `models.tsv` is Table 15; `question_counts.tsv` the
 questions per measure (see :func:`question_counts`).
 
 RANDOM's 0.1000 / 0.2500 are the expected values of a uniform pick over 10 / 4 options, not a run.
@@ -20,6 +22,8 @@ import csv
 from functools import cache
 from pathlib import Path
 
+from lrworld.models.registry import capabilities
+
 HERE = Path(__file__).parent
 DATA_FILES = ("figures.tsv", "models.tsv", "question_counts.tsv")
 
@@ -28,6 +32,9 @@ RESULTS_TABLE = {"amazon": "2", "movielens": "3", "netflix": "22"}
 MISSED_TABLE = {"amazon": "19", "movielens": "20", "netflix": "21"}
 TOKENS_TABLE = {"amazon": "16", "movielens": "17", "netflix": "17"}
 PAPER_DATASETS = tuple(RESULTS_TABLE)
+# the other tables that print zero-shot scores of models the results table has no row for: the
+# 70B models on Amazon (Table 25, and 23's clean rows), the GPT-4s on mem_item_item (Table 5)
+ZERO_SHOT_TABLES = {"amazon": ("25", "23", "5"), "netflix": ("5",)}
 
 # The paper's column labels (its "Factors" row) and our measure ids, in its column order
 PRODUCT_COLUMNS = (("Assoc rule", "assoc_rule"), ("Mem item-item", "mem_item_item"),
@@ -43,6 +50,9 @@ MOVIE_COLUMNS = (("Assoc rule", "assoc_rule"), ("Mem item-item", "mem_item_item"
                  ("Text knowledge", "text_logline"), ("Multimodal knowledge", "multimodal"))
 COLUMNS = {"amazon": PRODUCT_COLUMNS, "movielens": MOVIE_COLUMNS, "netflix": MOVIE_COLUMNS}
 RANDOM = "RANDOM"
+# Table 14's share columns printed under the other measure's head: {(dataset, measure): the
+# measure whose shares they are} (their shares fit only the other column's count)
+SWAPPED_SHARES = {("netflix", "text_logline"): "multimodal", ("netflix", "multimodal"): "text_logline"}
 # questions.per_measure: paper asks each dataset the paper's count per measure
 PAPER_COUNTS = "paper"
 
@@ -63,11 +73,29 @@ def _index() -> dict[tuple[str, str, str, str], float]:
     return {(r["paper_table"], r["model"], r["measure"], r["metric"]): r["value"] for r in figures()}
 
 
+@cache
+def _scores() -> dict[tuple[str, str, str, str], float]:
+    """(table, dataset, model, measure) -> score: Table 5 prints two datasets."""
+    return {(r["paper_table"], r["dataset"], r["model"], r["measure"]): r["value"] for r in figures()
+            if r["metric"] == "score"}
+
+
 def figure(paper_dataset: str, model: str, measure: str, metric: str = "score") -> float | None:
     """The paper's `metric` for its `model` on `measure` of `paper_dataset` (None where it has none:
     RANDOM has no missed rate, the movie tables no kg_brand)."""
     table = {"score": RESULTS_TABLE, "missed_rate": MISSED_TABLE}[metric].get(paper_dataset)
     return _index().get((table, model, measure, metric)) if table else None
+
+
+def zero_shot_figure(paper_dataset: str, model: str, measure: str) -> tuple[str, float] | None:
+    """(the table, the paper's zero-shot score) of `model` on `measure`: its results table's, else
+    the first of `ZERO_SHOT_TABLES` that prints one (None: the paper has none)."""
+    scores = _scores()
+    for table in (RESULTS_TABLE.get(paper_dataset), *ZERO_SHOT_TABLES.get(paper_dataset, ())):
+        value = scores.get((table, paper_dataset, model, measure))
+        if value is not None:
+            return table, value
+    return None
 
 
 def prompt_tokens_total(paper_dataset: str, measure: str) -> float | None:
@@ -92,34 +120,33 @@ def model_names() -> list[str]:
 def question_counts() -> dict[str, dict[str, int]]:
     """The paper's questions per measure: {paper dataset: {measure: n}}.
 
-    The paper prints no counts; its Tables 12-14 give the share of questions whose gold answer is
-    in each slot to two decimals, and n is the smallest count of questions that gives every share
-    (tests/paper checks that each n does). Where a larger count also does, the one kept is the one
-    whose prompt tokens per question (Tables 16-17) match the same measure on the sibling dataset:
-    Netflix cast and genre (488, not 61 and 244: about 465 and 283 tokens a question, as
-    MovieLens' 297 cast and genre questions), Netflix multimodal (427, not 61: 1,499 a question,
-    MovieLens 1,505), Amazon taxonomy leaf (1,304, not 868: 357 a question, as its intermediate
-    and root levels' 363 and 353)."""
+    The paper prints no counts. Every score and missed rate it prints (Tables 2, 3, 22, 19-21, the
+    ablation Tables 23 and 25, Table 8 for LastFM) is k/n for a whole k, cut or rounded to four
+    decimals, and every share of Tables 12-14 is 100 k/n to two; n is the smallest count under which
+    all of a measure's figures are (tests/paper/test_question_counts.py derives it). Table 14 prints
+    Netflix's text and multimodal share columns swapped against Tables 21-22 (`SWAPPED_SHARES`).
+    The counts add up to 38,485 (the abstract: "over 38K samples")."""
     out: dict[str, dict[str, int]] = {}
     for r in _rows("question_counts.tsv"):
         out.setdefault(r["dataset"], {})[r["measure"]] = int(r["n"])
     return out
 
 
-def paper_dataset(dataset_cfg: dict) -> str | None:
-    """The paper's dataset a configured dataset is compared with: its `paper_table` key, else by
-    format and domain (a Netflix format: netflix; movie: movielens; product: amazon; lastfm: the
+def paper_dataset(dataset_cfg: dict, by_format: str | None = None) -> str | None:
+    """The paper's dataset a configured dataset is compared with: its `paper_table` key, else the
+    one its format names (`by_format`: a Netflix layout's "netflix",
+    lrworld.data.paper_dataset), else by domain (movie: movielens; product: amazon; lastfm: the
     mini LRWorld, which has question counts (Table 7) but no results table here)."""
     if "paper_table" in dataset_cfg:
         return dataset_cfg["paper_table"]
-    if str(dataset_cfg.get("format", "")).startswith("netflix"):
-        return "netflix"
+    if by_format:
+        return by_format
     return {"movie": "movielens", "product": "amazon", "lastfm": "lastfm"}.get(dataset_cfg.get("domain"))
 
 
 def paper_name(model_cfg: dict) -> str | None:
-    """The paper's row a configured model is compared with: its `paper_name`, RANDOM for the random
-    backend."""
+    """The paper's row a configured model is compared with: its `paper_name`, RANDOM for a backend
+    that answers without reading the prompt (the random baseline)."""
     if model_cfg.get("paper_name"):
         return model_cfg["paper_name"]
-    return RANDOM if model_cfg.get("backend") == "random" else None
+    return RANDOM if model_cfg.get("backend") and not capabilities(model_cfg).reads_prompt else None

@@ -23,12 +23,19 @@ HIT10_LABELS = tuple(str(i) for i in range(10))
 _WS = re.compile(r"\s+")
 
 
+# measure id -> the templates folder of a measure from an installed plugin (lrworld/questions/measures.py)
+PLUGIN_TEMPLATES: dict[str, Path] = {}
+
+
 def template_path(domain: str, measure: str, variant: str) -> Path:
-    return TEMPLATE_ROOT / domain / measure / f"{variant}.txt"
+    return PLUGIN_TEMPLATES.get(measure, TEMPLATE_ROOT) / domain / measure / f"{variant}.txt"
 
 
 def template_id(domain: str, measure: str, variant: str) -> str:
-    """The template's name relative to the package (lrworld/core/package_files.py)."""
+    """The template's name relative to the package (lrworld/core/package_files.py); a plugin
+    measure's template by its path."""
+    if measure in PLUGIN_TEMPLATES:
+        return str(template_path(domain, measure, variant))
     return f"lrworld/templates/{domain}/{measure}/{variant}.txt"
 
 
@@ -125,7 +132,26 @@ def render(template: str, question: dict, texts: ItemTexts) -> dict:
         # Templates that list candidates inline without letters (paper Table 24): an answer can only
         # be matched by candidate text, and "A Perfect Circle" must not read as option A.
         "labels_shown": "${candidates}" in template or "${labels}" in template,
+        "option_signals": option_signals(question, cand_texts, hist_texts),
     }
+
+
+_WORD = re.compile(r"[^\W\d_]{3,}")
+
+
+def _words(text: str) -> set[str]:
+    return set(_WORD.findall(text.lower()))
+
+
+def option_signals(question: dict, cand_texts: list[str], hist_texts: list[str]) -> dict[str, list]:
+    """What a shortcut answerer reads per option, in the prompt's option order (never shown to a
+    model): the question's `signals` (lrworld/questions/signals.py) and `history_overlap`, the
+    words of three letters or more the option's text shares with the history's texts."""
+    history = _words(" ".join(hist_texts))
+    out = {name: [by_option.get(str(c)) for c in question["candidates"]]
+           for name, by_option in (question.get("signals") or {}).items()}
+    out["history_overlap"] = [len(_words(t) & history) for t in cand_texts]
+    return out
 
 
 def render_all(questions: list[dict], template_file: str | Path, items: pd.DataFrame, variant: str,

@@ -9,7 +9,7 @@ what gets scored.
 | `zero_shot` | `zero_shot.txt` | none |
 | `cot` | `cot.txt` ("Let's think step by step.") | none |
 | `kshot` / `kshot<k>` | `zero_shot.txt` | `k` solved examples (`analysis.kshot.k` for `kshot`) from *other users'* questions of the same measure, with their gold labels, before the question (the paper's Fig. 7) |
-| `noisy` | `zero_shot.txt` | one history item, drawn at random, replaced by a random item of the pool that is not in the history, the target or the candidates (the paper's §5.4, Table 23) |
+| `noisy` | `zero_shot.txt` | one item of the profile the prompt shows (the measure registry's `profile`: the user's history, the rule's antecedents, or each candidate user's shown items), drawn at random, replaced by a random item of the pool that is not in the question (the paper's §5.4, Table 23); refused at start for a measure whose prompt shows no profile |
 | `shuffle<s>` | `zero_shot.txt` | the candidates permuted under seed `s`, so the correct answer's slot is re-drawn (the paper's A.3, Tables 6 and 11) |
 
 Every draw is seeded from `(seed, variant, qid)` (never from the order of questions), so a
@@ -42,6 +42,11 @@ class VariantKind:
     # it reorders the candidates: its metadata's `permutation` (new slot -> old slot) is where the
     # answer moved, and the audit checks the prompt's answer_index against it
     permutes: bool = False
+    # it corrupts the user profile a prompt shows: refused at start for a measure that shows none
+    needs_profile: bool = False
+    # the model must write before it answers (cot): scored by generating text and parsing it, never
+    # by the log-probability of the label after the prompt
+    generates: bool = False
 
 
 VARIANT_KINDS: Registry[VariantKind] = Registry("prompt variant")
@@ -60,7 +65,8 @@ RESERVED = SNAKEMAKE_RESERVED + ("all", "dataset", "model", "measure", "variant"
                                  "significant_vs_random")
 
 
-def register_variant(name: str, pattern: str | None = None, own_template: bool = False, permutes: bool = False):
+def register_variant(name: str, pattern: str | None = None, own_template: bool = False, permutes: bool = False,
+                     needs_profile: bool = False):
     """`@register_variant(name, pattern, permutes=...)` on a variant's prepare function."""
     pattern = pattern or re.escape(name)
     taken = [w for w in RESERVED if re.fullmatch(pattern, w)]
@@ -68,11 +74,17 @@ def register_variant(name: str, pattern: str | None = None, own_template: bool =
         raise ValueError(f"prompt variant {name!r} (pattern {pattern!r}): "
                          + (f"{taken[0]!r} is a reserved word (lrworld.prompts.variants.RESERVED)" if taken
                             else "a name is lower-case letters, digits and '_', starting with a letter"))
-    return VARIANT_KINDS.decorator(name, lambda fn: VariantKind(name, pattern, own_template, fn, permutes))
+    return VARIANT_KINDS.decorator(name, lambda fn: VariantKind(name, pattern, own_template, fn, permutes,
+                                                                   needs_profile))
 
 
 VARIANT_KINDS.add("zero_shot", VariantKind("zero_shot", "zero_shot", own_template=True))
-VARIANT_KINDS.add("cot", VariantKind("cot", "cot", own_template=True))
+VARIANT_KINDS.add("cot", VariantKind("cot", "cot", own_template=True, generates=True))
+
+
+def generates(variant: str) -> bool:
+    """A variant scored by generated text, parsed (cot), not by an option's log-probability."""
+    return VARIANT_KINDS.get(kind(variant)).generates
 
 
 def name_pattern() -> str:
@@ -96,6 +108,14 @@ def column_name(measure: str, variant: str) -> str:
 def permutes(variant: str) -> bool:
     """Whether the variant moves the candidates (and so the answer), from its registry entry."""
     return VARIANT_KINDS.get(kind(variant)).permutes
+
+
+def refusal(dataset: str, measure_id: str, variant: str, profile: str | None) -> str | None:
+    """The one-line reason a variant cannot run on a measure whose prompt shows `profile` (the
+    measure registry's; checked at start), else None."""
+    if VARIANT_KINDS.get(kind(variant)).needs_profile:
+        return noisy_refusal(dataset, measure_id, profile)
+    return None
 
 
 def template_variant(variant: str) -> str:
@@ -127,6 +147,8 @@ class Context:
     template: str
     texts: object
     kshot_default: int
+    # the user profile the measure's prompt shows (the measure registry's `profile`)
+    profile: str | None = "history"
 
 
 def _user(q: dict) -> str:
@@ -151,30 +173,67 @@ def permuted(q: dict, perm: list[int]) -> tuple[dict, dict]:
     return out, {"permutation": perm, "original_answer_index": q["answer_index"]}
 
 
-@register_variant("noisy")
+@register_variant("noisy", needs_profile=True)
 def _noisy(q: dict, ctx: Context):
-    tq, meta = noisy_question(q, ctx.seed, ctx.pool)
+    tq, meta = noisy_question(q, ctx.seed, ctx.pool, ctx.profile)
     return tq, meta, ""
 
 
-def noisy_question(q: dict, seed: int, pool: list[str]) -> tuple[dict, dict]:
-    """Replace one history item (drawn at random) with a random pool item not already in play."""
+def noisy_refusal(dataset: str, measure_id: str, profile: str | None) -> str | None:
+    """The one-line reason `noisy` cannot run on a measure whose prompt shows no profile, else None."""
+    if profile is None:
+        return (f"variants: noisy replaces an item of the user profile a prompt shows, and datasets.{dataset} "
+                f"measure {measure_id!r} shows none (one target item); drop noisy or the measure")
+    return None
+
+
+def noisy_question(q: dict, seed: int, pool: list[str], profile: str | None = "history") -> tuple[dict, dict]:
+    """Replace one item of the profile the prompt shows (drawn at random) with a random pool item
+    not already in play: `profile` (the measure registry's) is the asking user's "history", the
+    rule's "antecedents", or each candidate user's shown items ("candidate_histories")."""
+    from lrworld.prompts.render import USER_ITEMS_SHOWN
+
+    if profile is None:
+        raise ValueError(noisy_refusal(q["dataset"], q["measure"], profile))
     rng = rng_for(seed, "noisy", q["qid"])
-    taken = set(map(str, q["history"])) | {str(q.get("target_item"))}
-    if q.get("candidate_kind") != "value":
+    context = dict(q.get("context") or {})
+    shown = {"history": q["history"] if "history" in q else context.get("history", []),
+             "antecedents": context.get("antecedents", [])}
+    # nothing the prompt shows may come back as noise: the profile, the target, item candidates and
+    # the candidate users' shown items
+    others = {c: list(items) for c, items in (context.get("candidate_histories") or {}).items()}
+    users = others if profile == "candidate_histories" else {None: list(shown[profile])}
+    taken = set(map(str, shown["history"])) | set(map(str, shown["antecedents"]))
+    taken |= {str(i) for items in others.values() for i in items[-USER_ITEMS_SHOWN:]}
+    if not any(users.values()):
+        raise ValueError(f"{q['qid']}: its {profile} is empty: no profile item to replace with noise")
+    taken |= {str(context.get("target_item", q.get("target_item")))}
+    if q.get("candidate_kind") not in ("value", "user"):
         taken |= set(map(str, q["candidates"]))
-    pos = int(rng.integers(len(q["history"])))
-    # Draw until the item is new; the pool is the dataset's items (thousands), so this ends fast.
-    for _ in range(10_000):
-        new = str(pool[int(rng.integers(len(pool)))])
-        if new not in taken:
-            break
-    else:  # pragma: no cover - a pool of only the question's own items
-        raise ValueError(f"{q['qid']}: no pool item outside the question to inject as noise")
-    history = list(q["history"])
-    old = history[pos]
-    history[pos] = new
-    return dict(q, history=history), {"replaced_position": pos, "replaced_item": old, "noise_item": new}
+    meta = {"profile": profile, "replaced": []}
+    for user, items in users.items():
+        if not items:
+            continue
+        lo = max(0, len(items) - USER_ITEMS_SHOWN) if user is not None else 0  # a candidate shows its tail
+        pos = lo + int(rng.integers(len(items) - lo))
+        # Draw until the item is new; the pool is the dataset's items (thousands), so this ends fast.
+        for _ in range(10_000):
+            new = str(pool[int(rng.integers(len(pool)))])
+            if new not in taken:
+                break
+        else:  # pragma: no cover - a pool of only the question's own items
+            raise ValueError(f"{q['qid']}: no pool item outside the question to inject as noise")
+        taken.add(new)
+        meta["replaced"].append({**({"user": user} if user is not None else {}), "position": pos,
+                                 "item": items[pos], "noise_item": new})
+        items[pos] = new
+    if profile == "candidate_histories":
+        context["candidate_histories"] = {**context["candidate_histories"], **users}
+        return dict(q, context=context), meta
+    if profile == "history" and "history" in q:
+        return dict(q, history=users[None]), meta
+    context[profile] = users[None]
+    return dict(q, context=context), meta
 
 
 @register_variant("kshot", r"kshot\d*")
@@ -211,9 +270,11 @@ def examples_block(example_prompts: list[tuple[str, str]]) -> str:
 
 def render_variant_all(questions: list[dict], template_file: str | Path, items: pd.DataFrame, variant: str,
                        seed: int = 0, kshot_default: int | None = None,
-                       exclude_values: dict[str, list[str]] | None = None) -> list[dict]:
+                       exclude_values: dict[str, list[str]] | None = None,
+                       profile: str | None = "history") -> list[dict]:
     """The prompts of one (measure, variant). zero_shot and cot are exactly `render_all`.
-    `exclude_values`: `questions.exclude_values`, never shown inside an item's text either."""
+    `exclude_values`: `questions.exclude_values`, never shown inside an item's text either.
+    `profile`: the measure registry's, where `noisy` puts its noise."""
     from lrworld.prompts.render import ItemTexts, render, render_all
 
     vk = VARIANT_KINDS.get(kind(variant))
@@ -221,7 +282,7 @@ def render_variant_all(questions: list[dict], template_file: str | Path, items: 
         return render_all(questions, template_file, items, variant, exclude_values)
     template = Path(template_file).read_text(encoding="utf-8")
     ctx = Context(variant, seed, questions, sorted(map(str, items["item_id"])), template,
-                  ItemTexts(items, exclude_values), kshot_default)
+                  ItemTexts(items, exclude_values), kshot_default, profile)
     tsha = sha256_text(template)
     out = []
     for q in questions:

@@ -21,6 +21,7 @@ from typing import Callable, Iterable
 from lrworld.core import io
 from lrworld.core.package_files import is_packaged, packaged
 from lrworld.groundtruth import artifacts
+from lrworld.models.registry import capabilities
 from lrworld.prompts.variants import column_name
 from lrworld.provenance import RECORD_FORMAT
 from lrworld.provenance.environment import file_entry, git_state, host, redact, utc_iso, versions
@@ -138,15 +139,14 @@ def model_block(summary: dict, responses: list[dict]) -> dict:
     fingerprints = sorted({r["system_fingerprint"] for r in responses if r.get("system_fingerprint")})
     block = {"identity": redact(ident), "served_models": served, "system_fingerprints": fingerprints,
              "asked": summary.get("asked"), "cached": summary.get("cached")}
-    if ident.get("backend") == "hf":
+    if capabilities(ident).hub_model:
         block["resolved_revision"] = resolved_revision(ident.get("model"), ident.get("revision"))
     return block
 
 
 def decoding_block(identity: dict) -> dict:
     dec = {k: identity[k] for k in DECODING_KEYS if k in identity}
-    if identity.get("backend") == "hf":
-        dec["do_sample"] = False  # greedy generation, or one forward pass in choice mode
+    dec.update(capabilities(identity).decoding)  # what the backend fixes (hf: greedy, or one forward pass)
     return dec
 
 

@@ -218,7 +218,7 @@ def verify(directory: str | None = None, tables: list[str] | None = None) -> dic
 def format_verify(res: dict) -> str:
     if res["ok"]:
         return f"verify: OK, {res['checked']} files match the hashes the numbers were built from"
-    lines = [f"verify: {len(res['problems'])} of {res['checked']} files no longer match what the numbers were built from"]
+    lines = [f"verify: {len(res['problems'])} of {res['checked']} files differ from what the numbers were built from"]
     for p in res["problems"]:
         if p["status"] == "missing":
             what = "missing"

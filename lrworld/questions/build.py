@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from lrworld.questions import knowledge, measures, shortfall
+from lrworld.questions import knowledge, measures, shortfall, witnesses
 from lrworld.core.seeding import rng_for
 from lrworld.questions.windows import latest_windows
 
@@ -23,6 +23,8 @@ SKIP_REASONS = {
     "positive_has_no_value": "the item has no value in items.{field}",
     "positive_has_only_excluded_values": "the item's only values of items.{field} are excluded",
     "positive_has_no_text": "the item has no text in items.{field}",
+    "single_source": "the item's items.{field} has one source and facts.min_witnesses is 2",
+    "sources_disagree": "the sources that cover the item disagree on items.{field}",
 }
 
 
@@ -31,6 +33,10 @@ def no_question_line(dataset: str, measure_id: str, m, skipped: dict) -> str:
     field = m.field or "?"
     whys = "; ".join(f"{n} windows: {SKIP_REASONS.get(k, k).format(field=field)}" for k, n in
                      sorted(skipped.items(), key=lambda kv: -kv[1])) or "no window was examined"
+    if skipped.get("single_source"):
+        return (f"{dataset}/{measure_id}: no question could be built ({whys}); add a second source of {field!r} "
+                f"(datasets.{dataset}.metadata), set facts.min_witnesses: 1, or remove {measure_id} from "
+                f"datasets.{dataset}.measures")
     return (f"{dataset}/{measure_id}: no question could be built ({whys}); the dataset's format or metadata gives "
             f"no {field!r} for these items: add metadata that has it (datasets.{dataset}.metadata), or remove "
             f"{measure_id} from datasets.{dataset}.measures")
@@ -39,10 +45,11 @@ def no_question_line(dataset: str, measure_id: str, m, skipped: dict) -> str:
 def build_questions(dataset: str, domain: str, measure_id: str, interactions: pd.DataFrame,
                     items: pd.DataFrame, history_length: int, n_questions: int | None, seed: int,
                     item_texts: dict[str, str] | None = None, ties: str = "numeric",
-                    exclude_values: dict[str, list[str]] | None = None):
+                    exclude_values: dict[str, list[str]] | None = None, debias=None):
     """`item_texts` (item id -> text) supplies the texts of item-text measures that do not live in
     items.parquet (the image captions of `multimodal`). `ties` and `exclude_values` are
-    `questions.ties` and `questions.exclude_values` of the config."""
+    `questions.ties` and `questions.exclude_values` of the config; `debias` (a
+    `distractors.Debias`) its `distractors` and `max_gold_share`."""
     m = measures.get(domain, measure_id)
     if "captions" in m.needs and item_texts is None:
         raise QuestionError(f"{dataset}/{measure_id}: needs image captions (the captions rule's output)")
@@ -62,7 +69,7 @@ def build_questions(dataset: str, domain: str, measure_id: str, interactions: pd
     order = rng_for(seed, dataset, measure_id, "users").permutation(len(windows))
     questions, report = knowledge.build(m, dataset, [windows[i] for i in order], items, seed,
                                         item_texts=item_texts, limit=n_questions,
-                                        exclude=(exclude_values or {}).get(m.field))
+                                        exclude=(exclude_values or {}).get(m.field), debias=debias)
     report["windows_examined"] = len(questions) + sum(report["skipped"].values())
     questions = sorted(questions[: n_questions] if n_questions else questions, key=lambda q: q["qid"])
     report.update({
@@ -76,6 +83,9 @@ def build_questions(dataset: str, domain: str, measure_id: str, interactions: pd
     report["targets_tried"] = shortfall.targets_tried(report)
     if (short := shortfall.shortfall(report)) is not None:
         report["short"] = short
+    if (backed := witnesses.summary(report)) is not None:
+        # how many sources back the golds, in the words every table, card and caption shows
+        report["gold_sources"] = {**backed, "described": witnesses.describe(backed)}
     if not questions:
         raise QuestionError(no_question_line(dataset, measure_id, m, report["skipped"]))
     return questions, report

@@ -27,10 +27,12 @@ import numpy as np
 import pandas as pd
 
 from lrworld.core import names as facts
-from lrworld.questions.builders import WINDOWS, builder, register_builder
+from lrworld.questions import enforced
+from lrworld.questions.builders import builder
 from lrworld.core.display import display_key
-from lrworld.questions.measures import FIELD_VALUES, ITEM_TEXT, ITEM_TITLE, Measure
+from lrworld.questions.measures import Measure
 from lrworld.core.seeding import answer_slot, place_answer, rng_for
+from lrworld.questions.distractors import Debias, GoldCap, Ranks, matched
 from lrworld.questions.windows import Window
 
 
@@ -77,31 +79,38 @@ def _streams(seed: int, dataset: str, measure: Measure, w: Window):
 
 def build(measure: Measure, dataset: str, windows: list[Window], items: pd.DataFrame, seed: int,
           item_texts: dict[str, str] | None = None, limit: int | None = None,
-          exclude: list[str] | None = None) -> tuple[list[dict], dict]:
+          exclude: list[str] | None = None, debias: Debias | None = None) -> tuple[list[dict], dict]:
     """Questions for `windows` in order, stopping after `limit` questions (the skip counts then cover
     the windows examined; the questions are the same as building all and keeping the first `limit`).
-    `exclude`: values of the measure's field that are never shown (field-value measures)."""
+    `exclude`: values of the measure's field that are never shown (field-value measures); `debias`:
+    `questions.distractors` and `max_gold_share` (lrworld/questions/distractors.py)."""
     try:
-        b = builder(measure.builder, WINDOWS)
-    except (KeyError, ValueError) as exc:
+        build_fn = builder(measure)
+    except ValueError as exc:
         raise ValueError(f"{dataset}/{measure.id}: {exc.args[0]}") from None
-    return b.build(measure, dataset, windows, items, seed, item_texts=item_texts, limit=limit, exclude=exclude)
+    extra = {"debias": debias} if debias is not None and debias != Debias() else {}
+    return build_fn(measure, dataset, windows, items, seed, item_texts=item_texts, limit=limit, exclude=exclude,
+                    **extra)
 
 
-@register_builder(ITEM_TITLE, WINDOWS)
-def _item_title(measure, dataset, windows, items, seed, item_texts=None, limit=None, exclude=None):
+def item_title(measure, dataset, windows, items, seed, item_texts=None, limit=None, exclude=None, debias=None):
     # <history, next-item> as an MCQ (mini LastFM): the items are shown by their name.
-    return build_item_text(measure, dataset, windows, items, seed, None, field="title", limit=limit)
+    return build_item_text(measure, dataset, windows, items, seed, None, field="title", limit=limit, debias=debias)
 
 
-@register_builder(ITEM_TEXT, WINDOWS)
-def _item_text(measure, dataset, windows, items, seed, item_texts=None, limit=None, exclude=None):
-    return build_item_text(measure, dataset, windows, items, seed, item_texts, limit=limit)
+def item_text(measure, dataset, windows, items, seed, item_texts=None, limit=None, exclude=None, debias=None):
+    return build_item_text(measure, dataset, windows, items, seed, item_texts, limit=limit, debias=debias)
 
 
-@register_builder(FIELD_VALUES, WINDOWS)
-def _field_values(measure, dataset, windows, items, seed, item_texts=None, limit=None, exclude=None):
-    return build_field_values(measure, dataset, windows, items, seed, limit=limit, exclude=exclude)
+def field_values(measure, dataset, windows, items, seed, item_texts=None, limit=None, exclude=None, debias=None):
+    return build_field_values(measure, dataset, windows, items, seed, limit=limit, exclude=exclude, debias=debias)
+
+
+def _works(items: pd.DataFrame) -> dict[str, str] | None:
+    """item id -> what a reader takes it for (prompts.render.item_keys), where items have titles."""
+    from lrworld.prompts.render import item_keys
+
+    return item_keys(items) if {"title", "year"} <= set(items.columns) else None
 
 
 def _by_item(items: pd.DataFrame, column: str, value=lambda v: v, keep=lambda v: True) -> dict:
@@ -112,13 +121,15 @@ def _by_item(items: pd.DataFrame, column: str, value=lambda v: v, keep=lambda v:
 
 
 def build_field_values(measure: Measure, dataset: str, windows: list[Window], items: pd.DataFrame, seed: int,
-                       limit: int | None = None, exclude: list[str] | None = None) -> tuple[list[dict], dict]:
+                       limit: int | None = None, exclude: list[str] | None = None,
+                       debias: Debias | None = None) -> tuple[list[dict], dict]:
     field = measure.field
+    debias = debias or Debias()
     if field not in items.columns:
         raise ValueError(f"{dataset}/{measure.id}: items have no column {field!r}; configure the metadata source")
     names = field in facts.NAME_FIELDS
-    # names compare as people ("David Butler (I)" is "David Butler"), other values as texts
-    key = facts.name_key if names else display_key
+    # names compare as people ("Scott, Ridley" is "Ridley Scott"), other values as texts
+    key = enforced.value_key(field)
     excluded_keys = {key(v) for v in exclude or []}
     raw = {str(i): [facts.clean_name(x) for x in _values(v)] if names else _values(v)
            for i, v in zip(items["item_id"], items[field])}
@@ -142,6 +153,9 @@ def build_field_values(measure: Measure, dataset: str, windows: list[Window], it
     skipped, skip_examples = Counter(), {}
     kept_out = 0
     questions, used_witnesses, used_sources = [], Counter(), Counter()
+    # a value's count: the items that carry it (what a label-frequency answerer reads)
+    ranks = Ranks(Counter(spelling[key(x)] for vs in values.values() for x in dict.fromkeys(vs)), pool)
+    cap = GoldCap(debias.cap(limit))
     for w in windows:
         if limit is not None and len(questions) >= limit:
             break
@@ -171,7 +185,19 @@ def build_field_values(measure: Measure, dataset: str, windows: list[Window], it
         if len(eligible) < n_neg:
             skipped["too_few_distinct_values"] += 1
             continue
-        negatives = [eligible[i] for i in rng.choice(len(eligible), size=n_neg, replace=False)]
+        if cap.full(key(answer)):
+            skipped["gold_share_cap"] += 1
+            continue
+        if debias.matched:
+            gold = spelling.get(key(answer), answer)
+            drawn = matched([eligible[i] for i in rng.permutation(len(eligible))], gold, n_neg, ranks, rng)
+            if drawn is None:
+                skipped["no_matched_distractors"] += 1
+                continue
+            negatives = drawn[0]
+        else:
+            negatives = [eligible[i] for i in rng.choice(len(eligible), size=n_neg, replace=False)]
+        cap.take(key(answer))
         questions.append(_question(measure, dataset, w, place_answer(answer, negatives, slot), slot, seed, "value"))
         used_witnesses[int(witnesses.get(w.positive, 1) or 1)] += 1
         used_sources["+".join(backers.get(w.positive, [])) or "items"] += 1
@@ -186,9 +212,11 @@ def build_field_values(measure: Measure, dataset: str, windows: list[Window], it
 
 def build_item_text(measure: Measure, dataset: str, windows: list[Window], items: pd.DataFrame, seed: int,
                     item_texts: dict[str, str] | None = None, field: str | None = None,
-                    limit: int | None = None) -> tuple[list[dict], dict]:
+                    limit: int | None = None, debias: Debias | None = None) -> tuple[list[dict], dict]:
     """Items shown only by a text field. `item_texts` (item id -> text) overrides the items column
-    (captions come from their own artifact, not from items.parquet)."""
+    (captions come from their own artifact, not from items.parquet). `debias`: matched distractors
+    are matched by text length (lrworld/questions/distractors.py), the cap counts the positive."""
+    debias = debias or Debias()
     field = field or measure.field
     if item_texts is None:
         if field not in items.columns:
@@ -198,12 +226,16 @@ def build_item_text(measure: Measure, dataset: str, windows: list[Window], items
     texts = {k: t for k, v in item_texts.items() if (t := _text(v))}
     keys = {k: display_key(t) for k, t in texts.items()}
     with_text = sorted(texts)
+    # what a reader takes each item for, whatever text the question shows (the same-work rule)
+    works = _works(items)
     # which source gave each positive's text (the facts table's; captions have their own artifact)
     backers = _by_item(items, f"{field}_sources")
     used_sources = Counter()
     n_neg = measure.n_candidates - 1
     skipped, rejected = Counter(), Counter()
     questions = []
+    lengths = Ranks({k: len(t) for k, t in texts.items()}, with_text) if debias.matched else None
+    cap = GoldCap(debias.cap(limit))
     for w in windows:
         if limit is not None and len(questions) >= limit:
             break
@@ -216,34 +248,56 @@ def build_item_text(measure: Measure, dataset: str, windows: list[Window], items
             # A history item without text cannot be shown: the question would silently be shorter.
             skipped["history_item_has_no_text"] += 1
             continue
+        if cap.full(w.positive):
+            skipped["gold_share_cap"] += 1
+            continue
         rng, slot = _streams(seed, dataset, measure, w)
         shown = set(w.history) | {w.positive}
-        known = set(w.known) | shown
+        met = enforced.Met(set(w.known) | shown, works)
         seen_keys = {keys[w.positive]}
+        seen_works = {enforced.work_key(w.positive, works)}
         negatives = []
-        for i in rng.permutation(len(with_text)):
+        if lengths is not None:
+            order = [with_text[i] for i in rng.permutation(len(with_text)) if met.leaked_by(with_text[i]) is None]
+            drawn = matched(order, w.positive, n_neg, lengths, rng, key=keys.get, taken=seen_keys)
+            if drawn is None:
+                skipped["no_matched_distractors"] += 1
+                continue
+            negatives = drawn[0]
+            rejected["same_text_as_another_option"] += drawn[1]
+        for i in (() if lengths is not None else rng.permutation(len(with_text))):
             it = with_text[i]
-            if it in known:
-                # an item the user interacted with, shown or earlier, is not a wrong next item
-                rejected["in_shown_window" if it in shown else "in_earlier_history"] += 1
+            first = met.leaked_by(it)
+            if first is not None:
+                # an item the user interacted with (or one that reads like it), shown or earlier, is not
+                # a wrong next item
+                rejected["in_shown_window" if first in shown else "in_earlier_history"] += 1
                 continue
             if keys[it] in seen_keys:
                 # an item whose text reads like the positive's (or another negative's) would be a
                 # second correct-looking option
                 rejected["same_text_as_another_option"] += 1
                 continue
+            if enforced.work_key(it, works) in seen_works:
+                # two options a reader takes for one work
+                rejected["same_work_as_another_option"] += 1
+                continue
             negatives.append(it)
             seen_keys.add(keys[it])
+            seen_works.add(enforced.work_key(it, works))
             if len(negatives) == n_neg:
                 break
         if len(negatives) < n_neg:
             skipped["too_few_items_with_text"] += 1
             continue
+        cap.take(w.positive)
         candidates = place_answer(w.positive, negatives, slot)
         used_sources["+".join(backers.get(w.positive, [])) or "items"] += 1
         shown = list(w.history) + candidates
         questions.append(_question(measure, dataset, w, candidates, slot, seed, "item", item_field=field,
                                    item_texts={it: texts[it] for it in shown}))
-    return questions, {"skipped": dict(skipped), "facts": {"sources": dict(sorted(used_sources.items()))},
+    # an item's text comes from one source (texts are never compared across sources)
+    witnessed = {"witnesses": {"1": len(questions)} if questions else {}, "sources": dict(sorted(used_sources.items()))}
+    return questions, {"skipped": dict(skipped), "facts": witnessed,
                        "negatives_rejected": dict(rejected),
                        "items_with_text": len(with_text)}

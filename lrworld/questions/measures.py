@@ -12,9 +12,13 @@ templates (`lrworld/templates/<domain>/<id>/<variant>.txt`) and its tests (docs/
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
+from pathlib import Path
 
+from lrworld.core import plugins
 from lrworld.core.registry import Registry
+from lrworld.prompts.render import PLUGIN_TEMPLATES
 
 MCQ = "mcq"  # 4 options, accuracy (paper §4: Knowledgeability factors)
 HIT10 = "hit10"  # 10 candidates, HitRatio@1 (paper §4: Association and Personalization)
@@ -23,10 +27,33 @@ N_CANDIDATES = {MCQ: 4, HIT10: 10}
 
 DOMAINS = ("product", "movie", "lastfm")
 
-# Question builders by name (one registry: lrworld/questions/builders.py): field_values, item_text and
-# item_title (lrworld/questions/knowledge.py); a ground-truth measure's builder is named after it
-# (lrworld/groundtruth/questions.py), or is a "module:attr" reference to its function.
-FIELD_VALUES, ITEM_TEXT, ITEM_TITLE = "field_values", "item_text", "item_title"
+# A measure's question builder is a "module:attr" reference to its function (lrworld/questions/builders.py):
+# the knowledge builders of lrworld/questions/knowledge.py, the ground-truth ones of
+# lrworld/groundtruth/questions.py, or an extension's own.
+_KNOWLEDGE, _GT = "lrworld.questions.knowledge", "lrworld.groundtruth.questions"
+FIELD_VALUES, ITEM_TEXT, ITEM_TITLE = (f"{_KNOWLEDGE}:field_values", f"{_KNOWLEDGE}:item_text",
+                                       f"{_KNOWLEDGE}:item_title")
+
+
+# How the audit re-derives a HitRate@1 gold from the measure's artifact (lrworld/audit/golds.py):
+# TABLE: a table of (target, candidate, is_answer, score) rows: the question's candidates and answer
+# are the artifact's for its target and the answer is the strict argmax of the score; RULE: a mined
+# association rule A -> {c} (the consequent, its support and confidence, no negative a consequent).
+TABLE, RULE = "table", "rule"
+# What a TABLE gold is recomputed from besides the artifact: INTERACTIONS, the cosine of one-hot
+# sets; EMBEDDINGS, the GMF cosines under every NeuMF training (from the saved weights).
+INTERACTIONS, EMBEDDINGS = "interactions", "embeddings"
+
+
+@dataclass(frozen=True)
+class Gold:
+    """How a ground-truth measure's gold is recomputed from its artifact: the audit reads this, so
+    no measure with an artifact is registered without its gold check."""
+    recipe: str  # TABLE or RULE
+    target: str = "item"  # the question's subject: its context names `target_<target>`
+    candidate: str = "item"  # what its candidates are
+    score: str | None = None  # the artifact's (and the question's evidence's) score column (TABLE)
+    recompute: str | None = None  # INTERACTIONS or EMBEDDINGS: recomputed here, not read (TABLE)
 
 
 @dataclass(frozen=True)
@@ -46,6 +73,13 @@ class Measure:
     answer_policy: str = "first"
     # What the question rule needs besides the data (the captions of the multimodal measure).
     needs: tuple[str, ...] = ()
+    # The user profile its prompt shows, which the `noisy` variant corrupts: "history" (the asking
+    # user's items, on the question or its context), "antecedents" (the rule's items the users
+    # chose), "candidate_histories" (each candidate user's recent items); None: the prompt shows no
+    # profile (one target item), so `noisy` is refused at start.
+    profile: str | None = "history"
+    # How the audit recomputes the gold from `artifact` (required with an artifact).
+    gold: Gold | None = None
 
     @property
     def n_candidates(self) -> int:
@@ -61,15 +95,17 @@ _PM = ("product", "movie")
 
 # In the paper's column order (its Table 3): a domain's measures are the entries naming it, in order.
 MEASURES: tuple[Measure, ...] = (
-    Measure("assoc_rule", _PM, _ASSOC, "association rules", HIT10, "assoc_rule", artifact="rules"),
-    Measure("mem_item_item", _PM, _PERS, "memory item-item similarity", HIT10, "mem_item_item",
-            artifact="item_similar_pairs"),
-    Measure("mem_user_user", _PM, _PERS, "memory user-user similarity", HIT10, "mem_user_user",
-            artifact="user_similar_pairs"),
-    Measure("neu_item2users", _PM, _PERS, "neural item embedding -> users", HIT10, "neu_item2users",
-            artifact="prototypes"),
-    Measure("neu_user2items", _PM, _PERS, "neural user embedding -> items", HIT10, "neu_user2items",
-            artifact="prototypes"),
+    Measure("assoc_rule", _PM, _ASSOC, "association rules", HIT10, f"{_GT}:build_assoc_rule_questions", artifact="rules",
+            gold=Gold(RULE), profile="antecedents"),
+    Measure("mem_item_item", _PM, _PERS, "memory item-item similarity", HIT10, f"{_GT}:build_mem_item_item_questions",
+            artifact="item_similar_pairs", gold=Gold(TABLE, "item", "item", "similarity", INTERACTIONS), profile=None),
+    Measure("mem_user_user", _PM, _PERS, "memory user-user similarity", HIT10, f"{_GT}:build_mem_user_user_questions",
+            artifact="user_similar_pairs", gold=Gold(TABLE, "user", "user", "similarity", INTERACTIONS)),
+    Measure("neu_item2users", _PM, _PERS, "neural item embedding -> users", HIT10, f"{_GT}:build_neu_item2users_questions",
+            artifact="prototypes", gold=Gold(TABLE, "item", "user", "cosine", EMBEDDINGS),
+            profile="candidate_histories"),
+    Measure("neu_user2items", _PM, _PERS, "neural user embedding -> items", HIT10, f"{_GT}:build_neu_user2items_questions",
+            artifact="prototypes", gold=Gold(TABLE, "user", "item", "cosine", EMBEDDINGS)),
     Measure("kg_brand", ("product",), _KNOW, "<product, brand>", MCQ, FIELD_VALUES, field="brand"),
     Measure("attr_color", ("product",), _KNOW, "<product, color>", MCQ, FIELD_VALUES, field="color"),
     Measure("taxo_leaf", ("product",), _KNOW, "taxonomy leaf", MCQ, FIELD_VALUES, field="category_leaf"),
@@ -87,10 +123,41 @@ MEASURES: tuple[Measure, ...] = (
 )
 
 
+def _plugin_measures() -> tuple[Measure, ...]:
+    """The measures of the installed plugins (entry points `lrworld.measures`, "module:attr" naming a
+    tuple of Measure), after the built-in ones; a plugin module's TEMPLATES folder holds their
+    templates as lrworld/templates does."""
+    out: list[Measure] = []
+    for ep in plugins.points("lrworld.measures"):
+        found = tuple(plugins.load(ep))
+        if not all(isinstance(m, Measure) for m in found):
+            raise plugins.PluginError(f"{plugins.where(ep)}: not a tuple of Measure")
+        folder = getattr(importlib.import_module(ep.module), "TEMPLATES", None)
+        for m in found:
+            if folder is not None:
+                PLUGIN_TEMPLATES[m.id] = Path(folder)
+        out += found
+    return tuple(out)
+
+
+MEASURES += _plugin_measures()
+
 # The registry (lookups by id, with the known ids in the error); MEASURES keeps the column order.
 REGISTRY: Registry[Measure] = Registry("measure")
+
+
+def check_gold(m: Measure) -> Measure:
+    """A measure with an artifact declares how its gold is recomputed, with a recipe the audit knows."""
+    if m.artifact and (m.gold is None or m.gold.recipe not in (TABLE, RULE)
+                       or (m.gold.recipe == TABLE and not m.gold.score)):
+        raise ValueError(f"measure {m.id!r}: its answers come from artifact {m.artifact!r}, so it declares how the "
+                         f"audit recomputes them: gold=Gold({TABLE!r}, target, candidate, score column) or "
+                         f"gold=Gold({RULE!r}) (lrworld/questions/measures.py)")
+    return m
+
+
 for _m in MEASURES:
-    REGISTRY.add(_m.id, _m)
+    REGISTRY.add(_m.id, check_gold(_m))
 
 
 def for_domain(domain: str) -> list[Measure]:

@@ -3,8 +3,21 @@ show (`short` in the question report), and how many targets were tried to get th
 
 from __future__ import annotations
 
+MARK = "\u00a7"  # §: a measure with fewer questions than asked, in every table, caption and card
+
+
+def notes(short: dict[str, str] | None) -> list[str]:
+    """One caption line for the measures with fewer questions than asked: measure -> reason."""
+    if not short:
+        return []
+    return [f"{MARK} short measures (fewer questions than asked): "
+            + "; ".join(f"{m}: {why}" for m, why in sorted(short.items())) + "."]
+
+
 # the counts of what an artifact dropped, in the order a reader checks them
-_DROPS = ("dropped_margin", "dropped_seed_disagreement", "dropped_same_text", "skipped_too_few_negatives")
+_DROPS = ("dropped_margin", "dropped_seed_disagreement", "dropped_few_interactions", "dropped_gold_share",
+          "dropped_no_matched_distractors", "dropped_same_text",
+          "skipped_too_few_negatives")
 
 
 def targets_tried(report: dict) -> int | None:

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from lrworld.questions import enforced
+
 TIES = ("numeric", "string", "drop")
 
 
@@ -57,6 +59,6 @@ def latest_windows(interactions: pd.DataFrame, history_length: int, max_history:
             continue
         n = history_length if max_history is None else min(e - s - 1, max_history)
         out.append(Window(str(users[s]), tuple(items[e - n - 1:e - 1]), items[e - 1],
-                          tied=bool(stamps[e - 1] == stamps[e - 2]), known=items[s:e]))
+                          tied=enforced.tied(stamps[e - 1], stamps[e - 2]), known=items[s:e]))
     return out
 

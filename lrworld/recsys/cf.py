@@ -46,6 +46,7 @@ class NCF(NeuMF):
     """SRBench's NCF: the shared NeuMF (dense gradients, Adam), with full ranking over all items."""
 
     loss_kind = "bce"
+    propagates = False  # no user-item graph: built without the adjacency
 
     def __init__(self, n_users: int, n_items: int, dim: int = 32, mlp: tuple[int, ...] = (64, 32, 16)):
         super().__init__(n_users, n_items, factors=dim, layers=mlp)
@@ -64,6 +65,7 @@ class NCF(NeuMF):
 
 
 class _GraphModel(nn.Module):
+    propagates = True  # built over the normalised user-item adjacency
     loss_kind = "bpr"
 
     def __init__(self, n_users: int, n_items: int, adj: torch.Tensor, dim: int, n_layers: int):
@@ -132,8 +134,8 @@ def build(name: str, n_users: int, n_items: int, users: np.ndarray, items: np.nd
     name = name.lower()
     if name not in MODELS:
         raise ValueError(f"unknown CF model {name!r}; choose one of {tuple(MODELS)}")
-    if name == "ncf":
-        return NCF(n_users, n_items, **hp)
+    if not MODELS[name].propagates:
+        return MODELS[name](n_users, n_items, **hp)
     # the graph models propagate over the normalised user-item adjacency
     adj = normalized_adjacency(n_users, n_items, np.asarray(users), np.asarray(items))
     return MODELS[name](n_users, n_items, adj, **hp)

@@ -21,8 +21,8 @@ def load_rec_model(path: str | os.PathLike):
     from lrworld.recsys.sequential import make_model
 
     st = load_tensors(path, "recommender checkpoint")
-    if st["name"] == "popularity":
-        raise ValueError(f"{path}: popularity has no item embeddings; use gru4rec, caser or sasrec")
+    if not st["state_dict"]:  # a model with no weights (popularity) has no item embeddings to read
+        raise ValueError(f"{path}: {st['name']} has no item embeddings; use gru4rec, caser or sasrec")
     model = make_model(st["name"], st["n_items"], **st["hparams"])
     model.load_state_dict(st["state_dict"])
     model.eval()

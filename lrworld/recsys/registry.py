@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from lrworld.core.registry import Registry, declarations, resolve
+from lrworld.core import plugins
+from lrworld.core.registry import Registry, declaration, declarations, resolve
 
 
 @dataclass(frozen=True)
@@ -50,13 +51,20 @@ _REGISTRY: Registry[RecommenderEntry] | None = None
 
 
 def recommenders() -> Registry[RecommenderEntry]:
-    """The built-in entries and every module of this package that declares one."""
+    """The built-in entries, every module of this package that declares one, and every installed
+    plugin's (entry points `lrworld.recommenders`)."""
     global _REGISTRY
     if _REGISTRY is None:
         reg: Registry[RecommenderEntry] = Registry("recommender")
         for entry in BUILT_IN:
             reg.add(entry.name, entry)
-        for module, d in declarations("lrworld.recsys", "RECOMMENDER").items():
+        found = declarations("lrworld.recsys", "RECOMMENDER")
+        for ep in plugins.points("lrworld.recommenders"):  # an installed package's own, read the same way
+            try:
+                found[ep.module] = declaration(ep.module, "RECOMMENDER")
+            except (ValueError, ImportError) as exc:
+                raise plugins.PluginError(f"{plugins.where(ep)}: {exc}") from None
+        for module, d in found.items():
             if not isinstance(d, dict) or not isinstance(d.get("name"), str) or not isinstance(d.get("make"), str):
                 raise ValueError(f"{module}: RECOMMENDER needs a 'name' and a 'make' (strings)")
             reg.add(d["name"], RecommenderEntry(d["name"], d["make"], d.get("schema", {})))

@@ -12,7 +12,9 @@ import shutil
 import stat
 from pathlib import Path, PurePosixPath
 
+from lrworld.audit import shortcuts
 from lrworld.core import io
+from lrworld.provenance import code_version
 from lrworld.provenance.environment import versions
 from lrworld.release import layout, licences
 
@@ -54,9 +56,11 @@ def pack(root: str | Path, dataset: str, out: str | Path) -> dict:
     entry = subset["dataset"][dataset]
     manifest = {
         "format": layout.FORMAT, "dataset": dataset, "domain": entry["domain"], "source_format": entry["format"],
-        "lrworld_version": versions()["lrworld"], "measures": measures, "variants": variants,
+        "lrworld_version": versions()["lrworld"], "code": code_version.code_version(), "measures": measures, "variants": variants,
         "config": subset, "config_sha256": io.sha256_text(io.dumps_canonical(subset)),
-        "audit": {"passed": audit["passed"], "violations": audit["violations"], "checked": audit.get("checked")},
+        "audit": {"passed": audit["passed"], "violations": audit["violations"], "checked": audit.get("checked"),
+                  # measures a knowledge-free answerer passes (lrworld/audit/shortcuts.py)
+                  "shortcut_findings": shortcuts.found(audit)},
         "licences": licences.notes(entry), "files": dict(sorted(files.items())),
     }
     from lrworld.release import interop  # Parquet tables, dataset card, lm-eval tasks

@@ -1,6 +1,7 @@
 """Our cells beside the LRWorld paper's: for every model with a paper row (`paper_name`, RANDOM for
 the random backend) and every zero-shot measure the paper reports for the dataset's paper table
-(Table 2, 3 or 22), ours with its 95% interval, the paper's figure, the difference, and whether the
+(Table 2, 3 or 22; a model it has no row for from Tables 5, 23 and 25: the 70B models, the
+GPT-4s), ours with its 95% interval, the paper's figure, the difference, and whether the
 paper's figure lies inside our interval; the missed rates beside (Tables 19-21).
 
 The paper's cells are over its own data (ML-25M, the Netflix Prize, five Amazon 2018 categories)
@@ -39,12 +40,13 @@ def comparison(table: pd.DataFrame, scores: list[dict], domain: str, paper_datas
         if not name:
             continue
         for m in order:
-            fig = paper.figure(paper_dataset, name, m)
-            if fig is None or pd.isna(r[m]):
+            found = paper.zero_shot_figure(paper_dataset, name, m)
+            if found is None or pd.isna(r[m]):
                 continue
+            source, fig = found
             lo, hi = r.get(f"{m}_ci_low"), r.get(f"{m}_ci_high")
             rows.append({
-                "model": r["model"], "paper_name": name, "paper_table": paper.RESULTS_TABLE[paper_dataset],
+                "model": r["model"], "paper_name": name, "paper_table": source,
                 "measure": m, "metric": METRIC_LABEL[measures.get(domain, m).primary_metric],
                 "n": None if pd.isna(r.get(f"{m}_n")) else int(r[f"{m}_n"]), "ours": float(r[m]),
                 "ci_low": lo, "ci_high": hi, "paper": fig, "paper_n": counts.get(m), "diff": float(r[m]) - fig,
@@ -106,6 +108,8 @@ def beside_section(comp: pd.DataFrame, table: pd.DataFrame, paper_dataset: str |
     rows = ([f"{m} ({comp.loc[comp['model'] == m, 'paper_name'].iloc[0]})"] + [cell.get((m, c), "") for c in cols]
             for m in models)
     t = paper.RESULTS_TABLE[paper_dataset]
-    return ([f"## The paper's figures (its Table {t}, LRWorld-{PAPER_DATASET_LABEL[paper_dataset]})", ""]
+    others = sorted(set(comp["paper_table"]) - {t}, key=int)
+    also = f"; Table {', '.join(others)} for rows it lacks" if others else ""
+    return ([f"## The paper's figures (its Table {t}{also}, LRWorld-{PAPER_DATASET_LABEL[paper_dataset]})", ""]
             + pipe_table(["model (paper row)"] + cols, rows, right=[False] + [True] * len(cols))
             + ["", legend(confidence) + " Every cell beside ours: the `.paper.md` beside this table.", ""])

@@ -24,7 +24,8 @@ from lrworld.analysis.output import factor_groups, to_latex
 from lrworld.analysis.scores import paired_table, score_table
 from lrworld.core.markdown import pipe_table
 from lrworld.prompts.variants import column_name
-from lrworld.questions import measures
+from lrworld.questions import measures, shortfall
+from lrworld.questions import witnesses as golds
 
 DAGGER = "\u2020"
 RANDOM = "random"
@@ -33,6 +34,9 @@ METRIC_LABEL = {"accuracy": "Accuracy", "hit_ratio_at_1": "HitRatio@1"}
 # the .csv's figures beside each value column, in this order (suffixes of `<column>_`)
 FIGURES = ("degenerate", "debiased", "n", "ci_low", "ci_high", "diff_vs_random", "p_vs_random",
            "significant_vs_random")
+# the .csv's figures of a measure (the same on every row): the questions asked for, why it has fewer
+# (short measures, §), the share of its golds one source alone gives and the sources (knowledge, ‡)
+MEASURE_FIGURES = ("requested", "short_reason", "single_source_share", "gold_sources")
 _ORDERS = re.compile(r"^(zero_shot|shuffle\d+)$")
 
 
@@ -112,10 +116,47 @@ def _missing(v) -> bool:
     return v is None or (isinstance(v, float) and v != v)
 
 
-def with_marks(table: pd.DataFrame, figs: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """The .csv layout: the value columns, then `<column>_<figure>` for each figure of FIGURES given."""
+def with_marks(table: pd.DataFrame, figs: dict[str, pd.DataFrame], reports: list[dict] | None = None) -> pd.DataFrame:
+    """The .csv layout: the value columns, then `<column>_<figure>` for each figure of FIGURES given,
+    then, with the question `reports`, each column's MEASURE_FIGURES."""
     cols = list(table.columns[1:])
-    return pd.concat([table] + [figs[f][cols].add_suffix(f"_{f}") for f in FIGURES if f in figs], axis=1)
+    parts = [table] + [figs[f][cols].add_suffix(f"_{f}") for f in FIGURES if f in figs]
+    if reports is not None:
+        parts.append(measure_figures(table, reports))
+    return pd.concat(parts, axis=1)
+
+
+def value_columns(csv_table: pd.DataFrame) -> list[str]:
+    """The value columns of a results .csv (not a `<column>_<figure>` of FIGURES or MEASURE_FIGURES)."""
+    return [c for c in csv_table.columns[1:] if not any(c.endswith(f"_{f}") for f in FIGURES + MEASURE_FIGURES)]
+
+
+def measure_figures(table: pd.DataFrame, reports: list[dict]) -> pd.DataFrame:
+    """`<column>_<figure>` of MEASURE_FIGURES for every value column, from its measure's question report
+    (empty where the measure is not short, or its golds come from no metadata source)."""
+    by = {r["measure"]: r for r in reports}
+    out = {}
+    for c in table.columns[1:]:
+        r = by.get(c.partition("@")[0], {})
+        s = golds.summary(r) if r else None
+        values = {"requested": r.get("requested"), "short_reason": (r.get("short") or {}).get("reason"),
+                  "single_source_share": s["single_source_share"] if s else None,
+                  "gold_sources": "+".join(s["sources"]) if s else None}
+        for f in MEASURE_FIGURES:
+            out[f"{c}_{f}"] = [values[f]] * len(table)
+    return pd.DataFrame(out, index=table.index)
+
+
+def column_marks(table: pd.DataFrame, short: dict | None, witnessed: dict | None) -> dict[str, str]:
+    """column -> the marks of its measure: § short, ‡ some gold has a single source."""
+    out = {}
+    for c in table.columns[1:]:
+        m = c.partition("@")[0]
+        mark = (SHORT if m in (short or {}) else "") + (
+            golds.MARK if (witnessed or {}).get(m, {}).get("single_source") else "")
+        if mark:
+            out[c] = mark
+    return out
 
 
 def column_n(figs: dict[str, pd.DataFrame], col: str):
@@ -155,11 +196,13 @@ def metric_row(table: pd.DataFrame, domain: str, figs: dict[str, pd.DataFrame]) 
     return row
 
 
-def formatted(table: pd.DataFrame, domain: str, figs: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """The .md/.tex cells as text, the metric row first."""
+def formatted(table: pd.DataFrame, domain: str, figs: dict[str, pd.DataFrame],
+              col_marks: dict[str, str] | None = None) -> pd.DataFrame:
+    """The .md/.tex cells as text, the metric row first (with each column's `col_marks`)."""
     cols = list(table.columns[1:])
     ns = {c: column_n(figs, c) for c in cols}
-    rows = [metric_row(table, domain, figs)]
+    top = metric_row(table, domain, figs)
+    rows = [{k: v + (col_marks or {}).get(k, "") for k, v in top.items()}]
     for i, r in table.iterrows():
         rows.append({"model": str(r["model"]), **{c: cell(figs, i, c, r[c], ns[c]) for c in cols}})
     return pd.DataFrame(rows, columns=list(table.columns))
@@ -188,15 +231,8 @@ def legend(confidence: float, n_boot: int, paired: bool, degenerate: bool, csv_n
     return out
 
 
-SHORT = "§"
-
-
-def short_notes(short: dict[str, str] | None) -> list[str]:
-    """One caption line per measure with fewer questions than asked, with the question report's reason."""
-    if not short:
-        return []
-    return [f"{SHORT} short measures (fewer questions than asked): "
-            + "; ".join(f"{m}: {why}" for m, why in sorted(short.items())) + "."]
+SHORT = shortfall.MARK
+short_notes = shortfall.notes  # one caption line for the measures with fewer questions than asked
 
 
 def _marked(figs: dict[str, pd.DataFrame]) -> tuple[bool, bool]:
@@ -206,12 +242,14 @@ def _marked(figs: dict[str, pd.DataFrame]) -> tuple[bool, bool]:
 
 
 def to_markdown(table: pd.DataFrame, title: str, domain: str, figs: dict[str, pd.DataFrame], confidence: float = 0.95,
-                n_boot: int = 1000, short: dict[str, str] | None = None) -> str:
-    """`short`: measure -> why it has fewer questions than asked (its question report's `short`)."""
+                n_boot: int = 1000, short: dict[str, str] | None = None, witnessed: dict[str, dict] | None = None) -> str:
+    """`short`: measure -> why it has fewer questions than asked (its question report's `short`);
+    `witnessed`: measure -> how many sources back its golds (`questions.witnesses.summary`)."""
     # an escaped *: two in a row would make the text between them italic
-    main = formatted(table, domain, figs).replace(regex={r"\*$": r"\\*"})
+    main = formatted(table, domain, figs, column_marks(table, short, witnessed)).replace(regex={r"\*$": r"\\*"})
     lines = [f"# {title}", ""] + _rows(main) + [""]
-    lines += [line for text in legend(confidence, n_boot, *_marked(figs)) + short_notes(short) for line in (text, "")]
+    notes = legend(confidence, n_boot, *_marked(figs)) + short_notes(short) + golds.notes(witnessed or {})
+    lines += [line for text in notes for line in (text, "")]
     debiased = figs["debiased"]
     if debiased[debiased["model"] != RANDOM].iloc[:, 1:].notna().to_numpy().any():  # RANDOM's alone says nothing
         lines += ["## Position-debiased", "",
@@ -226,11 +264,13 @@ def to_markdown(table: pd.DataFrame, title: str, domain: str, figs: dict[str, pd
 
 
 def to_tex(table: pd.DataFrame, title: str, domain: str, figs: dict[str, pd.DataFrame], confidence: float = 0.95,
-           n_boot: int = 1000, short: dict[str, str] | None = None) -> str:
+           n_boot: int = 1000, short: dict[str, str] | None = None, witnessed: dict[str, dict] | None = None) -> str:
     """The .md's main table in booktabs, under the paper's scale / factor header groups."""
     groups = factor_groups(domain, [c.partition("@")[0] for c in table.columns[1:]])
-    caption = f"{title}. " + " ".join(legend(confidence, n_boot, *_marked(figs), csv_names=False) + short_notes(short))
-    tex = to_latex(formatted(table, domain, figs), caption, f"tab:results-{title}".replace("_", "-"), groups)
+    caption = f"{title}. " + " ".join(legend(confidence, n_boot, *_marked(figs), csv_names=False) + short_notes(short)
+                                      + golds.notes(witnessed or {}))
+    tex = to_latex(formatted(table, domain, figs, column_marks(table, short, witnessed)), caption, f"tab:results-{title}".replace("_", "-"), groups)
     align = "l" * len(table.columns)
     tex = tex.replace(f"\\begin{{tabular}}{{{align}}}", f"\\begin{{tabular}}{{l{'r' * (len(table.columns) - 1)}}}")
-    return tex.replace(DAGGER, r"\textsuperscript{\dag}")  # tex_escape keeps the dagger as a Unicode character
+    # tex_escape keeps the daggers as Unicode characters
+    return tex.replace(DAGGER, r"\textsuperscript{\dag}").replace(golds.MARK, r"\textsuperscript{\ddag}")

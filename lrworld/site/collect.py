@@ -11,7 +11,7 @@ import pandas as pd
 from lrworld.core import io
 from lrworld.questions import measures
 from lrworld.prompts.variants import column_name
-from lrworld.scoring.table import FIGURES, METRIC_LABEL, legend
+from lrworld.scoring.table import FIGURES, METRIC_LABEL, legend, value_columns
 
 
 def _num(v):
@@ -44,7 +44,7 @@ def page_data(dataset: str, domain: str, table_csv: str, score_files: list[str],
               paper_csv: str | None = None) -> dict:
     table = pd.read_csv(table_csv)
     paper = paper_cells(paper_csv)
-    value_cols = [c for c in table.columns[1:] if not any(c.endswith(f"_{f}") for f in FIGURES)]
+    value_cols = value_columns(table)
     scores = [io.read_json(f) for f in score_files]
     by_cell = {(s["model"], column_name(s["measure"], s["variant"])): s for s in scores}
     columns = []

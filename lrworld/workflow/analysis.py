@@ -7,6 +7,7 @@ from __future__ import annotations
 from snakemake.io import expand, report
 
 from lrworld.core.schema import ConfigError
+from lrworld.models.registry import capabilities
 from lrworld.workflow import resources
 
 A_OUT = "results/analysis/{dataset}"
@@ -42,12 +43,12 @@ class AnalysisPlan:
         # pairs naming a disabled model are skipped (the paper's pairs can stay in the config)
         self.model_pairs = [p for p in cfg["model_pairs"] if p["small"] in plan.models and p["large"] in plan.models]
         tok = cfg["tokenizer"]
-        # an hf entry counts with its tokenizer whether or not it answers (an overlay naming other
-        # models leaves it disabled)
+        # a model entry with a tokenizer counts with it whether or not it answers (an overlay naming
+        # other models leaves it disabled)
         if self.on and tok != "whitespace" and not tok.startswith("tiktoken") and \
-                plan.config["models"].get(tok, {}).get("backend") != "hf":
+                capabilities(plan.config["models"].get(tok, {})).tokenizer is None:
             raise ConfigError(f"config: analysis.tokenizer: {tok!r} is neither 'whitespace', 'tiktoken[:<encoding>]' "
-                              "nor an hf model entry")
+                              "nor a model entry whose backend has a tokenizer (hf)")
         # the card shows the zero_shot prompt (or the first configured variant's)
         self.card_variant = "zero_shot" if "zero_shot" in plan.variants else plan.variants[0]
         self.bootstrap = dict(n_boot=cfg["bootstrap"], confidence=cfg["confidence"], seed=cfg["seed"])

@@ -2,33 +2,36 @@
 how many the response cache already answers, the rest, their input tokens and, for API models,
 what the missing ones cost at the config's `prices`.
 
-Prompts come from the prompt files the plan names. A file already built is read and its prompts
-counted exactly; a file not yet built (its job has not run) is estimated from its template: the
-questions the config asks for, each the template's text plus `history_length` history lines and
-one line per option. Tokens are counted with the model's own tokenizer when it is local (an hf
-model from a package or a folder); otherwise, and for estimated prompts, at 4 characters a token
-(the rule of thumb for English BPE vocabularies). Output tokens of an API model are bounded by
-its `max_tokens` per prompt, so its cost is an upper bound.
+Prompts are those the run being planned will ask (lrworld/workflow/planned_prompts.py): a prompt
+file built with the plan's question count and seed counts as it is; one out of date or not yet
+built counts as what the run will make of it, built in memory where its inputs exist; else it is
+estimated from its template: the questions the config asks for, each the template's text plus
+`history_length` history lines and one line per option. Input tokens are lrworld/models/input_tokens.py's count: a local model's
+tokenizer through its chat template; an API model's exact encoding where one is bundled offline,
+else its messages' UTF-8 bytes (a bound); a caption request's image at its most tokens. Estimated
+prompts are counted at 4 characters a token. Output tokens of an API model are bounded by its
+`max_tokens` per prompt, and the missing prompts' input by the largest prompts', so its cost is an
+upper bound ("cost <=") whenever no prompt is estimated ("cost ~").
 """
 
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
 from lrworld.core import io
 from lrworld.inference.cache import request_key
-from lrworld.models.backends.hf import resolve_location
+from lrworld.models import input_tokens
+from lrworld.models.registry import capabilities
+from lrworld.models.backends.openai import SCHEMA as OPENAI_SCHEMA, _loopback, public_url
 from lrworld.prompts.render import template_path
 from lrworld.questions import measures as measure_registry
 from lrworld.workflow import status as run_status
-from lrworld.workflow.plan import Plan
+from lrworld.workflow.plan import CAPTIONER, Plan
+from lrworld.workflow.planned_prompts import PROMPT_FILE, PlannedPrompts
 
 CHARS_PER_TOKEN = 4
 LINE_CHARS = 40  # a history line or an option: a title with its year (and genres), about 40 characters
-API_BACKENDS = {"openai"}
-_PROMPT_FILE = re.compile(r"results/prompts/(?P<ds>[^/]+)/(?P<measure>[^/]+)/(?P<variant>[^/]+)\.jsonl$")
 
 
 def _estimate(chars: float) -> int:
@@ -36,23 +39,33 @@ def _estimate(chars: float) -> int:
 
 
 def _counter(name: str, cfg: dict):
-    """(count(text) -> tokens, how): the model's tokenizer when local, else the estimate."""
-    if cfg.get("backend") == "hf":
-        try:
-            loc, _ = resolve_location(name, cfg)
-        except (FileNotFoundError, ValueError):
-            loc = None
-        if loc is not None and Path(loc).exists():
-            from lrworld.models import make_backend
-
-            tok = make_backend(name, dict(cfg)).tokenizer
-            return (lambda text: len(tok(text, add_special_tokens=False)["input_ids"])), "tokenizer"
+    """(count(prompt) -> input tokens, how): a priced API model's count (lrworld/models/input_tokens.py),
+    a local model's own tokenizer through its chat template when its files are here, else the
+    4-characters estimate (a model that reads no tokens, random; a tokenizer not on this machine)."""
+    can = capabilities(cfg)
+    if can.priced:
+        return input_tokens.api_counter(cfg)
+    count = can.prompt_tokens(name, cfg) if can.prompt_tokens is not None else None
+    if count is not None:
+        return count, "tokenizer with chat template"
     return (lambda text: _estimate(len(text))), "estimate"
+
+
+def _key_missing(cfg: dict) -> str | None:
+    """Why an API model's answer jobs would have no key, or None: a loopback or managed server
+    needs none; OpenAI or a remote server reads it from api_key_env."""
+    if cfg.get("server") or (cfg.get("base_url") and _loopback(cfg["base_url"])):
+        return None
+    env = cfg.get("api_key_env", "OPENAI_API_KEY")
+    if os.environ.get(env):
+        return None
+    where = f"the remote server {public_url(cfg['base_url'])}" if cfg.get("base_url") else "the OpenAI API"
+    return f"environment variable {env} is not set: {where} will refuse its requests"
 
 
 def _unbuilt(plan: Plan, path: str) -> tuple[int, int]:
     """(prompts, input characters) a prompt file not yet built will hold, from its template."""
-    m = _PROMPT_FILE.search(path)
+    m = PROMPT_FILE.search(path)
     if not m:
         return 0, 0
     ds = plan.datasets.get(m["ds"], {})
@@ -81,17 +94,19 @@ def plan_costs(directory: str | Path = ".", configfiles=(), plan: Plan | None = 
     cache_dir = Path(config["cache_dir"])
     cache_dir = cache_dir if cache_dir.is_absolute() else directory / cache_dir
     jobs, read, counters, warnings = [], {}, {}, []
+    planned = PlannedPrompts(plan, directory)
     for track, scope, model in run_status._jobs(plan):
-        cfg = config["models"].get(model, {})
+        cfg = config["captioner"] if model == CAPTIONER else config["models"].get(model, {})
         if model not in counters:
             counters[model] = _counter(model, cfg)
         count, how = counters[model]
         files = [f for f in plan.requests(track, scope, model) if f.endswith(".jsonl")]
         requests, est_prompts, est_tokens, unknown = [], 0, 0, 0
         for f in files:
-            if (directory / f).exists():
-                if f not in read:
-                    read[f] = list(io.read_jsonl(directory / f))
+            if f not in read:
+                read[f] = planned.records(f) if PROMPT_FILE.search(f) else (
+                    list(io.read_jsonl(directory / f)) if (directory / f).exists() else None)
+            if read[f] is not None:
                 requests.extend(read[f])
             else:
                 n, chars = _unbuilt(plan, f)
@@ -101,37 +116,43 @@ def plan_costs(directory: str | Path = ".", configfiles=(), plan: Plan | None = 
         done = directory / f"results/answers/{track}/{scope}/{model}.json"
         known = [io.read_json(done)["identity"]] if done.exists() else []
         cached, _ = run_status._answered(cache_dir, model, unique, known)
-        tokens = sum(count(str(r.get("prompt") or io.dumps_canonical(r.get("messages") or r))) for r in unique)
+        images = input_tokens.image_tokens_max(cfg.get("model")) if capabilities(cfg).priced else 0
+        each = [count(str(r.get("prompt") or io.dumps_canonical(r.get("messages") or r)))
+                + images * len(r.get("image_paths") or ()) for r in unique]
         prompts = len(unique) + est_prompts
-        tokens += est_tokens
+        tokens = sum(each) + est_tokens
         missing = prompts - cached
+        # whichever of the known prompts the cache lacks, they hold at most the largest ones' tokens
+        missing_in = sum(sorted(each, reverse=True)[:missing - est_prompts]) + est_tokens
         job = {"track": track, "scope": scope, "model": model, "prompts": prompts, "cached": cached,
                "missing": missing, "estimated_prompts": est_prompts, "input_tokens": tokens,
                "tokens_by": how if not est_prompts else ("estimate" if not unique else f"{how} + estimate"),
                "backend": cfg.get("backend"), "not_estimated_files": unknown}
-        if cfg.get("backend") in API_BACKENDS:
+        if capabilities(cfg).priced:
             price = price_of(config, model)
-            # the missing prompts' share of the input tokens; output bounded by max_tokens each
-            missing_in = tokens * missing / prompts if prompts else 0
-            out_tokens = missing * int(cfg.get("max_tokens") or 0)
+            # output bounded by max_tokens each; a bound only when no prompt is estimated
+            job["cost_is_bound"] = not est_prompts
+            out_tokens = missing * int(cfg.get("max_tokens") or OPENAI_SCHEMA["max_tokens"]["default"])
             job["output_tokens_max"] = out_tokens
             job["cost_usd"] = None if price is None else round(
                 missing_in / 1e6 * price["input_per_mtok"] + out_tokens / 1e6 * price["output_per_mtok"], 4)
         jobs.append(job)
-    for model, cfg in plan.models.items():
-        if cfg.get("backend") in API_BACKENDS:
-            env = cfg.get("api_key_env", "OPENAI_API_KEY")
-            if not cfg.get("base_url") and not os.environ.get(env):
-                warnings.append(f"models.{model}: enabled, but environment variable {env} is not set "
-                                f"(its answer jobs will fail; set it, or disable the model)")
-            if price_of(config, model) is None:
-                warnings.append(f"models.{model}: no entry in prices: its cost is not known")
+    api = {m: c for m, c in plan.models.items() if capabilities(c).priced}
+    if any(j["model"] == CAPTIONER for j in jobs) and capabilities(config["captioner"]).priced:
+        api[CAPTIONER] = config["captioner"]
+    for model, cfg in api.items():
+        where = "captioner" if model == CAPTIONER else f"models.{model}"
+        if (why := _key_missing(cfg)) is not None:
+            warnings.append(f"{where}: enabled, but {why} (its answer jobs will fail; set it, or disable it)")
+        if price_of(config, model) is None:
+            warnings.append(f"{where}: no entry in prices{'.captioner' if model == CAPTIONER else ''}: "
+                            f"its cost is not known")
     return {"directory": str(directory), "cache_dir": str(cache_dir), "jobs": jobs, "warnings": warnings}
 
 
 def format_costs(res: dict) -> str:
-    out = [f"cache {res['cache_dir']}: prompts per answer job (tokens: the model's tokenizer where local, "
-           f"else {CHARS_PER_TOKEN} characters a token; ~ marks prompts estimated from templates)"]
+    out = [f"cache {res['cache_dir']}: prompts per answer job (input tokens: how each model's are counted in "
+           f"brackets; ~ marks prompts estimated from templates at {CHARS_PER_TOKEN} characters a token)"]
     width = max((len(j["model"]) for j in res["jobs"]), default=0)
     last = None
     for j in res["jobs"]:
@@ -144,7 +165,8 @@ def format_costs(res: dict) -> str:
         if j["not_estimated_files"]:
             line += f"  [{j['not_estimated_files']} request files not built yet, not counted]"
         if "cost_usd" in j:
-            line += "  cost: no price" if j["cost_usd"] is None else f"  cost <= ${j['cost_usd']:,.2f}"
+            line += "  cost: no price" if j["cost_usd"] is None else \
+                f"  cost {'<=' if j['cost_is_bound'] else '~'} ${j['cost_usd']:,.2f}"
         out.append(line)
     if not res["jobs"]:
         out.append("  (the config plans no answer jobs)")

@@ -18,8 +18,10 @@ from lrworld.core.digests import DigestStore
 from lrworld.groundtruth import artifacts
 from lrworld.inference.servers import planned_command
 from lrworld.inference.stage import replies_record
+from lrworld.models.registry import capabilities
 from lrworld.questions import measures as measure_registry
 from lrworld.data import inputs as data_inputs
+from lrworld.data.paper_dataset import paper_dataset
 from lrworld.core.package_files import packaged
 from lrworld.prompts.render import template_id
 from lrworld.release import layout as release_layout, source as release_source
@@ -93,11 +95,11 @@ class Plan:
             return self._counts
         counts = {}
         for name, ds in self.datasets.items():
-            table = paper.question_counts().get(paper.paper_dataset(ds) or "", {})
+            table = paper.question_counts().get(paper_dataset(ds) or "", {})
             for m in ds["measures"]:
                 if m not in table:
                     raise ConfigError(f"config: questions.per_measure: paper: datasets.{name}: the paper has no "
-                                      f"question count for {m!r} on {paper.paper_dataset(ds)!r} (set paper_table, "
+                                      f"question count for {m!r} on {paper_dataset(ds)!r} (set paper_table, "
                                       "or give per_measure a number)")
                 counts[(name, m)] = table[m]
         self._counts = counts
@@ -110,7 +112,7 @@ class Plan:
 
     def paper_dataset(self, dataset: str) -> str | None:
         """The paper's dataset a dataset's tables compare with (its `paper_table`, else by format)."""
-        return paper.paper_dataset(self.datasets[dataset])
+        return paper_dataset(self.datasets[dataset])
 
     def paper_names(self) -> dict[str, str | None]:
         """Each run model's paper row (`paper_name`; RANDOM for the random backend)."""
@@ -145,14 +147,14 @@ class Plan:
         return self.code(self.GT_ARTIFACT_SCRIPT, artifacts.made()[artifact])
 
     def gt_questions_code(self, measure: str) -> str:
-        """The `gt_questions` job's code: its script, and the measure's builder module when it names one."""
+        """The `gt_questions` job's code: its script and the measure's builder module."""
         return self.code("groundtruth_questions.py", *self._builder_refs([measure]))
 
     GT_ARTIFACT_SCRIPT = "groundtruth_artifact.py"
 
     @staticmethod
     def _builder_refs(measures) -> list[str]:
-        return [b for b in (measure_registry.by_id(m).builder for m in measures) if ":" in b]
+        return [measure_registry.by_id(m).builder for m in measures]
 
     def _rule_refs(self, rule: str) -> list[str]:
         """The lazy entries a chain rule's job may resolve (its record lists their modules)."""
@@ -183,19 +185,18 @@ class Plan:
     def model_params(self, model: str) -> dict:
         """A model's entry as the rules' params carry it: without the keys that only size its job,
         and a server command's secrets redacted (params land in .snakemake/metadata)."""
-        return planned_command(resources.without_sizing(self.model_cfg(model)))
+        # `measures` chooses which jobs exist, not how a job answers
+        cfg = {k: v for k, v in self.model_cfg(model).items() if k != "measures"}
+        return planned_command(resources.without_sizing(cfg))
 
     def model_weights(self, model: str) -> dict:
-        """The weights part of a model's identity (an hf model's file digests or hub commit; {} for
-        API and random backends), once per model: the `model_identity` rule's params."""
+        """The weights part of a model's identity (a local model's file digests or hub commit, as its
+        backend plans them; {} for a backend with no weights), once per model: the
+        `model_identity` rule's params."""
         if model not in self._weights:
             cfg = self.model_cfg(model)
-            if cfg.get("backend") == "hf":
-                from lrworld.models.backends.hf import planned_weights
-
-                self._weights[model] = planned_weights(model, cfg)
-            else:
-                self._weights[model] = {}
+            weights = capabilities(cfg).weights
+            self._weights[model] = weights(model, cfg) if weights is not None else {}
         return self._weights[model]
 
     # a wildcard pattern, not an input function: the rules that read it plan ~1,300 jobs at paper scale
@@ -273,7 +274,7 @@ class Plan:
         """Content of the release files a release rule copies (its params): a release folder
         swapped for another (`cp -a`, `tar x`: old mtimes kept) or a file edited in place re-runs
         the copy, wherever the folder lies. A fetched release's folder is fetch_benchmark's output:
-        only its files that no longer match their manifest show (nothing while it is intact)."""
+        only its files that differ from their manifest show (nothing while it is intact)."""
         folder, man = self.benchmarks[wc.dataset]
         rels = self.release_files(kind, wc)[1]
         if man is None:
@@ -315,9 +316,17 @@ class Plan:
         if dataset in self.benchmarks:
             return []
         names = dict.fromkeys(self.gt_artifacts[m] for m in self.datasets[dataset]["measures"] if m in self.gt_artifacts)
-        if "prototypes" in names:
-            names["embeddings"] = None  # the neural golds are recomputed from the embeddings too
+        # and everything each rests on: the neural golds are recomputed from the embeddings, and
+        # those from the saved NeuMF weights
+        names = dict.fromkeys(a for n in names for a in artifacts.chain(n))
         return artifacts.paths(names, dataset)
+
+    def audit_raw_inputs(self, dataset: str) -> dict[str, list[str]]:
+        """The raw files the audit re-reads the knowledge golds from (the dataset's files and its
+        metadata, as rule ingest reads them; a release has none: it carries no raw metadata)."""
+        if dataset in self.benchmarks:
+            return {}
+        return {"raw": self.raw_inputs(dataset), **self.metadata_inputs(dataset)}
 
     def facts_inputs(self, dataset: str) -> list[str]:
         """The witnessed facts table the audit re-reads the knowledge golds from (a release carries
@@ -363,11 +372,20 @@ class Plan:
         kshot/noisy/shuffle<s> render with the zero_shot template (lrworld/prompts/variants.py)."""
         return template_id(self.datasets[dataset]["domain"], measure, template_variant(variant))
 
-    def prompt_files(self, dataset: str, variants=None) -> list[str]:
+    def model_measures(self, model: str, dataset: str) -> list[str]:
+        """The measures of `dataset` that `model` answers: all, or those its `measures` entry names
+        for the dataset (none where the entry does not name it: the paper ran GPT-4 on one)."""
+        named = self.models[model].get("measures")
+        planned = self.datasets[dataset]["measures"]
+        return list(planned) if named is None else [m for m in planned if m in named.get(dataset, ())]
+
+    def prompt_files(self, dataset: str, variants=None, model: str | None = None) -> list[str]:
+        """A dataset's prompt files (those of the measures `model` answers, if given)."""
         variants = self.variants if variants is None else variants
-        return self._listed(("prompts", dataset, *variants), lambda: expand(
+        measures = self.datasets[dataset]["measures"] if model is None else self.model_measures(model, dataset)
+        return self._listed(("prompts", dataset, model, *variants), lambda: expand(
             "results/prompts/{dataset}/{measure}/{variant}.jsonl", dataset=dataset,
-            measure=self.datasets[dataset]["measures"], variant=variants))
+            measure=measures, variant=variants))
 
     def variants_of_kind(self, kind: str) -> list[str]:
         return [v for v in self.variants if variant_kind(v) == kind]
@@ -387,7 +405,7 @@ class Plan:
         """The request files one answer job reads (every prompt of the track's scope; a LLaRA-trained
         model's hybrid or text-form requests)."""
         if track == "lrworld":
-            return self.prompt_files(scope)
+            return self.prompt_files(scope, model=model)
         if track == "llara":
             return [self.llara.request_file(scope, model)]
         if track == "srbench":
@@ -419,9 +437,10 @@ class Plan:
 
     def responses_files(self, dataset: str, variants=None) -> list[str]:
         variants = self.variants if variants is None else variants
-        return self._listed(("responses", dataset, *variants), lambda: expand(
-            "results/responses/{dataset}/{model}/{measure}/{variant}.jsonl", dataset=dataset,
-            model=self.models, measure=self.datasets[dataset]["measures"], variant=variants))
+        return self._listed(("responses", dataset, *variants), lambda: [
+            f for model in self.models for f in expand(
+                "results/responses/{dataset}/{model}/{measure}/{variant}.jsonl", dataset=dataset, model=model,
+                measure=self.model_measures(model, dataset), variant=variants)])
 
     # -- scores and tables -------------------------------------------------------------------------
     # One score job per (dataset, model, measure) over its variants: a quarter of the
@@ -476,9 +495,10 @@ class Plan:
         return seen[1]
 
     def score_files(self, dataset: str) -> list[str]:
-        return self._listed(("scores", dataset), lambda: expand(
-            "results/scores/{dataset}/{model}/{measure}/{variant}.json", dataset=dataset,
-            model=self.models, measure=self.datasets[dataset]["measures"], variant=self.variants))
+        return self._listed(("scores", dataset), lambda: [
+            f for model in self.models for f in expand(
+                "results/scores/{dataset}/{model}/{measure}/{variant}.json", dataset=dataset, model=model,
+                measure=self.model_measures(model, dataset), variant=self.variants)])
 
     def table_records(self, dataset: str) -> list[str]:
         """The provenance record of every score of a dataset (what its table's record cites)."""

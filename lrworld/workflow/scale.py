@@ -14,15 +14,18 @@ from pathlib import Path
 from lrworld.config.assembly import fill_defaults, validate
 from lrworld.config.files import load
 from lrworld.core.markdown import pipe_table
+from lrworld.data.paper_dataset import paper_dataset
 from lrworld.paper import figures as paper
 from lrworld.workflow.plan import Plan
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def load_plan(directory: str | Path = ".", cli_files=(), paper_models: bool = False) -> Plan:
-    """The run's plan from its config files, validated and filled (`paper_models` as above)."""
-    config = load(directory, cli_files)
+def load_plan(directory: str | Path = ".", cli_files=(), paper_models: bool = False,
+              overrides: dict | None = None) -> Plan:
+    """The run's plan from its config files and `--config` settings, validated and filled
+    (`paper_models` as above)."""
+    config = load(directory, cli_files, overrides)
     validate(config)
     config = fill_defaults(config)
     if paper_models:
@@ -41,11 +44,13 @@ def scale(directory: str | Path = ".", cli_files=(), paper_models: bool = False,
         known = all(n is not None for n in per.values())
         questions = sum(per.values()) if known else None
         out["datasets"][ds] = {
-            "paper_table": paper.paper_dataset(spec), "questions_per_measure": per, "questions": questions,
+            "paper_table": paper_dataset(spec), "questions_per_measure": per, "questions": questions,
             "prompts": None if questions is None else questions * len(variants),
-            "answers": None if questions is None else questions * len(variants) * len(models),
-            "jobs": {"questions": len(per), "prompts": len(per) * len(variants), "answer": len(models),
-                     "score": len(models) * len(per)}}
+            "answers": None if questions is None else len(variants) * sum(
+                per[m] for model in models for m in plan.model_measures(model, ds)),
+            "jobs": {"questions": len(per), "prompts": len(per) * len(variants),
+                     "answer": sum(1 for model in models if plan.model_measures(model, ds)),
+                     "score": sum(len(plan.model_measures(model, ds)) for model in models)}}
     known = [d for d in out["datasets"].values() if d["questions"] is not None]
     out["total"] = {k: sum(d[k] for d in known) for k in ("questions", "prompts", "answers")}
     out["total"]["jobs"] = sum(sum(d["jobs"].values()) for d in out["datasets"].values())

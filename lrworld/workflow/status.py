@@ -30,7 +30,7 @@ def _jobs(plan: Plan):
     for ds, spec in plan.datasets.items():
         for model in plan.models:
             yield "lrworld", ds, model
-        if "multimodal" in spec["measures"]:
+        if any(plan.caption_inputs(ds, m) for m in spec["measures"]):  # a measure that needs the captions
             yield "captions", ds, CAPTIONER
     for ds in plan.llara.datasets:
         for model in plan.llara.answered:  # LLM rows and LLaRA-trained rows
@@ -82,11 +82,11 @@ def _answered(cache_dir: Path, model: str, requests: list[dict], known: list[dic
     return best, best_id
 
 
-def status(directory: str | Path = ".", configfiles=()) -> dict:
+def status(directory: str | Path = ".", configfiles=(), overrides: dict | None = None) -> dict:
     """What `lrworld status` prints: the run's config as `snakemake -d DIRECTORY --configfile
     CONFIGFILES` sees it, and per answer job the prompts needed, answered and not yet planned."""
     directory = Path(directory)
-    config = load(directory, configfiles)
+    config = load(directory, configfiles, overrides)
     validate(config)
     fill_defaults(config)
     plan = Plan(config, ROOT)

@@ -42,20 +42,21 @@ class LlaraPlan:
         self.trained = llara_entries.check(self.cfg["trained"], plan.config["models"], self.baselines,
                                            self.cfg["baseline_seeds"], {*plan.config["models"], *baseline_rows})
         self.trained_rows = llara_entries.rows(self.trained)
-        if self.trained and self.cfg["train"]["validate_every"]:
+        if self.trained:
             for d, c in self.datasets.items():
-                if "Val_data.jsonl" in [*c.get("train_files", []), *c.get("train_expand", [])]:
+                if self.train_cfg(d)["validate_every"] and \
+                        "Val_data.jsonl" in [*c.get("train_files", []), *c.get("train_expand", [])]:
                     raise ConfigError(f"config: llara.train.validate_every: llara.datasets.{d} trains on its "
                                       f"Val_data.jsonl, so validation would score trained-on rows; set 0 or "
                                       f"leave Val_data.jsonl out of its training files")
         # a released LLaRA model (`llara.checkpoint`): one row, answered on the datasets it names
         self.released = released_entry.check(self.cfg.get("checkpoint"), plan.config["models"], self.datasets,
                                              {*plan.config["models"], *baseline_rows, *self.trained,
-                                              *self.trained_rows})
+                                              *self.trained_rows}, self.cfg["n_candidates"])
         # the models and trainings answered through the `answer` rule
         self.answered = self.models + list(self.trained) + list(self.released)
         self.rows = self.models + list(self.trained_rows) + list(self.released) + baseline_rows
-        self.forms = llara_entries.FORMS
+        self.forms = (*llara_entries.FORMS, llara_entries.RELEASED_FORM)
 
     def targets(self) -> list[str]:
         return ["results/tables/llara.csv", "results/tables/llara.md"] if self.datasets else []
@@ -84,8 +85,17 @@ class LlaraPlan:
         if row in self.trained:
             return llara_entries.requests_file(dataset, self.trained[row])
         if row in self.released:
-            return f"results/llara/{dataset}/hybrid_requests/hybrid.jsonl"
+            return f"results/llara/{dataset}/hybrid_requests/{llara_entries.RELEASED_FORM}.jsonl"
         return f"results/llara/{dataset}/prompts.jsonl"
+
+    def request_template(self, dataset: str, form: str) -> str:
+        """The template a requests file is rendered from: a released checkpoint on one of LLaRA's
+        sets is asked with LLaRA's whole prompt file for the set's kind; every other row with the
+        dataset's template."""
+        c = self.datasets[dataset]
+        if form == llara_entries.RELEASED_FORM:
+            return released_entry.template(dataset, c)
+        return c.get("template", dataset)
 
     # -- LLaRA-trained rows --------------------------------------------------------------------
     def base(self, name: str) -> str:
@@ -102,20 +112,26 @@ class LlaraPlan:
         """A released set's Val_data.jsonl when llara_train validates (sets built from interactions
         hold their validation split in their inputs already)."""
         c = self.datasets[dataset]
-        if not self.cfg["train"]["validate_every"] or not c.get("path"):
+        if not self.train_cfg(dataset)["validate_every"] or not c.get("path"):
             return []
         return [str(Path(c["path"]) / "Val_data.jsonl")]
 
-    def train_hparams(self, name: str) -> dict:
-        """llara.train with the entry's curriculum share and seed."""
-        e = self.trained[name]
-        return {**self.cfg["train"], "hybrid_share": e["hybrid_share"], "seed": e["seed"]}
+    def train_cfg(self, dataset: str | None = None) -> dict:
+        """llara.train, with a dataset's own settings over it (``llara.datasets.<d>.train``: LLaRA's
+        train_<dataset>.sh sets learning rates and batch sizes per dataset)."""
+        own = self.datasets[dataset].get("train", {}) if dataset else {}
+        return {**self.cfg["train"], **own}
 
-    def train_resources(self, name: str) -> dict:
+    def train_hparams(self, name: str, dataset: str | None = None) -> dict:
+        """The dataset's training settings with the entry's curriculum share and seed."""
+        e = self.trained[name]
+        return {**self.train_cfg(dataset), "hybrid_share": e["hybrid_share"], "seed": e["seed"]}
+
+    def train_resources(self, name: str, dataset: str | None = None) -> dict:
         """A training job asks for what its base model's answer job asks (GPUs, memory); its time:
         forward + backward (3 passes) over every training token at the model's throughput."""
         need = self.plan.answer_resources(self.base(name))
-        hp = self.cfg["train"]
+        hp = self.train_cfg(dataset)
         # a LLaRA training example (30 titles and the instruction) is about 600 tokens
         tokens = 3 * 600 * hp["max_steps"] * hp["batch_size"] * hp["accumulate_grad_batches"]
         return {**need, "mem_mb": resources.mem_mb(need), "runtime": resources.runtime_min(need, tokens)}
@@ -129,9 +145,8 @@ class LlaraPlan:
         # the base's entry whether or not it is enabled (a disabled base has no zero-shot row of its own)
         base = resources.without_sizing(self.plan.config["models"][self.base(model)])
         if model in self.released:
-            hp = self.cfg["train"]  # LoRA r, alpha, dropout: LLaRA's main.py defaults, as training uses them
-            lora = {k: hp[k] for k in ("lora_r", "lora_alpha", "lora_dropout")}
-            return released_entry.answer_cfg(dataset, self.released[model], base, lora)
+            return released_entry.answer_cfg(dataset, self.released[model], base, self.cfg["train"],
+                                             self.cfg["n_candidates"])
         return llara_entries.answer_cfg(dataset, model, self.trained[model], base)
 
     def released_file(self, dataset: str, key: str) -> dict:

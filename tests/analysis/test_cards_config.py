@@ -47,7 +47,20 @@ def test_card_shows_the_papers_figure_beside_zero_shot_rows():
     assert "Short measure" not in page
     short = card_html("d", "attr_genre", "Tpl", example, scores, ["smol"], "desc",
                       short="137 of 200 questions: 400 targets tried (dropped_margin 201)")
-    assert "<b>* Short measure:</b> 137 of 200 questions: 400 targets tried (dropped_margin 201)" in short
+    assert "<b>\u00a7 Short measure:</b> 137 of 200 questions: 400 targets tried (dropped_margin 201)" in short
+
+
+def test_card_of_a_knowledge_measure_says_how_many_sources_back_its_golds():
+    from lrworld.questions.witnesses import describe, summary
+
+    example = {"qid": "d/kg_director/u1", "prompt": "p", "labels": ["A", "B"], "candidates": ["X", "Y"],
+               "answer_index": 0}
+    scores = pd.DataFrame([{"model": "random", "measure": "kg_director", "variant": "zero_shot", "n": 3,
+                            "missed_rate": 0.0, "value": 0.25, "ci_low": 0.1, "ci_high": 0.4}])
+    got = summary({"questions": 3, "facts": {"witnesses": {"1": 3}, "sources": {"hetrec_directors": 3}}})
+    page = card_html("d", "kg_director", "t", example, scores, ["random"], witnessed=describe(got))
+    assert "<b>\u2021 Sources per gold:</b> 100% single-source (hetrec_directors)" in page
+    assert "Sources per gold" not in card_html("d", "kg_director", "t", example, scores, ["random"])
 
 
 def test_html_table():

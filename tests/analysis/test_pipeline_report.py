@@ -71,6 +71,9 @@ def test_every_table_and_plot_is_built(built):
     assert len(pd.read_csv(a / "tables/model_size.csv")) == 1  # random -> random-b; the paper's disabled pairs skipped
     card = (a / "cards/attr_genre.html").read_text()
     assert "Prompt template" in card and "(gold)" in card and "random-b" in card
+    # genres come from ML-100K's own file alone: the card, and its caption in the report, say so
+    assert "<b>\u2021 Sources per gold:</b> 100% single-source (ml-100k)" in card
+    assert "attr_genre: 100% single-source (ml-100k)." in (built / "report.html").read_text(encoding="utf-8")
 
 
 def test_report_opens_in_headless_chromium_with_images_loaded(built, tmp_path):

@@ -4,6 +4,7 @@ import copy
 
 import pytest
 
+from lrworld.core.io import sha256_text
 from lrworld.audit.report import audit_all, audit_dataset, to_markdown
 from tests.support.fixtures_audit import INTER, ITEMS_X, TEMPLATE, base_questions, with_histories, prompts_for, one
 
@@ -14,6 +15,11 @@ def run(qs_by_measure, prompts=None):
     return audit_dataset("d", "movie", questions, prompts, {}, INTER, ITEMS_X, {})
 
 
+def rehash(p):
+    """A prompt edited as its renderer would have written it: the hash follows the text."""
+    p["prompt_sha256"] = sha256_text(p["prompt"])
+
+
 def checks_of(violations):
     return {v.check for v in violations}
 
@@ -21,7 +27,21 @@ def checks_of(violations):
 def test_the_valid_base_passes():
     audit, violations = run(one())
     assert violations == [] and audit["passed"] and audit["checked"] == {"questions": 7, "prompts": 7}
-    assert "All 22 checks passed" in to_markdown(audit)
+    assert "All 27 checks passed" in to_markdown(audit)
+
+
+def test_the_markdown_marks_short_measures_and_single_source_golds():
+    questions = {m: (f"results/questions/d/{m}.jsonl", qs) for m, qs in one().items()}
+    reports = {"mem_item_item": {"requested": 5, "short": {"reason": "1 of 5 questions: 9 targets tried"}},
+               "attr_genre": {"requested": 1, "gold_sources": {
+                   "questions": 1, "single_source": 1, "two_or_more": 0, "single_source_share": 1.0,
+                   "sources": ["ml-100k"], "dropped": {}}}}
+    audit, _ = audit_dataset("d", "movie", questions, prompts_for(questions), reports, INTER, ITEMS_X, {})
+    md = to_markdown(audit)
+    assert "| mem_item_item\u00a7 | " in md and "| attr_genre\u2021 | " in md
+    assert "\u00a7 short measures (fewer questions than asked): mem_item_item: 1 of 5 questions: 9 targets tried." in md
+    assert "attr_genre: 100% single-source (ml-100k)." in md
+    assert "\u00a7" not in to_markdown(run(one())[0])
 
 
 def test_answer_equal_to_a_negative_by_id():
@@ -39,6 +59,7 @@ def test_answer_equal_to_a_negative_by_display_text():
     (p,) = next(ps for path, _, ps in prompts if "text_logline" in path)
     p["candidates"][0] = p["candidates"][1].upper() + "!"  # reads the same after normalisation
     p["prompt"] += "\n" + "\n".join(f"{lab}. {t}" for lab, t in zip(p["labels"], p["candidates"]))
+    rehash(p)
     _, v = run(qs, prompts)
     assert [x.check for x in v] == ["answer_equals_negative"] and "text_logline" in v[0].file
 
@@ -82,6 +103,7 @@ def test_two_candidates_with_one_display_text():
     (p,) = next(ps for path, _, ps in prompts if "mem_item_item" in path)
     p["candidates"][5] = p["candidates"][6]
     p["prompt"] = p["prompt"].replace("5: ", "5: " + p["candidates"][6] + "\n")
+    rehash(p)
     _, v = run(qs, prompts)
     assert [x.check for x in v] == ["duplicate_display_text"]
     assert v[0].line().startswith("results/prompts/d/mem_item_item/zero_shot.jsonl: d/mem_item_item/1: ")
@@ -97,6 +119,7 @@ def test_candidate_label_or_text_missing_from_the_prompt(break_it):
     prompts = prompts_for({m: ("", q) for m, q in qs.items()})
     (p,) = next(ps for path, _, ps in prompts if "attr_genre" in path)
     break_it(p)
+    rehash(p)
     _, v = run(qs, prompts)
     assert [x.check for x in v] == ["candidate_missing_in_prompt"]
 

@@ -112,4 +112,5 @@ def test_the_answer_jobs_wait_for_audit_all_and_the_audit_reads_the_artifacts():
     plan = Plan(cfg, ROOT)
     assert plan.gate("lrworld", "a") == ["results/audit/a.json", "results/audit/_all.json"]
     assert plan.audit_artifacts("a") == ["results/gt/a/rules.parquet", "results/gt/a/item_similar_pairs.parquet",
-                                         "results/gt/a/prototypes.parquet", "results/gt/a/embeddings.parquet"]
+                                         "results/gt/a/prototypes.parquet", "results/gt/a/embeddings.parquet",
+                                         "results/gt/a/neumf.pt"]

@@ -80,6 +80,27 @@ def test_malformed_line_is_named_or_counted(tmp_path):
     assert report["amazon-2018"]["bad_lines_skipped"] == {"Home_and_Kitchen_5.json": 1}
 
 
+@pytest.mark.parametrize("on_bad_line", ["error", "skip"])
+def test_metadata_that_is_one_json_array_is_read_as_its_records(tmp_path, on_bad_line):
+    # a metadata file saved as one JSON array ([{...}, {...}]) instead of a record per line: every
+    # line was "not valid JSON", skipped one by one, and the error then blamed the categories
+    write_amazon_2018(tmp_path, n_users=10, n_items=20, seed=2)
+    cfg = dict(CFG, on_bad_line=on_bad_line)
+    lines_inter, lines_items, _, _ = ingest("amz", cfg, tmp_path, {})
+    meta = tmp_path / "meta_Home_and_Kitchen.json"
+    records = [json.loads(x) for x in meta.read_text().splitlines() if x.strip()]
+    meta.write_text(json.dumps(records, indent=1))
+    assert meta.read_text().startswith("[\n {")
+    inter, items, _, report = ingest("amz", cfg, tmp_path, {})
+    assert len(inter) == len(lines_inter) and list(items["title"]) == list(lines_items["title"])
+    assert report["amazon-2018"].get("bad_lines_skipped", {}) == {}
+    # an array cut short is named as one, not counted as skipped lines
+    meta.write_text(json.dumps(records)[:-40])
+    with pytest.raises(DataError, match=r"meta_Home_and_Kitchen\.json: one JSON array \(the file starts with '\['\), "
+                                        r"not a record per line, and not valid JSON: "):
+        ingest("amz", cfg, tmp_path, {})
+
+
 def test_gz_files_found_and_read_without_a_flag(tmp_path):
     write_amazon_2018(tmp_path, prefix="A_cat", n_users=8, n_items=20, seed=3, gz=True)
     write_amazon_2018(tmp_path, prefix="B_cat", n_users=8, n_items=20, seed=4, gz=True)

@@ -138,3 +138,25 @@ def test_ml100k_rows_of_another_film_give_no_logline(ml100k_witnessed):
     assert qrep["facts"]["sources"] == {"imdb_details": len(qs)}  # the report names the loglines' source
     shown = {i for q in qs for i in q["item_texts"]}
     assert not shown & {"1432", "1463", "1389"}
+
+
+def test_min_witnesses_two_keeps_only_golds_two_sources_agree_on():
+    items = _items(4).assign(genres=[["Drama"], [], [], []])
+    f = _facts()
+    f.record("a", items, ["genres"])
+    out, table, rep = reconcile(items, f, require_agreement=True, min_witnesses=2)
+    by = out.set_index("item_id")
+    assert list(by.loc["1", "director"]) == ["Joel Coen"]  # two witnesses
+    # films 3 and 4: one source each -> dropped, with that source named; film 2 as before
+    assert list(by.loc["3", "director"]) == [] and by.loc["3", "director_dropped"] == "single_source: a only"
+    assert by.loc["4", "director_dropped"] == "single_source: b only"
+    assert by.loc["2", "director_dropped"].startswith("sources_disagree: ")
+    # a field no second source gives (genres) loses every value, and says so
+    assert list(by.loc["1", "genres"]) == [] and by.loc["1", "genres_dropped"] == "single_source: a only"
+    d = rep["fields"]["director"]
+    assert (d["dropped"], d["dropped_single_source"], d["witnesses"]) == (1, 2, {"2": 1})
+    assert rep["fields"]["genres"]["dropped_single_source"] == 1 and rep["min_witnesses"] == 2
+    assert len(table) == len(reconcile(items, f)[1])  # the facts table keeps every recorded row
+    # the default keeps them, and writes no `_dropped` column for fields never compared
+    default, _, rep1 = reconcile(items, f)
+    assert "genres_dropped" not in default and "min_witnesses" not in rep1

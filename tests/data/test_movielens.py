@@ -49,6 +49,41 @@ def test_recbole_atomic_export_equals_raw_layout(shared_data):
     assert (merged["genres_x"].map(list) == merged["genres_y"].map(list)).all()
 
 
+def _recbole_1m(tmp_path, shared_data, item_text=None):
+    """LLMRank's real ML-1M item file (`genre:token_seq`) with a few interactions written here (the
+    ML-1M ratings are not available)."""
+    real = (shared_data / "llmrank-llmsrec-syn/ml-1m/ml-1m.item").read_text(encoding="utf-8")
+    (tmp_path / "ml-1m.item").write_text(item_text(real) if item_text else real, encoding="utf-8")
+    (tmp_path / "ml-1m.inter").write_text("user_id:token\titem_id:token\trating:float\ttimestamp:float\n"
+                                          "1\t1\t5\t978300760\n1\t2\t3\t978302109\n2\t3\t4\t978301968\n")
+    return tmp_path
+
+
+def test_recbole_ml1m_item_layout_gives_every_genre(tmp_path, shared_data):
+    raw = _recbole_1m(tmp_path, shared_data)
+    assert (raw / "ml-1m.item").read_text().splitlines()[0] == (
+        "item_id:token\tmovie_title:token_seq\trelease_year:token\tgenre:token_seq")
+    _, items, _, report = ingest("m", {"format": "recbole-atomic", "prefix": "ml-1m", "merge_same_work": False},
+                                 raw, {})
+    assert len(items) == 3883 and items["genres"].map(len).gt(0).all()  # every film has its genres
+    by = items.set_index("item_id")
+    assert list(by.loc["1", "genres"]) == ["Animation", "Children's", "Comedy"] and by.loc["1", "year"] == 1995
+    fields = report["recbole-atomic"]["fields"]
+    assert fields["genres"] == {"column": "genre:token_seq", "coverage": 1.0}
+    assert report["field_coverage"]["genres"] == 1.0
+
+
+def test_a_declared_recbole_field_that_gives_nothing_is_a_warning_with_its_coverage(tmp_path, shared_data, caplog):
+    # the genre column declared but empty on every row
+    raw = _recbole_1m(tmp_path, shared_data, lambda t: "\n".join(
+        [t.splitlines()[0]] + [line.rsplit("\t", 1)[0] + "\t" for line in t.splitlines()[1:]]) + "\n")
+    with caplog.at_level("WARNING"):
+        _, items, _, report = ingest("m", {"format": "recbole-atomic", "prefix": "ml-1m"}, raw, {})
+    assert report["recbole-atomic"]["fields"]["genres"]["coverage"] == 0.0
+    assert "ml-1m.item: declared field genre:token_seq gives no genres for any of its 3883 items (coverage 0.0)" \
+        in caplog.text
+
+
 def test_ml_latest_layout_reads_links(tmp_path):
     (tmp_path / "ratings.csv").write_text("userId,movieId,rating,timestamp\n1,1,4.0,964982703\n1,3,4.5,964981247\n2,1,3.0,1\n")
     (tmp_path / "movies.csv").write_text(

@@ -177,6 +177,22 @@ def test_a_utf8_bom_under_the_latin1_default_keeps_movie_1_and_reads_utf8(tmp_pa
     assert (inter["item_id"] == "1").any()
 
 
+def test_latin1_titles_behind_a_stray_utf8_bom_name_utf8_and_the_mark(tmp_path):
+    # the mark switches the reader to UTF-8; the Latin-1 'Amélie' then fails as UTF-8, and changing
+    # datasets.<name>.encoding cannot help: the error says so, not "not readable as latin-1"
+    write_netflix(tmp_path, n_users=20, seed=2)
+    f = tmp_path / "movie_titles.csv"
+    f.write_bytes(b"\xef\xbb\xbf" + f.read_bytes())
+    assert "Amélie".encode("latin-1") in f.read_bytes()
+    with pytest.raises(DataError) as e:
+        ingest("n", CFG, tmp_path, {})
+    msg = str(e.value)
+    assert msg.startswith(f"{f}: ") and "not readable as UTF-8 at byte offset" in msg
+    assert ("the file starts with a UTF-8 byte-order mark, so it was read as UTF-8, not as the configured latin-1"
+            in msg) and "remove the mark (its first 3 bytes)" in msg
+    assert "not readable as latin-1" not in msg and msg.endswith("(datasets.n.encoding is 'latin-1')")
+
+
 def test_titles_a_spreadsheet_turned_into_dates_are_counted_with_examples(tmp_path, caplog):
     # "September 11" resaved by Excel as "11-Sep" passed unflagged
     write_netflix(tmp_path, n_users=20, seed=2)

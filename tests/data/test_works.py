@@ -88,3 +88,31 @@ def test_spreadsheet_damaged_netflix_titles_never_merge(tmp_path):
     assert sorted(out["item_id"]) == ["1", "2", "3"] and rep["damaged_titles_not_merged"] == 2
     assert rep["merged"] == ["Frankenstein (2004): 3 + 4 -> 3 by title_year"]
     assert sorted(new["item_id"]) == ["1", "2"]
+
+
+def test_a_shared_tmdb_id_with_different_imdb_ids_keeps_two_works_and_title_year_merges_warn(tmp_path, caplog):
+    # the merge rule of docs/datasets.md: a shared external id joins two items unless another
+    # external id both have differs (two Confessions of a Dangerous Mind (2002) rows whose links.csv
+    # give one TMDb id, two IMDb ids); a group no id joins is merged on title + year with a warning
+    folder = tmp_path / "ml"
+    folder.mkdir()
+    (folder / "movies.csv").write_text(
+        "movieId,title,genres\n5878,Confessions of a Dangerous Mind (2002),Comedy\n"
+        "5899,Confessions of a Dangerous Mind (2002),Drama\n2,Twins (1988),Comedy\n3,Twins (1988),Comedy\n",
+        encoding="utf-8")
+    rows = [f"{u},{m},4.0,{t}" for t, (u, m) in enumerate([(u, m) for u in (1, 2) for m in (5878, 5899, 2, 3)])]
+    (folder / "ratings.csv").write_text("userId,movieId,rating,timestamp\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    (folder / "links.csv").write_text("movieId,imdbId,tmdbId\n5878,0270288,4912\n5899,0290538,4912\n2,,\n3,,\n",
+                                      encoding="utf-8")
+    with caplog.at_level("WARNING", logger="lrworld.data.ingest"):
+        _, items, _, report = ingest("mlx", {"format": "ml-latest"}, folder, {})
+    assert {"5878", "5899"} <= set(items["item_id"])
+    merged = report["same_work_merged"]
+    assert merged["merged"] == ["Twins (1988): 2 + 3 -> 2 by title_year"]
+    assert merged["kept_apart_external_ids_differ"] == [
+        "Confessions of a Dangerous Mind (2002): 5878 (imdb_id 270288, tmdb_id 4912) / 5899 (imdb_id 290538, "
+        "tmdb_id 4912)"]
+    warned = [r for r in caplog.records if r.levelname == "WARNING" and "title + year alone" in r.getMessage()]
+    assert len(warned) == 1 and warned[0].getMessage().startswith(
+        "datasets.mlx: 1 groups of items merged as one work on title + year alone")
+    assert warned[0].getMessage().endswith(": Twins (1988): 2 + 3 -> 2 by title_year")

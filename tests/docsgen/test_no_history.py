@@ -43,6 +43,9 @@ def test_the_scan_covers_the_trees_and_leaves_the_changelog_alone():
     ("re-plans 23 of the 31 on main 6be1403", "commit comparison"),
     ("0644 before da1691a", "commit comparison"),
     ("the guard (issue\n24: a looser match)", "issue number"),
+    ("the audit no longer skips it", "then and now"),
+    ("Before, one seed served all. Now each measure has its own.", "then and now"),
+    ("A note. Before the fix the slots repeated. Now they do not.", "then and now"),
 ])
 def test_each_kind_of_history_is_caught(tmp_path, line, kind):
     page = tmp_path / "p.md"
@@ -69,4 +72,5 @@ def test_a_generated_block_may_name_a_commit(tmp_path):
     page.write_text("<!-- bench_x:start (written by benchmarks/bench_x.py --write-docs) -->\n"
                     "commit 6be1403aa, before 590a734\n<!-- bench_x:end -->\nafter 590a734\n")
     assert [h.split(": ")[0] for h in history(page, tmp_path)] == ["p.md:4"]
-    assert set(HISTORY) == {"issue number", "review round", "branch", "commit comparison"}
+    assert set(HISTORY) == {"issue number", "review round", "branch", "commit comparison",
+                             "then and now"}

@@ -174,7 +174,7 @@ def test_a_re_asked_model_whose_replies_changed_re_scores(built, tmp_path, capsy
     con.commit()
     con.close()
     capsys.readouterr()
-    assert main(["verify", "-d", str(run)]) == 1  # the scores no longer match the cache
+    assert main(["verify", "-d", str(run)]) == 1  # the scores differ from the cache
     assert re.search(r"CHANGED results/responses/ml/random/attr_genre/zero_shot.jsonl \(cache\): \d+ of 20 replies "
                      r"differ in the cache of random; rerun snakemake to re-score", capsys.readouterr().out)
     table_before = (run / "results/tables/ml.csv").read_text()

@@ -151,7 +151,7 @@ def test_weights_swapped_in_place_re_ask_and_re_score_through_the_graph(tmp_path
     st = weights.stat()
     shutil.copyfile(other / "model.safetensors", weights)
     os.utime(weights, ns=(st.st_atime_ns, st.st_mtime_ns))
-    assert cli.main(["verify", "-d", str(work)]) == 1  # the record's weights no longer match the folder
+    assert cli.main(["verify", "-d", str(work)]) == 1  # the record's weights differ from the folder's
     res = subprocess.run([sys.executable, "-m", "lrworld", "verify", "-d", str(work)], capture_output=True, text=True)
     assert "model.safetensors (model_file" in res.stdout
 

@@ -44,11 +44,11 @@ def test_a_truncated_gz_input_is_one_line_naming_the_file(ml100k):
 
 def test_an_encoding_that_cannot_read_the_file_names_the_file_and_the_key(ml100k):
     with pytest.raises(DataError, match=rf"^{ml100k / 'u.data'}: not readable as utf-16 \(UTF-16 stream does not start "
-                                        r"with BOM\); set datasets\.ml\.encoding \(now 'utf-16'\)$"):
+                                        r"with BOM; no byte-order mark\); set datasets\.ml\.encoding \(now 'utf-16'\)$"):
         ingest("ml", {"format": "ml-100k", "encoding": "utf-16"}, ml100k, {})
     # u.item is Latin-1 (the published encoding): its first non-UTF-8 byte is named
     with pytest.raises(DataError, match=rf"^{ml100k / 'u.item'}: not readable as utf-8 at byte offset 76620 \(invalid "
-                                        r"continuation byte\); set datasets\.ml\.encoding \(now 'utf-8'\)$"):
+                                        r"continuation byte; no byte-order mark\); set datasets\.ml\.encoding \(now 'utf-8'\)$"):
         ingest("ml", {"format": "ml-100k", "encoding": "utf-8"}, ml100k, {})
 
 

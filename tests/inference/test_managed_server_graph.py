@@ -146,7 +146,7 @@ def test_sigkill_of_snakemake_leaves_no_server_within_seconds(tmp_path, shared_d
 
 def test_sigkill_of_the_run_leaves_an_orphan_that_the_rerun_stops(tmp_path, shared_data, answer_upstream):
     """SIGKILL to Snakemake, the answer job and its watchdog (nothing unwinds; as a node's OOM
-    killer may): the server group outlives them (parent no longer the job); the rerun's answer job
+    killer may): the server group outlives them (its parent is not the job); the rerun's answer job
     stops it, logs one line, starts one server, and after the rerun no llama.cpp server of this
     workdir runs."""
     tmp_path = workdir_from(answer_upstream, tmp_path / "work", shared_data, {"managed": MANAGED})

@@ -53,9 +53,10 @@ def test_shuffle_redraws_the_slot_and_keeps_the_gold_text():
 def test_noisy_replaces_exactly_one_history_item_with_an_outside_item():
     for p, orig in zip(render_variant_all(QS, TPL, ITEMS, "noisy", seed=3), QS):
         meta = p["variant_meta"]
-        assert orig["history"][meta["replaced_position"]] == meta["replaced_item"]
-        assert meta["noise_item"] not in orig["history"] and meta["noise_item"] != orig["target_item"]
-        assert f"Movie {meta['noise_item']} (" in p["prompt"] and f"Movie {meta['replaced_item']} (" not in p["prompt"]
+        (r,) = meta["replaced"]
+        assert meta["profile"] == "history" and orig["history"][r["position"]] == r["item"]
+        assert r["noise_item"] not in orig["history"] and r["noise_item"] != orig["target_item"]
+        assert f"Movie {r['noise_item']} (" in p["prompt"] and f"Movie {r['item']} (" not in p["prompt"]
         assert p["answer_index"] == orig["answer_index"]
 
 

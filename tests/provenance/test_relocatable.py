@@ -39,7 +39,7 @@ def test_a_moved_build_plans_nothing_verifies_and_names_no_old_path(tmp_path, sh
     smk(built)
     moved = tmp_path / "elsewhere" / "moved"
     moved.parent.mkdir()
-    shutil.move(built, moved)  # the original folder no longer exists
+    shutil.move(built, moved)  # the original folder is gone
     assert not built.exists()
 
     assert job_counts(smk(moved, "-n").stdout) == {}

@@ -1,24 +1,32 @@
-"""One registry of question builders (lrworld/questions/builders.py): every measure's builder is in
-it, of the kind its measure needs, and a builder asked for as the other kind is refused."""
+"""A measure's question builder is one kind of thing: a "module:attr" reference to a function
+(lrworld/questions/builders.py), called as the measure's source (windows or its artifact) says."""
+
+import inspect
 
 import pytest
 
-from lrworld.groundtruth import questions as _registers_ground_truth  # noqa: F401
 from lrworld.questions import knowledge, measures
-from lrworld.questions.builders import ARTIFACT, BUILDERS, WINDOWS, builder
+from lrworld.questions.builders import ARTIFACT, WINDOWS, builder, source
+
+# the leading parameters each source's builder is called with (lrworld/questions/builders.py)
+CALLED_WITH = {WINDOWS: ["measure", "dataset", "windows", "items", "seed"],
+               ARTIFACT: ["interactions", None, "n_questions", "seed", "dataset"]}
 
 
-def test_every_measure_names_a_registered_builder_of_its_kind():
-    for m in measures.MEASURES:
-        assert BUILDERS.get(m.builder).source == (ARTIFACT if m.artifact else WINDOWS), m.id
-    assert BUILDERS.names() == ["assoc_rule", "field_values", "item_text", "item_title", "mem_item_item",
-                                "mem_user_user", "neu_item2users", "neu_user2items"]
-    assert BUILDERS.get("assoc_rule").build.__name__ == "build_assoc_rule_questions"
+@pytest.mark.parametrize("m", measures.MEASURES, ids=lambda m: m.id)
+def test_every_measures_builder_resolves_to_a_function_taking_its_sources_arguments(m):
+    fn = builder(m)
+    params = list(inspect.signature(fn).parameters)
+    want = CALLED_WITH[source(m)]
+    assert [p if w is not None else None for p, w in zip(params, want)] == want, m.id
+    extra = {"item_texts", "limit", "exclude"} if source(m) == WINDOWS else {"display"}
+    assert extra <= set(params), m.id
 
 
-def test_a_builder_of_the_other_kind_is_refused():
-    with pytest.raises(ValueError, match="question builder 'assoc_rule' builds from artifact, not from windows"):
-        builder("assoc_rule", WINDOWS)
+def test_a_bad_reference_is_refused_naming_the_dataset_and_measure():
     m = measures.by_id("attr_genre")
-    with pytest.raises(ValueError, match=r"^d/attr_genre: unknown question builder 'nope'"):
+    with pytest.raises(ValueError, match=r"^d/attr_genre: measure 'attr_genre': question builder 'nope': "
+                                         r"'nope' is not a 'module:attr' reference"):
         knowledge.build(type(m)(**{**m.__dict__, "builder": "nope"}), "d", [], None, 0)
+    with pytest.raises(ValueError, match=r"question builder 'lrworld.questions.knowledge:nothing': .*has no 'nothing'"):
+        builder(type(m)(**{**m.__dict__, "builder": "lrworld.questions.knowledge:nothing"}))

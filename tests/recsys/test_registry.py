@@ -43,11 +43,25 @@ def test_resolve_names_what_is_missing():
         resolve("lrworld.recsys.registry:nothing")
 
 
-def test_the_built_in_recommenders_build_through_their_references():
+def test_every_recommender_entry_resolves_and_has_a_settings_schema_the_config_schema_knows():
+    from lrworld.core.schema import SCHEMA_PATH
+    from lrworld.core.yamlfile import load_yaml
+
+    definitions = load_yaml(SCHEMA_PATH)["definitions"]
     reg = recommenders()
-    assert reg.names() == ["caser", "gru4rec", "lightgcn", "ncf", "ngcf", "popularity", "sasrec"]
+    assert len(reg) > 0
+    for name, entry in reg.items():
+        assert entry.name == name and callable(resolve(entry.make)), name
+        settings = entry.settings_schema()
+        if "$ref" in settings:
+            assert settings["$ref"].removeprefix("#/definitions/") in definitions, name
+        else:
+            assert settings["additionalProperties"] is False and settings["type"] == "object", name
+
+
+def test_an_entry_builds_through_its_reference_with_its_settings():
+    reg = recommenders()
     rec = reg.get("lightgcn").build({"max_epochs": 1, "patience": 1, "lr": 0.01, "batch_size": 8, "dim": 4,
                                      "n_layers": 1, "reg": 0.0})
     assert type(rec).__name__ == "CFRecommender" and rec.model_name == "lightgcn" and rec.hp == {"dim": 4, "n_layers": 1}
-    assert reg.get("popularity").settings_schema()["additionalProperties"] is False
     assert reg.get("sasrec").settings_schema() == {"$ref": "#/definitions/sr_sasrec"}

@@ -2,6 +2,7 @@
 hand-written two-question release."""
 
 import json
+from pathlib import Path
 
 import pyarrow.parquet as pq
 import yaml
@@ -26,26 +27,42 @@ def test_tables_card_and_one_task_per_single_answer_measure_and_variant(tmp_path
             (tmp_path / f"prompts/{m}").mkdir(parents=True, exist_ok=True)
             (tmp_path / f"prompts/{m}/{v}.jsonl").write_text(
                 "".join(json.dumps(_prompt(q, v, n, g)) + "\n" for q, g in (("q1", 2), ("q2", 0))))
+    # mcq is a knowledge measure whose golds one source gives; hit10 has no metadata source
+    (tmp_path / "questions").mkdir()
+    (tmp_path / "questions/mcq.report.json").write_text(json.dumps(
+        {"measure": "mcq", "questions": 2, "facts": {"witnesses": {"1": 2}, "sources": {"hetrec_directors": 2}}}))
+    (tmp_path / "questions/hit10.report.json").write_text(json.dumps({"measure": "hit10", "questions": 2}))
     written = interop.write(tmp_path, man)
     assert sorted(written) == ["README.md", "inspect_task.py", "lm_eval/_lrworld_toy.yaml",
+                               "lm_eval/_lrworld_toy_cot.yaml",
                                "lm_eval/lrworld_toy_hit10.yaml", "lm_eval/lrworld_toy_hit10_cot.yaml",
                                "lm_eval/lrworld_toy_mcq.yaml", "lm_eval/lrworld_toy_mcq_cot.yaml",
-                               "lm_eval/utils.py", "parquet/hit10.parquet", "parquet/mcq.parquet"]
+                               "lm_eval/utils.py", "lrworld_parse.py", "parquet/hit10.parquet", "parquet/mcq.parquet"]
+    # the release's parser is lrworld's, byte for byte
+    assert (tmp_path / "lrworld_parse.py").read_bytes() == Path(interop.parse_module.__file__).read_bytes()
     t = pq.read_table(tmp_path / "parquet/mcq.parquet").to_pylist()
     assert [(r["qid"], r["variant"], r["answer_index"]) for r in t] == [
         ("q1", "zero_shot", 2), ("q2", "zero_shot", 0), ("q1", "cot", 2), ("q2", "cot", 0)]
     assert t[0]["labels"] == ["A", "B", "C", "D"] and t[0]["prompt"] == "Q q1 zero_shot\nAnswer:\n"
 
-    text = (tmp_path / "lm_eval/lrworld_toy_hit10_cot.yaml").read_text()
-    assert text.endswith("custom_dataset: !function utils.load_table\nprocess_docs: !function utils.only_cot\n")
+    text = (tmp_path / "lm_eval/lrworld_toy_hit10.yaml").read_text()
+    assert text.endswith("custom_dataset: !function utils.load_table\nprocess_docs: !function utils.only_zero_shot\n")
     task = yaml.safe_load(text.replace("!function ", ""))
     assert task["output_type"] == "multiple_choice" and task["target_delimiter"] == ""
+    # cot is scored by generated text, read by lrworld's parser: a generation task with its filter
+    cot = yaml.safe_load((tmp_path / "lm_eval/lrworld_toy_hit10_cot.yaml").read_text().replace("!function ", ""))
+    assert cot["output_type"] == "generate_until" and cot["doc_to_target"] == "{{labels[answer_index]}}"
+    assert cot["filter_list"][0]["filter"][0] == {"function": "custom", "filter_fn": "utils.lrworld_parse"}
+    assert cot["metric_list"][0]["metric"] == "exact_match" and cot["generation_kwargs"]["do_sample"] is False
     assert "dataset_path" not in task  # lm-eval would resolve it against the working directory
     assert task["dataset_kwargs"]["data_files"]["test"] == "parquet/hit10.parquet"
     assert task["metadata"]["apply_chat_template"] is True and "--apply_chat_template" in task["metadata"]["chat_template_rule"]
     group = yaml.safe_load((tmp_path / "lm_eval/_lrworld_toy.yaml").read_text())
-    assert group["group"] == "lrworld_toy" and group["task"] == [
-        "lrworld_toy_mcq", "lrworld_toy_mcq_cot", "lrworld_toy_hit10", "lrworld_toy_hit10_cot"]
+    # one group per variant: a group's figure never averages two variants
+    assert group["group"] == "lrworld_toy" and group["task"] == ["lrworld_toy_mcq", "lrworld_toy_hit10"]
+    group = yaml.safe_load((tmp_path / "lm_eval/_lrworld_toy_cot.yaml").read_text())
+    assert group["task"] == ["lrworld_toy_mcq_cot", "lrworld_toy_hit10_cot"]
+    assert group["aggregate_metric_list"][0]["metric"] == "exact_match"
     ns = {"__file__": str(tmp_path / "lm_eval/utils.py")}
     exec((tmp_path / "lm_eval/utils.py").read_text(), ns)
     assert ns["RELEASE"] == tmp_path.resolve()
@@ -63,6 +80,13 @@ def test_tables_card_and_one_task_per_single_answer_measure_and_variant(tmp_path
     assert "`answer_index`" in card and "HitRatio@1" in card and "--apply_chat_template" in card
     assert "`recbole==1.2.1` wheel (sha256 `" + "9c" * 32 + "`)" in card
     assert "--tasks lrworld_toy_mcq" in card and "--tasks lrworld_toy " in card  # tasks the release holds
+    assert "## Sources of the golds" in card and "- `mcq`: 100% single-source (hetrec_directors)" in card
+    assert "`hit10`" not in card.split("## Sources of the golds")[1]
+    assert "`lrworld_toy_cot`" in card and "inspect_task.py@lrworld_toy" in card  # the path rule Inspect needs
+    # per variant, what its prompts end in and how it is scored; row counts; citation
+    assert "`zero_shot` prompts end in `Answer:` and a newline" in card and "- `cot`: scored by generated text" in card
+    assert header["dataset_info"][0] == {"config_name": "mcq", "splits": [{"name": "test", "num_examples": 4}]}
+    assert "eprint = {2512.17389}" in card and "tokenizer=<its hf tokenizer>" in card
 
 
 def test_a_measure_without_one_gold_option_gets_no_task(tmp_path):
@@ -73,8 +97,9 @@ def test_a_measure_without_one_gold_option_gets_no_task(tmp_path):
 
 def test_the_inspect_task_asks_the_prompt_up_to_its_options():
     ns = {"__file__": "/r/inspect_task.py"}
-    code = interop.INSPECT_TASK.format(dataset="toy", measures=["m"], variants=["zero_shot"], metric="x")
-    exec(code.split("@task")[0].replace("from inspect_ai", "# from inspect_ai"), ns)
+    code = interop.INSPECT_TASK.format(dataset="toy", measures=["m"], variants=["zero_shot"], metric="x",
+                                       generating=[], gen_tokens=8)
+    exec(code[code.index("def _is_options"):code.index("def samples")], ns)
     row = {"prompt": "History:\n1. X\n2. Y\n\nWhich next?\n0: P\n1: Q\n\nReply with its index.\nAnswer:\n",
            "labels": ["0", "1"]}
     assert ns["question"](row) == "History:\n1. X\n2. Y\n\nWhich next?"

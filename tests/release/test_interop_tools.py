@@ -34,7 +34,7 @@ def test_lm_eval_loads_the_group_and_every_tasks_docs_from_another_folder(releas
     monkeypatch.chdir(tmp_path)  # a `dataset_path: parquet` would be looked up here
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
     tm = tasks.TaskManager(include_path=str(release / "lm_eval"), include_defaults=False)
-    loaded = tasks.get_task_dict(["lrworld_toy"], tm)
+    loaded = tasks.get_task_dict(["lrworld_toy", "lrworld_toy_cot"], tm)  # a group per variant
     flat = {}
 
     def walk(d):
@@ -72,3 +72,20 @@ def test_datasets_loads_the_release_by_its_cards_configs(release, tmp_path, monk
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
     ds = datasets.load_dataset(str(release), "hit10", split="test", cache_dir=str(tmp_path / "cache"))
     assert len(ds) == 4 and ds.column_names == interop.COLUMNS and len(ds[0]["labels"]) == 10
+
+
+def test_inspects_cli_runs_the_cards_command_with_an_absolute_path_from_another_folder(release, tmp_path):
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    card = (release / "README.md").read_text()
+    cmd = re.search(r"^inspect eval (.+?) --model", card, re.M).group(1).replace("<this folder>", str(release))
+    assert Path(cmd.split("@")[0]).is_absolute()
+    inspect = Path(sys.executable).parent / "inspect"
+    proc = subprocess.run([str(inspect), "eval", cmd, "--model", "mockllm/model", "-T", "measure=mcq",
+                           "--log-dir", str(tmp_path / "logs"), "--display", "none"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert len(list((tmp_path / "logs").glob("*.eval"))) == 1

@@ -8,6 +8,7 @@ import hashlib
 import http.server
 import json
 import shutil
+import subprocess
 import tarfile
 import threading
 from pathlib import Path
@@ -16,7 +17,7 @@ import pytest
 import yaml
 
 from lrworld.cli import main
-from tests.graph import job_counts, snakemake
+from tests.graph import ROOT, job_counts, snakemake
 
 pytestmark = pytest.mark.slow
 MEASURES = ["attr_genre", "mem_item_item"]
@@ -56,6 +57,14 @@ def test_a_release_scores_to_byte_identical_files_in_a_fresh_folder(packed, caps
     man = json.loads((rel / "release.json").read_text())
     assert man["measures"] == MEASURES and man["variants"] == ["zero_shot", "cot"] and man["audit"]["passed"]
     assert "GroupLens" in man["licences"]["format ml-100k"]
+    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+    assert man["code"]["commit"] == head and man["code"]["full"].startswith(man["lrworld_version"])
+    # cot is exported as it is scored: a generation task read by lrworld's parser, in a group of its own
+    cot = (rel / "lm_eval/lrworld_ml_attr_genre_cot.yaml").read_text()
+    assert "output_type: generate_until" in cot and "filter_fn: !function utils.lrworld_parse" in cot
+    assert "lrworld_ml_attr_genre_cot" not in (rel / "lm_eval/_lrworld_ml.yaml").read_text()
+    card = (rel / "README.md").read_text()
+    assert "`zero_shot` prompts end in `Answer:` and a newline" in card and f"commit `{head}`" in card
     assert main(["verify", str(rel)]) == 0
 
     fresh = base / "fresh"

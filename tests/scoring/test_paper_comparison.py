@@ -55,3 +55,16 @@ def test_no_paper_table_or_row():
     assert "no model of the run has a paper row" in P.to_markdown(empty, "ml", "movielens")
     assert "the paper reports no results table" in P.to_markdown(empty, "lfm", "lastfm")
     assert P.beside_section(empty, _table(), "movielens") == []
+
+
+def test_a_model_the_results_table_lacks_stands_beside_its_ablation_figure():
+    table = pd.DataFrame({"model": ["llama70", "gpt4"], "neu_user2items": [0.11, 0.12], "mem_item_item": [0.5, 0.6],
+                          "neu_user2items_ci_low": [0.09, 0.1], "neu_user2items_ci_high": [0.13, 0.14],
+                          "mem_item_item_ci_low": [0.4, 0.5], "mem_item_item_ci_high": [0.6, 0.7]})
+    comp = P.comparison(table, [], "product", "amazon", {"llama70": "Llama3-70B", "gpt4": "GPT-4"})
+    r = comp.set_index(["model", "measure"])
+    # Table 25: Llama3-70B 0.104 on neu_user2items, 0.5639 on mem_item_item; Table 5: GPT-4 0.5901
+    assert r.loc[("llama70", "neu_user2items"), ["paper", "paper_table"]].tolist() == [0.104, "25"]
+    assert r.loc[("llama70", "mem_item_item"), ["paper", "paper_table"]].tolist() == [0.5639, "25"]
+    assert r.loc[("gpt4", "mem_item_item"), ["paper", "paper_table"]].tolist() == [0.5901, "5"]
+    assert ("gpt4", "neu_user2items") not in r.index  # the paper ran GPT-4 on Table 5's measure only

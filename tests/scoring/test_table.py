@@ -171,3 +171,29 @@ def test_a_short_measure_is_marked_with_its_reason_in_the_caption():
     assert "short measures" not in to_markdown(table, "ml", "movie", figs)
     tex = to_tex(table, "ml_100k", "movie", figs, short=why)
     assert r"short measures (fewer questions than asked): neu\_user2items: 137 of 200" in tex
+
+
+def test_witness_shares_and_short_measures_are_marked_in_the_md_tex_and_csv():
+    from lrworld.questions.witnesses import from_reports
+    from lrworld.scoring.table import with_marks
+
+    _, table, _, figs = _built()
+    reports = [{"measure": "attr_genre", "questions": 20, "requested": 20,
+                "facts": {"witnesses": {"1": 20}, "sources": {"ml-100k": 20}}, "skipped": {}},
+               {"measure": "assoc_rule", "questions": 10, "requested": 50,
+                "short": {"reason": "10 of 50 questions: 80 targets tried (dropped_margin 70)"}}]
+    witnessed = from_reports(reports)
+    short = {"assoc_rule": reports[1]["short"]["reason"]}
+    md = to_markdown(table, "ml", "movie", figs, short=short, witnessed=witnessed)
+    # the metric row carries each column's marks; the footnotes say why
+    assert "| metric (n) | HitRatio@1 (n=10)§ | Accuracy (n=20)‡ | HitRatio@1 (n=10)§ |" in md
+    assert ("‡ sources per gold (knowledge measures; a single-source gold is checked by no second source): "
+            "attr_genre: 100% single-source (ml-100k).") in md
+    tex = to_tex(table, "ml", "movie", figs, short=short, witnessed=witnessed)
+    assert r"Accuracy (n=20)\textsuperscript{\ddag}" in tex and "100\\% single-source (ml-100k)" in tex
+    wide = with_marks(table, figs, reports)
+    row = wide.iloc[0]
+    assert row["attr_genre_single_source_share"] == 1.0 and row["attr_genre_gold_sources"] == "ml-100k"
+    assert row["assoc_rule_requested"] == 50 and row["assoc_rule_short_reason"].startswith("10 of 50 questions")
+    assert row["assoc_rule@cot_requested"] == 50 and pd.isna(row["attr_genre_short_reason"])
+    assert pd.isna(row["assoc_rule_single_source_share"])  # no metadata source: not a knowledge measure

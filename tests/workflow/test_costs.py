@@ -35,7 +35,9 @@ def test_an_unbuilt_run_is_estimated_from_its_templates_and_priced(workdir):
     assert gpt["cost_usd"] == pytest.approx(gpt["input_tokens"] * 0.15e-6 + 300 * 64 * 0.60e-6, abs=1e-4)
     assert "cost_usd" not in jobs[("ml100k", "random")]
     assert res["warnings"] == ["models.gpt-4o-mini-2024-07-18: enabled, but environment variable OPENAI_API_KEY "
-                               "is not set (its answer jobs will fail; set it, or disable the model)"]
+                               "is not set: the OpenAI API will refuse its requests (its answer jobs will fail; "
+                               "set it, or disable it)"]
+    assert not gpt["cost_is_bound"]  # estimated prompts: printed "cost ~"
 
 
 @pytest.mark.slow  # loads SmolLM2's tokenizer from its GGUF
@@ -44,6 +46,11 @@ def test_built_prompts_are_counted_with_the_local_models_tokenizer(workdir, monk
     (workdir / "local.yaml").write_text("questions: {per_measure: 2}\nmodels:\n  smollm2-135m: {enabled: true}\n")
     prompt = {"qid": "ml100k/attr_genre/1", "prompt": "Which genre?\nA. War\nB. Comedy\nAnswer:\n",
               "labels": ["A", "B"]}
+    # built by a run with this plan's count and seed (its questions report says so), so counted as it is
+    (workdir / "results/questions/ml100k").mkdir(parents=True)
+    (workdir / "results/questions/ml100k/attr_genre.jsonl").write_text("{}\n")
+    (workdir / "results/questions/ml100k/attr_genre.report.json").write_text(
+        '{"requested": 2, "seed": 2024, "history_length": 5}')
     (workdir / "results/prompts/ml100k/attr_genre").mkdir(parents=True)
     (workdir / "results/prompts/ml100k/attr_genre/zero_shot.jsonl").write_text(
         __import__("json").dumps(prompt) + "\n")
@@ -54,8 +61,9 @@ def test_built_prompts_are_counted_with_the_local_models_tokenizer(workdir, monk
     from lrworld.workflow.status import load
 
     tok = make_backend("smollm2-135m", dict(load(workdir, [])["models"]["smollm2-135m"])).tokenizer
-    exact = len(tok(prompt["prompt"], add_special_tokens=False)["input_ids"])
-    assert smol["tokens_by"] == "tokenizer + estimate"
+    exact = len(tok.apply_chat_template([{"role": "user", "content": prompt["prompt"]}], add_generation_prompt=True,
+                                        tokenize=True, return_dict=True)["input_ids"])  # the template it reads
+    assert smol["tokens_by"] == "tokenizer with chat template + estimate"
     assert smol["input_tokens"] - exact == sum(
         costs._estimate(costs._unbuilt(costs.Plan(costs.run_status.fill_defaults(load(workdir, [str(workdir / "local.yaml")])), ROOT), f)[1])
         for f in [f"results/prompts/ml100k/{m}/zero_shot.jsonl" for m in
@@ -65,7 +73,7 @@ def test_built_prompts_are_counted_with_the_local_models_tokenizer(workdir, monk
 def test_the_cli_prints_prompts_and_tokens_per_model_and_warns(workdir, capsys):
     assert main(["plan", "-d", str(workdir), "--configfile", str(workdir / "api.yaml")]) == 0
     out, err = capsys.readouterr()
-    assert "gpt-4o-mini-2024-07-18  prompts ~    300" in out and "input tokens ~" in out and "cost <= $" in out
+    assert "gpt-4o-mini-2024-07-18  prompts ~    300" in out and "input tokens ~" in out and "cost ~ $" in out
     assert "per model: random 300 missing prompts" in out
     assert "warning: models.gpt-4o-mini-2024-07-18: enabled, but environment variable OPENAI_API_KEY" in err
 
@@ -84,4 +92,41 @@ def test_the_papers_scale_is_priced_from_the_papers_counts():
     planned = scale.load_plan(ROOT, [ROOT / "config/paper.yaml"])
     jobs = [j for j in costs.plan_costs(ROOT, plan=planned)["jobs"] if j["track"] == "lrworld"]
     assert {j["model"] for j in jobs} == {"random"}
-    assert sum(j["prompts"] for j in jobs) == scale.scale(plan=planned)["total"]["prompts"] == 316_917
+    assert sum(j["prompts"] for j in jobs) == scale.scale(plan=planned)["total"]["prompts"] == 8 * 38_485
+
+
+
+def test_a_remote_server_without_its_key_and_an_api_captioner_are_warned_of_and_priced(workdir):
+    (workdir / "remote.yaml").write_text(
+        "models:\n  remote: {backend: openai, model: m, base_url: 'https://llm.example.org/v1'}\n"
+        "  local: {backend: openai, model: m, base_url: 'http://127.0.0.1:8080/v1'}\n"
+        "captioner: {backend: openai, model: gpt-4o-2024-05-13}\n"
+        "prices:\n  captioner: {input_per_mtok: 5.0, output_per_mtok: 15.0}\n")
+    res = costs.plan_costs(workdir, [str(workdir / "api.yaml"), str(workdir / "remote.yaml")])
+    text = "\n".join(res["warnings"])
+    assert "models.remote: enabled, but environment variable OPENAI_API_KEY is not set: the remote server " \
+           "https://llm.example.org/v1 will refuse" in text
+    assert "models.local" not in text.replace("models.local: no entry in prices", "")
+    # ml100k has no multimodal measure: no caption requests, so the captioner is not warned of
+    assert "captioner" not in text
+    assert not any(j["model"] == "captioner" for j in res["jobs"])
+
+
+def test_a_prompt_file_built_for_another_count_counts_as_what_the_run_will_make(workdir):
+    """30 questions on disk, 50 planned: the file is out of date and, with no data to rebuild it
+    from, counts as the plan's 50 estimated prompts, not the 1 it holds; with the plan's count in
+    its questions report it counts as it is."""
+    qdir, pdir = workdir / "results/questions/ml100k", workdir / "results/prompts/ml100k/attr_genre"
+    qdir.mkdir(parents=True)
+    pdir.mkdir(parents=True)
+    (qdir / "attr_genre.jsonl").write_text("{}\n")
+    (qdir / "attr_genre.report.json").write_text('{"requested": 30, "seed": 2024, "history_length": 5}')
+    (pdir / "zero_shot.jsonl").write_text('{"qid": "q", "prompt": "Which genre?\\nAnswer:\\n", "labels": ["A"]}\n')
+
+    def attr_genre_job():
+        res = costs.plan_costs(workdir, [str(workdir / "api.yaml")])
+        return next(j for j in res["jobs"] if j["model"] == "random")
+
+    assert (attr_genre_job()["prompts"], attr_genre_job()["estimated_prompts"]) == (300, 300)
+    (qdir / "attr_genre.report.json").write_text('{"requested": 50, "seed": 2024, "history_length": 5}')
+    assert (attr_genre_job()["prompts"], attr_genre_job()["estimated_prompts"]) == (251, 250)

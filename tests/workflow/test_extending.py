@@ -157,7 +157,7 @@ def build_questions(interactions, pairs, n_questions, seed, dataset, display=Non
 '''
 
 TOY_GT_MEASURE = '''    Measure("toy_cooc", _PM, _PERS, "toy co-occurrence", HIT10, "lrworld.groundtruth.toy:build_questions",
-            artifact="toy_pairs"),
+            artifact="toy_pairs", gold=Gold(TABLE, "item", "item", "count")),
 '''
 
 

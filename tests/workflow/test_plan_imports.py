@@ -1,7 +1,6 @@
 """Planning loads no model library: `snakemake -n` on the default config discovers every
 backend, recommender and track from the registries, and none of them imports torch, transformers
-or an API client until a job runs. Before, the plan imported torch through lrworld.recsys's
-re-exports (3-5 s of a dry run on 2 cores)."""
+or an API client until a job runs (importing torch costs 3-5 s of a dry run on 2 cores)."""
 
 import shutil
 import subprocess

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from lrworld.core import plugins
 from lrworld.core.registry import Registry, discover
 from lrworld.data.textio import resolve
 
@@ -31,6 +32,13 @@ class Format:
     optional: Callable[[dict], list[str]]
     options: dict
     description: str
+    # what the format is, for code that would otherwise ask its name: the id space of its item ids
+    # ("movielens": MovieLens-10M/25M movie ids; None: its own numbering), and the LRWorld paper's
+    # dataset it is compared with when its domain does not say (the Netflix layouts: "netflix")
+    item_ids: str | None = None
+    paper_dataset: str | None = None
+    # the terms its source may be shared under (a release carries titles and interactions)
+    licence: str | None = None
 
     def inputs(self, cfg: dict, raw_dir: str | Path | None = None) -> list[str]:
         """The files the loader will read, as they are named in `raw_dir` (a `.gz` twin where only
@@ -46,9 +54,11 @@ FORMATS: Registry[Format] = Registry("dataset format")
 
 
 def register(name: str, files: Callable[[dict], list[str]], options: dict | None = None,
-             optional: Callable[[dict], list[str]] = lambda cfg: []) -> Callable:
+             optional: Callable[[dict], list[str]] = lambda cfg: [], item_ids: str | None = None,
+             paper_dataset: str | None = None, licence: str | None = None) -> Callable:
     return FORMATS.decorator(name, lambda fn: Format(name, fn, files, optional, dict(options or {}),
-                                                     (fn.__doc__ or "").strip().splitlines()[0]))
+                                                     (fn.__doc__ or "").strip().splitlines()[0], item_ids,
+                                                     paper_dataset, licence))
 
 
 # Option fragments several formats share (each format lists the ones it honours).
@@ -62,3 +72,4 @@ ON_BAD_LINE = {"enum": ["error", "skip"], "default": "error",
 
 
 discover(__name__)
+plugins.import_modules("lrworld.formats")  # an installed package's own (lrworld/core/plugins.py)

@@ -25,7 +25,9 @@ def first_path(meta: dict) -> list:
     return paths[0] if isinstance(paths, list) and paths and isinstance(paths[0], list) else []
 
 
-@register("amazon-2014", files=lambda cfg: [f for p in pairs(cfg) for f in p],
+@register("amazon-2014",
+          licence="Amazon Review Data 2014 (McAuley lab): research and non-commercial use",
+          files=lambda cfg: [f for p in pairs(cfg) for f in p],
           options={"categories": amazon.CATEGORIES, "prefix": amazon.PREFIX, "taxonomy": amazon.TAXONOMY,
                    "on_bad_line": ON_BAD_LINE, "encoding": encoding("utf-8")})
 def load(raw: Path, cfg: dict):

@@ -24,7 +24,9 @@ def pairs(cfg: dict) -> list[tuple[str, str]]:
     return [(f"{p}_5.json", f"meta_{p}.json") for p in amazon.prefixes(cfg, "amazon-2018")]
 
 
-@register("amazon-2018", files=lambda cfg: [f for p in pairs(cfg) for f in p],
+@register("amazon-2018",
+          licence="Amazon Review Data 2018 (McAuley lab): research and non-commercial use",
+          files=lambda cfg: [f for p in pairs(cfg) for f in p],
           options={"categories": amazon.CATEGORIES, "prefix": amazon.PREFIX, "taxonomy": amazon.TAXONOMY,
                    "on_bad_line": ON_BAD_LINE, "encoding": encoding("utf-8")})
 def load(raw: Path, cfg: dict):

@@ -52,7 +52,10 @@ def read_rows(path: Path, enc: str) -> list[tuple[int, dict]]:
     return out
 
 
-@register("lastfm-llara", files=lambda cfg: [split_file(cfg), "id2name.txt"],
+@register("lastfm-llara",
+          licence="LLaRA's LastFM split (HetRec 2011 Last.fm-2k): non-commercial use, cite Last.fm "
+                  "and HetRec 2011",
+          files=lambda cfg: [split_file(cfg), "id2name.txt"],
           options={"split": SPLIT, "encoding": encoding("utf-8")})
 def load(raw: Path, cfg: dict):
     """LLaRA's LastFM split + id2name.txt (one row per user)."""

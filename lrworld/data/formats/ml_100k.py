@@ -23,7 +23,10 @@ def read_u_item(path: Path, encoding: str = "latin-1") -> pd.DataFrame:
     return items
 
 
-@register("ml-100k", files=lambda cfg: ["u.data", "u.item"], optional=lambda cfg: ["u.user"],
+@register("ml-100k",
+          licence="MovieLens (GroupLens usage licence): research use only, no commercial use, cite Harper & "
+                  "Konstan 2015; no redistribution without GroupLens' permission",
+          files=lambda cfg: ["u.data", "u.item"], optional=lambda cfg: ["u.user"],
           options={"encoding": encoding("latin-1")})
 def load(raw: Path, cfg: dict):
     """MovieLens-100K raw layout (u.data, u.item, u.user)."""

@@ -13,7 +13,11 @@ from lrworld.data.tables import read_delimited
 from lrworld.data.textio import resolve
 
 
-@register("ml-latest", files=lambda cfg: ["ratings.csv", "movies.csv"], optional=lambda cfg: ["links.csv"],
+@register("ml-latest",
+          licence="MovieLens (GroupLens usage licence): research use only, no commercial use, cite Harper & "
+                  "Konstan 2015; no redistribution without GroupLens' permission",
+          files=lambda cfg: ["ratings.csv", "movies.csv"], optional=lambda cfg: ["links.csv"],
+          item_ids="movielens",
           options={"encoding": encoding("utf-8")})
 def load(raw: Path, cfg: dict):
     """MovieLens-25M / ml-latest layout (ratings.csv, movies.csv, links.csv when present)."""

@@ -16,7 +16,9 @@ PARTS = {"type": "array", "minItems": 1, "uniqueItems": True, "items": {"enum": 
 TITLES = {"type": "string", "default": "movie_titles.csv", "description": "the movie titles file"}
 
 
-@register("netflix", files=lambda cfg: [f"combined_data_{p}.txt" for p in cfg["parts"]] + [cfg["titles"]],
+@register("netflix",
+          licence="Netflix Prize data: non-commercial research terms of the Netflix Prize rules",
+          paper_dataset="netflix", files=lambda cfg: [f"combined_data_{p}.txt" for p in cfg["parts"]] + [cfg["titles"]],
           options={"parts": PARTS, "titles": TITLES, "on_bad_line": ON_BAD_LINE, "encoding": encoding("latin-1")})
 def load(raw: Path, cfg: dict):
     """Netflix Prize as repacked on Kaggle (combined_data_<n>.txt + movie_titles.csv)."""

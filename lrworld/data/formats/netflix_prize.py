@@ -26,7 +26,9 @@ def movie_files(cfg: dict) -> list[str]:
     return [f"training_set/mv_{i:07d}.txt" for i in range(1, cfg["movies"] + 1)]
 
 
-@register("netflix-prize", files=lambda cfg: movie_files(cfg) + [cfg["titles"]],
+@register("netflix-prize",
+          licence="Netflix Prize data: non-commercial research terms of the Netflix Prize rules",
+          paper_dataset="netflix", files=lambda cfg: movie_files(cfg) + [cfg["titles"]],
           options={"movies": MOVIES, "titles": TITLES, "on_bad_line": ON_BAD_LINE, "encoding": encoding("latin-1")})
 def load(raw: Path, cfg: dict):
     """Netflix Prize original layout (training_set/mv_*.txt + movie_titles.txt)."""

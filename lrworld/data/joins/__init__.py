@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from lrworld.core import plugins
 from lrworld.core.registry import Registry, discover
 
 
@@ -78,3 +79,4 @@ def paths(value) -> list[Path]:
 
 
 discover(__name__)
+plugins.import_modules("lrworld.joins")  # an installed package's own (lrworld/core/plugins.py)

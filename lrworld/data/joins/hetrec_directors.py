@@ -23,6 +23,7 @@ import re
 import pandas as pd
 
 from lrworld.data.contract import DataError
+from lrworld.data.formats import FORMATS
 from lrworld.data.joins import YEAR_TOLERANCE, fill, register
 from lrworld.data.alignment import align_title_year
 from lrworld.data.joins.guard import Guard, imdb_number, title_key
@@ -56,10 +57,10 @@ def join(items: pd.DataFrame, inter, files: dict, opts: dict):
     guard = Guard(opts.get("year_tolerance", 1))
     out = items.copy()
     imdb = out["imdb_id"] if "imdb_id" in out.columns else [None] * len(out)
-    ml100k = opts.get("format") == "ml-100k"
+    ml100k = opts.get("format") in FORMATS and FORMATS.get(opts["format"]).item_ids != "movielens"
     if ml100k:
-        # ML-100K numbers its films its own way: HetRec's row is found by the item's IMDb id (from
-        # the IMDb details), else by its title and year
+        # a format that numbers its films its own way (ML-100K): HetRec's row is found by the item's
+        # IMDb id (from the IMDb details), else by its title and year
         by_imdb = {imdb_number(v): k for k, v in zip(het.index, het["imdbID"]) if imdb_number(v) is not None}
         by_title, _ = align_title_year(out, het["title"].tolist(), het["year"].tolist(),
                                        opts.get("year_tolerance", 1))

@@ -24,7 +24,7 @@ from lrworld.core.digests import DigestStore
 from lrworld.core.io import sha256_file
 from lrworld.models.base import PromptItem, Response, in_order
 from lrworld.models.batching import PaddingStats, plan_batches
-from lrworld.models.registry import HOST_GB, declared, register_backend
+from lrworld.models.registry import HOST_GB, Capabilities, declared, make_backend, register_backend
 
 log = logging.getLogger(__name__)
 # The files of a local model folder that decide its answers: weights, tokenizer, configs.
@@ -90,6 +90,63 @@ def resolve_location(name: str, cfg: dict) -> tuple[str, str | None]:
     if not cfg.get("model"):
         raise ValueError(f"models.{name}: an hf model needs `model:` (hub id or path) or `package:`")
     return cfg["model"], gguf
+
+
+def _path_like(model: str) -> bool:
+    return model.startswith(("/", "./", "../", "~")) or model.count("/") > 1 or "\\" in model
+
+
+def files_problem(name: str, cfg: dict) -> str | None:
+    """A local model's files exist (a typo in gguf_file fails at start, not after loading
+    transformers); a hub id is resolved (offline-aware) when the model is loaded."""
+    if cfg.get("package"):
+        spec = importlib.util.find_spec(cfg["package"])
+        if spec is None or not spec.submodule_search_locations:
+            return f"models.{name}.package: Python package {cfg['package']!r} is not installed"
+        folder = Path(spec.submodule_search_locations[0])
+    elif cfg.get("model") and Path(os.path.expanduser(cfg["model"])).exists():
+        folder = Path(os.path.expanduser(cfg["model"]))
+        if folder.is_file():
+            return (f"models.{name}.model: {folder} is a file; give its folder as model: and the file "
+                    f"name as gguf_file:")
+    elif cfg.get("model") and _path_like(cfg["model"]):
+        return f"models.{name}.model: folder {cfg['model']} not found (a hub id is written org/name)"
+    else:
+        return None
+    gguf = cfg.get("gguf_file")
+    if gguf and not (folder / gguf).is_file():
+        there = sorted(p.name for p in folder.glob("*.gguf"))
+        return (f"models.{name}.gguf_file: {gguf!r} not found in {folder}; GGUF files there: "
+                f"{', '.join(there) or 'none'}")
+    return None
+
+
+def token_counter(name: str, cfg: dict, local_only: bool = False):
+    """count(text) -> tokens with the model's own tokenizer (no special tokens); None when
+    `local_only` and the model's files are not on this machine (a hub id, a missing package)."""
+    if local_only:
+        try:
+            loc, _ = resolve_location(name, cfg)
+        except (FileNotFoundError, ValueError):
+            return None
+        if not Path(loc).exists():
+            return None
+    tok = make_backend(name, dict(cfg)).tokenizer
+    return lambda text: len(tok(text, add_special_tokens=False)["input_ids"])
+
+
+def prompt_token_counter(name: str, cfg: dict):
+    """count(prompt) -> the tokens the model reads for it through its chat template; None when the
+    model's files are not on this machine."""
+    try:
+        loc, _ = resolve_location(name, cfg)
+    except (FileNotFoundError, ValueError):
+        return None
+    if not Path(loc).exists():
+        return None
+    from lrworld.models import input_tokens
+
+    return input_tokens.local_counter(name, cfg)
 
 
 def model_files(folder: Path) -> list[Path]:
@@ -171,7 +228,10 @@ def resolve_hub_revision(name: str, repo: str, revision: str | None) -> tuple[st
                               f"{fix}") from None
 
 
-@register_backend("hf", schema=SCHEMA, resources=hf_resources, check=hf_check)
+@register_backend("hf", schema=SCHEMA, resources=hf_resources, check=hf_check,
+                  can=Capabilities(check_files=files_problem, weights=planned_weights, tokenizer=token_counter,
+                                   prompt_tokens=prompt_token_counter,
+                                   decoding={"do_sample": False}, hub_model=True, causal_lm=True))
 class HFBackend:
     def __init__(self, name: str, cfg: dict):
         self.name = name
@@ -287,6 +347,13 @@ class HFBackend:
             return tok.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
         return prompt
 
+    def prompt_input_ids(self, prompt: str) -> list[int]:
+        """The token ids the model reads for a prompt: through its chat template, as answered."""
+        return self.tokenizer(self._chat(prompt), add_special_tokens=False)["input_ids"]
+
+    def prompt_tokens(self, prompt: str) -> int:
+        return len(self.prompt_input_ids(prompt))
+
     def _label_token_ids(self, labels: Sequence[str]) -> list[list[int]]:
         """Token ids that start each label, with and without a leading space."""
         out = []
@@ -304,7 +371,7 @@ class HFBackend:
         as soon as they exist. With `max_batch_tokens` the whole job's prompts are sorted by
         length first (see lrworld.models.batching)."""
         tok = self.tokenizer
-        ids = [tok(self._chat(it.prompt), add_special_tokens=False)["input_ids"] for it in items]
+        ids = [self.prompt_input_ids(it.prompt) for it in items]
         # generation appends max_new_tokens to every row: they count against the budget too
         extra = self.max_new_tokens if self.mode == "generate" else 0
         plan = plan_batches([len(x) + extra for x in ids], batch_size=self.batch_size,

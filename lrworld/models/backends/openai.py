@@ -33,7 +33,7 @@ from typing import Any, Awaitable, Callable, Iterator, Sequence
 from urllib.parse import urlsplit, urlunsplit
 
 from lrworld.models.base import PromptItem, Response, in_order
-from lrworld.models.registry import declared, filled, register_backend
+from lrworld.models.registry import Capabilities, declared, filled, register_backend
 from lrworld.models.retry import BackendError, RetryPolicy, parse_retry_after
 
 log = logging.getLogger(__name__)
@@ -131,7 +131,8 @@ def _number(cfg: dict, key: str, kind=float):
         raise ValueError(f"openai backend: {key}={value!r} is not a {kind.__name__}") from None
 
 
-@register_backend("openai", schema=SCHEMA, resources=openai_resources, check=openai_check)
+@register_backend("openai", schema=SCHEMA, resources=openai_resources, check=openai_check,
+                  can=Capabilities(managed_server=True, priced=True))
 class OpenAIBackend:
     """`OpenAIBackend(name, cfg)`; cfg is the model's entry in config.yaml (see docs/openai_backend.md).
 

@@ -8,7 +8,7 @@ from typing import Sequence
 import numpy as np
 
 from lrworld.models.base import PromptItem, Response
-from lrworld.models.registry import register_backend
+from lrworld.models.registry import Capabilities, register_backend
 from lrworld.core.seeding import rng_for
 
 
@@ -16,7 +16,8 @@ from lrworld.core.seeding import rng_for
                                     # no model: the floors of lrworld/workflow/resources.py size its job
                                     "throughput_tokens_s": {"type": "number", "exclusiveMinimum": 0,
                                                             "default": 100000},
-                                    "startup_s": {"type": "number", "minimum": 0, "default": 0}})
+                                    "startup_s": {"type": "number", "minimum": 0, "default": 0}},
+                  can=Capabilities(reads_prompt=False))
 class RandomBackend:
     def __init__(self, name: str, cfg: dict):
         self.name = name

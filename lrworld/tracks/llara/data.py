@@ -91,6 +91,33 @@ def load_ml100k_titles(u_item: str | os.PathLike) -> dict[int, str]:
     return {int(i) - 1: ml100k_title(t) for i, t in zip(items["item_id"], items["title_raw"].fillna(""))}
 
 
+def llara_mv_title(field: str) -> str:
+    """LLaRA's MovieLens title of a u.item title field, verbatim (``data/movielens_data.py:61-66,
+    74``): the last 7 characters (" (1995)") cut, then the first of ", The", ", A", ", An" found
+    anywhere moved to the front, garbles included ("Affair to Remember, An" -> "A Affair to
+    Remembern"). The titles a released LLaRA checkpoint was trained with (``title_form: llara``)."""
+    s = field[:-7]
+    for sub in (", The", ", A", ", An"):
+        if sub in s:
+            return sub[2:] + " " + s.replace(sub, "")
+    return s
+
+
+def load_llara_ml100k_titles(u_item: str | os.PathLike) -> dict[int, str]:
+    """LLaRA's ``get_movie_id2name``: u.item read as ISO-8859-1, each line cut at its newline and split
+    on "|", id = field 0 - 1, title = :func:`llara_mv_title` of field 1."""
+    out: dict[int, str] = {}
+    with open(u_item, encoding="ISO-8859-1") as fh:
+        for lineno, line in enumerate(fh, 1):
+            fields = line.strip("\n").split("|")
+            if len(fields) < 2 or not fields[0].isdigit():
+                raise DataError(f"{u_item}:{lineno}: expected 'movie_id|title|...', got {line[:60]!r}")
+            out[int(fields[0]) - 1] = llara_mv_title(fields[1])
+    if not out:
+        raise DataError(f"{u_item}: no rows")
+    return out
+
+
 def load_id2name(path: str | os.PathLike) -> dict[int, str]:
     """``id::name`` per line (Steam, LastFM); names stripped as LLaRA does."""
     out: dict[int, str] = {}
@@ -237,7 +264,7 @@ def load_released(name: str, cfg: dict) -> LlaraSet:
     ``train_files`` (jsonl names in ``path`` used as training rows as they are),
     ``train_expand`` (jsonl names whose rows are expanded into every prefix, e.g. Val_data.jsonl),
     ``train_udata`` (ml-100k u.data: users who could author a test row are excluded),
-    ``min_len_seq`` (default 3).
+    ``min_len_seq`` (default 3), ``title_form`` (MovieLens: ``display`` or LLaRA's own, ``llara``).
     """
     cfg = entry_defaults(("llara", "datasets"), cfg)
     kind = cfg.get("kind", name)
@@ -246,7 +273,7 @@ def load_released(name: str, cfg: dict) -> LlaraSet:
     root = Path(cfg["path"])
     if kind == "movielens":
         titles = cfg.get("titles") or root / "u.item"
-        names = load_ml100k_titles(titles)
+        names = (load_llara_ml100k_titles if cfg["title_form"] == "llara" else load_ml100k_titles)(titles)
     else:
         names = load_id2name(cfg.get("titles") or root / "id2name.txt")
     min_len = cfg["min_len_seq"]

@@ -52,20 +52,27 @@ def nn_seeds(config: Mapping) -> list[int]:
     return list(range(int(settings(config)["nn_runs"])))
 
 
+def _beauty(spec: Mapping) -> tuple[pd.DataFrame, pd.DataFrame]:
+    inter, items = D.load_beauty_sequences(spec["sequences"])
+    reviews = D.load_amazon_reviews(spec["reviews"]) if spec.get("reviews") else None
+    meta = D.load_amazon_meta(spec["meta"], set(items["item_id"])) if spec.get("meta") else None
+    return D.attach_amazon(inter, items, reviews, meta)
+
+
+# An SRBench dataset's `loader` -> (spec -> (interactions, items)); the config schema lists the same names.
+LOADERS = {
+    "contract": lambda spec: (pd.read_parquet(spec["interactions"]), pd.read_parquet(spec["items"])),  # the spine's files
+    "ml100k_raw": lambda spec: D.ml100k_from_raw(spec["raw_dir"]),
+    "beauty": _beauty,
+    "yelp": lambda spec: D.load_yelp(spec["review"], spec["business"], kcore=int(spec.get("kcore", 5))),
+}
+
+
 def load_dataset(name: str, spec: Mapping) -> tuple[pd.DataFrame, pd.DataFrame]:
     loader = spec.get("loader")
-    if loader == "contract":  # the spine's aligned Parquet files
-        return pd.read_parquet(spec["interactions"]), pd.read_parquet(spec["items"])
-    if loader == "ml100k_raw":
-        return D.ml100k_from_raw(spec["raw_dir"])
-    if loader == "beauty":
-        inter, items = D.load_beauty_sequences(spec["sequences"])
-        reviews = D.load_amazon_reviews(spec["reviews"]) if spec.get("reviews") else None
-        meta = D.load_amazon_meta(spec["meta"], set(items["item_id"])) if spec.get("meta") else None
-        return D.attach_amazon(inter, items, reviews, meta)
-    if loader == "yelp":
-        return D.load_yelp(spec["review"], spec["business"], kcore=int(spec.get("kcore", 5)))
-    raise ValueError(f"srbench.datasets.{name}.loader: unknown loader {loader!r} (contract, ml100k_raw, beauty, yelp)")
+    if loader not in LOADERS:
+        raise ValueError(f"srbench.datasets.{name}.loader: unknown loader {loader!r} ({', '.join(LOADERS)})")
+    return LOADERS[loader](spec)
 
 
 def split(name: str, spec: Mapping, out_split: str | Path, out_items: str | Path) -> None:

@@ -48,7 +48,7 @@ def test_too_few_items_is_an_error():
 
 
 def test_templates_are_data_files():
-    for name in ("movielens", "steam", "lastfm", "generic", "movielens_repo"):
+    for name in ("movielens", "steam", "lastfm", "generic"):
         t = load_template(name)
         assert t.count("[HistoryHere]") == 1 and t.count("[CansHere]") == 1
     assert "Choose only one artist from the candidates" in load_template("lastfm")

@@ -95,8 +95,56 @@ def test_a_state_dict_checkpoint_without_a_projector_is_one_clear_error(tmp_path
     d = build_tiny_llama(tmp_path / "m")
     tok, base = _load(d)
     torch.save({"state_dict": {"x": torch.zeros(1)}}, tmp_path / "bad.ckpt")
-    with pytest.raises(ValueError, match="not a LLaRA checkpoint"):
+    with pytest.raises(ValueError, match=r"bad\.ckpt: not a released LLaRA model: no projector\.mlp_proj\.0\.weight"):
         load_llara_checkpoint(tmp_path / "bad.ckpt", base, tok, HP)
+
+
+def test_a_projector_only_checkpoint_is_refused_naming_the_lora_tensors(tmp_path):
+    """The base model plus a projector is not the released model: refused before anything loads."""
+    d = build_tiny_llama(tmp_path / "m")
+    tok, base = _load(d)
+    write_checkpoint(tmp_path / "proj.ckpt", projector_state(64, 16), HPARAMS)
+    with pytest.raises(ValueError) as err:
+        load_llara_checkpoint(tmp_path / "proj.ckpt", base, tok, HP)
+    msg = str(err.value)
+    assert "\n" not in msg and msg == (f"{tmp_path / 'proj.ckpt'}: not a released LLaRA model: no LoRA tensors "
+                                       f"(llama_model.*.lora_A.*), LoRA tensors (llama_model.*.lora_B.*)")
+    assert "[PAD]" not in tok.get_vocab()  # refused before the vocabulary grew
+
+
+def test_a_checkpoint_missing_some_lora_tensors_is_refused(tmp_path):
+    d = build_tiny_llama(tmp_path / "m")
+    lora = lora_state(_peft_names(d))
+    dropped = sorted(k for k in lora if ".layers.1." in k)
+    sd = {**projector_state(64, 16), **{k: v for k, v in lora.items() if k not in dropped}}
+    write_checkpoint(tmp_path / "half.ckpt", sd, HPARAMS)
+    tok, base = _load(d)
+    with pytest.raises(ValueError, match=rf"half\.ckpt: not a released LLaRA model: no {len(dropped)} of the base "
+                                         rf"model's LoRA tensors, e\.g\. llama_model\..*layers\.1\."):
+        load_llara_checkpoint(tmp_path / "half.ckpt", base, tok, HP)
+
+
+def test_lora_settings_come_from_the_checkpoint_and_a_disagreeing_config_is_refused(tmp_path):
+    d = build_tiny_llama(tmp_path / "m")
+    sd = {**projector_state(64, 16), **lora_state(_peft_names(d))}
+    # LLaRA's argparse keeps lora_r / lora_alpha as floats
+    write_checkpoint(tmp_path / "a16.ckpt", sd, {**HPARAMS, "lora_r": 8.0, "lora_alpha": 16.0, "cans_num": 20})
+    tok, base = _load(d)
+    model, _, _ = load_llara_checkpoint(tmp_path / "a16.ckpt", base, tok, HP, None, 20)
+    cfg = model.peft_config["default"]
+    assert (cfg.r, cfg.lora_alpha, cfg.lora_dropout) == (8, 16.0, 0.1)  # alpha from the checkpoint, not HP's 32
+    refused = (({"lora_alpha": 32}, 20, r"the checkpoint records lora_alpha 16, config: llara\.checkpoint\.lora\.lora_alpha "
+                                        r"says 32"),
+               (None, 10, r"trained with cans_num 20, config: llara\.n_candidates is 10"))
+    for configured, n, pattern in refused:
+        tok, base = _load(d)
+        with pytest.raises(ValueError, match=r"a16\.ckpt: " + pattern):
+            load_llara_checkpoint(tmp_path / "a16.ckpt", base, tok, HP, configured, n)
+    # a checkpoint that records no LoRA settings: the tensors' rank still checks the configured one
+    write_checkpoint(tmp_path / "bare.ckpt", sd, {"batch_size": 8})
+    tok, base = _load(d)
+    with pytest.raises(ValueError, match=r"bare\.ckpt: its lora_A tensors have rank \[8\], but lora_r is 4"):
+        load_llara_checkpoint(tmp_path / "bare.ckpt", base, tok, HP, {"lora_r": 4})
 
 
 def _sha(p):

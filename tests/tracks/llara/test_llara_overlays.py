@@ -42,12 +42,12 @@ def test_gpu_overlay_is_sized_like_its_answer_jobs():
     assert list(wl.trained) == ["llama2-tallrec", "llama2-llara-gru4rec", "llama2-llara-caser", "llama2-llara-sasrec"]
     need = plan.answer_resources("llama2-llara-sasrec")
     assert need == plan.answer_resources("llama-2-7b") and need["gpu"] == 1
-    res = wl.train_resources("llama2-llara-sasrec")
+    res = wl.train_resources("llama2-llara-sasrec", "lastfm")
     assert res["gpu"] == 1 and res["mem_mb"] == 56320  # (4 + 40) GB x 1.25
     # startup 300 s + 3 x 600 tokens x 1870 steps x 128 examples at 2400 tokens/s, x 1.5
     assert res["runtime"] == 4496  # minutes (75 h: set throughput_tokens_s to what the GPU reaches)
-    hp = wl.train_hparams("llama2-llara-sasrec")
-    assert (hp["max_steps"], hp["validate_every"], hp["curriculum"]) == (1870, 374, "paper")
+    hp = wl.train_hparams("llama2-llara-sasrec", "lastfm")
+    assert (hp["max_steps"], hp["validate_every"], hp["curriculum"]) == (1870, 374, "code")
     cfg = plan.answer_params("llara", "lastfm", "llama2-llara-caser")
     assert cfg["base"]["model"] == "meta-llama/Llama-2-7b-hf" and cfg["rec_model"].endswith("baseline_caser/seed0.pt")
 
@@ -76,13 +76,31 @@ def test_released_gpu_overlay_plans_the_released_row():
     assert wl.row_kinds() == {name: "LLaRA(SASRec), released checkpoint"} and wl.paper_rows() == {name: "LLaRA(SASRec)"}
     cfg = plan.answer_params("llara", "lastfm", name)
     assert cfg["checkpoint"] == "results/llara/lastfm/released/checkpoint.ckpt" and cfg["rec_format"] == "llara"
-    assert cfg["base"]["model"] == "meta-llama/Llama-2-7b-hf" and cfg["lora"] == {"lora_r": 8, "lora_alpha": 32,
-                                                                                   "lora_dropout": 0.1}
+    # LoRA: the checkpoint's recorded settings; LLaRA's main.py defaults where it records none
+    assert cfg["base"]["model"] == "meta-llama/Llama-2-7b-hf" and cfg["lora"] is None
+    assert cfg["lora_default"] == {"lora_r": 8, "lora_alpha": 32, "lora_dropout": 0.1} and cfg["n_candidates"] == 20
     assert wl.released_file("steam", "ckpt") == {"path": "checkpoints/steam.ckpt"}
     assert wl.released_file("lastfm", "rec_model")["url"].endswith("/rec_model/lastfm.pt")
     assert plan.answer_resources(name)["gpu"] == 1
-    assert wl.request_file("movielens", name) == "results/llara/movielens/hybrid_requests/hybrid.jsonl"
+    assert wl.request_file("movielens", name) == "results/llara/movielens/hybrid_requests/released.jsonl"
+    assert [wl.request_template(d, "released") for d in ("movielens", "steam", "lastfm")] == \
+        ["released/movie", "released/game", "released/artist"]
+    assert wl.datasets["movielens"]["title_form"] == "llara"
     assert len(wl.score_files()) == 6
+
+
+def test_gpu_overlay_trains_with_llaras_lastfm_script():
+    """Each setting of config/llara_gpu.yaml's LastFM block is the one train_lastfm.sh passes
+    (a copy of LLaRA's script in fixtures/llara_9733f73/)."""
+    from tests.tracks.llara.llara_source import FIXTURE
+
+    words = (FIXTURE / "train_lastfm.sh").read_text().split()
+    args = {words[i][2:]: words[i + 1] for i, w in enumerate(words) if w.startswith("--") and i + 1 < len(words)}
+    hp = _plan("config/llara_gpu.yaml").llara.train_hparams("llama2-llara-sasrec", "lastfm")
+    for key in ("lr", "lr_warmup_start_lr", "lr_decay_min_lr", "batch_size", "accumulate_grad_batches", "max_epochs"):
+        assert float(hp[key]) == float(args[key]), key
+    # main.py:49: max_steps = rows x max_epochs // (accumulate x batch), LastFM's 47,872 rows with len_seq >= 3
+    assert hp["max_steps"] == 47872 * 5 // (16 * 8) and args["cans_num"] == "20"
 
 
 def test_released_entry_refusals():

@@ -47,7 +47,8 @@ class HybridBackend:
                  "dtype": base.get("dtype", "float32"), "form": self.form, "max_new_tokens": self.max_new_tokens,
                  "rec_model_sha256": sha256_file(rec) if rec else None}
         if "checkpoint" in self.cfg:  # a released LLaRA checkpoint (projector + LoRA in one file)
-            ident.update({"checkpoint_sha256": sha256_file(self.cfg["checkpoint"]), "lora": self.cfg["lora"]})
+            ident.update({"checkpoint_sha256": sha256_file(self.cfg["checkpoint"]), "lora": self.cfg["lora"],
+                          "lora_default": self.cfg.get("lora_default")})
         else:
             ident.update({"adapter_sha256": sha256_file(adapter_file(self.cfg["adapter"])),
                           "projector_sha256": sha256_file(self.cfg["projector"])})
@@ -70,8 +71,9 @@ class HybridBackend:
             if "checkpoint" in self.cfg:
                 from lrworld.tracks.llara.hybrid.released import load_llara_checkpoint
 
-                model, projector, token_ids = load_llara_checkpoint(self.cfg["checkpoint"], base.to(device), tok,
-                                                                    self.cfg["lora"])
+                model, projector, token_ids = load_llara_checkpoint(
+                    self.cfg["checkpoint"], base.to(device), tok, self.cfg["lora_default"], self.cfg["lora"],
+                    self.cfg.get("n_candidates"))
             else:
                 model, projector, token_ids = load_trained(base.to(device), tok, self.cfg["adapter"],
                                                            self.cfg["projector"])

@@ -5,11 +5,14 @@ backend config it is asked with through the one `answer` rule. No torch here: th
 from __future__ import annotations
 
 from lrworld.core.schema import ConfigError
+from lrworld.models.registry import capabilities
 
 # The answer job's backend for a trained entry (lrworld/tracks/llara/hybrid/backend.py). Not a
 # `models` backend: its config is made by the plan from an entry, per dataset.
 HYBRID_BACKEND = "llara_hybrid"
 FORMS = ("hybrid", "text")
+# a released checkpoint's requests: hybrid, with LLaRA's instructions drawn per question
+RELEASED_FORM = "released"
 PAPER_REC = {"gru4rec": "GRU4Rec", "caser": "Caser", "sasrec": "SASRec"}
 
 
@@ -18,7 +21,7 @@ def check_base(where: str, name: str, models: dict, why: str) -> dict:
     base = models.get(name)
     if base is None:
         raise ConfigError(f"{where}.base: unknown model {name!r} (a `models` entry with backend hf)")
-    if base.get("backend") != "hf":
+    if not capabilities(base).causal_lm:
         raise ConfigError(f"{where}.base: {name!r} has backend {base.get('backend')!r}; {why}")
     return base
 

