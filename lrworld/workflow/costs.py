@@ -32,7 +32,6 @@ from lrworld.workflow.planned_prompts import PROMPT_FILE, PlannedPrompts
 
 CHARS_PER_TOKEN = 4
 LINE_CHARS = 40  # a history line or an option: a title with its year (and genres), about 40 characters
-_PROMPT_FILE = re.compile(r"results/prompts/(?P<ds>[^/]+)/(?P<measure>[^/]+)/(?P<variant>[^/]+)\.jsonl$")
 
 
 def _estimate(chars: float) -> int:
