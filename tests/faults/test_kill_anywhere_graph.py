@@ -81,7 +81,6 @@ def contents(root: Path) -> dict:
 # file equals the clean run's but results/gt/ml100k/neumf.pt, whose tensors are equal and whose
 # training log carries `seconds` (12.98 vs 49.691), and the 27 provenance records and the site page
 # that cite its sha256. Open: the NeuMF rule keeps its timing outside the .pt.
-@pytest.mark.xfail(strict=True, reason="neumf.pt embeds its training seconds; its sha256 differs between any two runs")
 def test_a_kill_inside_every_rule_kind_leaves_the_clean_runs_results(tmp_path, shared_data):
     clean, killed = tmp_path / "clean", tmp_path / "killed"
     config(clean, shared_data)
