@@ -80,6 +80,9 @@ def build_assoc_rule_questions(interactions: pd.DataFrame, rules: pd.DataFrame, 
     out, report = [], Counter()
     ranks = (Ranks(interactions["item_id"].astype(str).value_counts().to_dict(), all_items)
              if debias.matched else None)
+    # options are shown by title: their text length is matched too (the display key's)
+    lengths = (Ranks({i: len(display.get(i, "")) for i in all_items}, all_items)
+               if debias.matched and display is not None else None)
     for i in order:
         if len(out) >= n_questions:
             break
@@ -97,7 +100,8 @@ def build_assoc_rule_questions(interactions: pd.DataFrame, rules: pd.DataFrame, 
         # never a negative reading like the answer, another pick or an antecedent (enforced.same_work)
         taken = [key(c), *map(key, a)] if key else ()
         if ranks is not None:
-            got = matched(list(pool[draw.permutation(len(pool))]), c, N_CANDIDATES - 1, ranks, draw, key, taken)
+            got = matched(list(pool[draw.permutation(len(pool))]), c, N_CANDIDATES - 1, ranks, draw, key, taken,
+                          lengths=lengths, fallbacks=report)
             if got is None:
                 report["dropped_no_matched_distractors"] += 1
                 continue

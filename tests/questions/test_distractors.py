@@ -52,3 +52,27 @@ def test_gold_cap_and_the_config():
     with pytest.raises(ValueError, match="questions.distractors"):
         Debias("popular")
     assert np.isclose(Ranks({"x": 1, "y": 5}, ["x", "y", "z"]).share["y"], 1.0)
+
+
+def test_with_lengths_the_golds_rank_by_text_length_is_uniform_too_or_the_fallback_is_counted():
+    ranks = Ranks(COUNTS, COUNTS)
+    # text length independent of count: e_i's length cycles through 40 values
+    lengths = Ranks({e: (i * 7) % 40 for i, e in enumerate(COUNTS)}, COUNTS)
+    gold, pool = "e100", [e for e in COUNTS if e != "e100"]
+    by_count, by_length, fallbacks = Counter(), Counter(), Counter()
+    for q in range(2000):
+        rng = rng_for(0, "t", q)
+        negs, _ = matched([pool[i] for i in rng.permutation(len(pool))], gold, 9, ranks, rng, lengths=lengths,
+                          fallbacks=fallbacks)
+        assert len(set(negs)) == 9 and gold not in negs
+        by_count[sum(COUNTS[n] > COUNTS[gold] for n in negs)] += 1
+        by_length[sum(lengths.count[n] > lengths.count[gold] for n in negs)] += 1
+    assert not fallbacks
+    assert all(150 < c < 250 for c in by_count.values()) and len(by_count) == 10
+    # ties in length (5 entities per length) make "longer" a little rarer than "at least as long"
+    assert len(by_length) == 10 and all(100 < c < 320 for c in by_length.values()), by_length
+    # a pool whose texts are all shorter than the gold's: popularity alone, counted
+    short = Ranks({e: 0 if e != gold else 99 for e in COUNTS}, COUNTS)
+    fallbacks = Counter()
+    got = [matched(pool, gold, 9, ranks, rng_for(0, "s", q), lengths=short, fallbacks=fallbacks) for q in range(50)]
+    assert all(g is not None for g in got) and 0 < fallbacks["matched_length_fallback"] <= 50
