@@ -39,6 +39,7 @@ from lrworld.groundtruth.eligibility import eligible as eligible_by_count, train
 from lrworld.groundtruth.neumf import embedding_matrix, n_trainings
 from lrworld.questions import enforced, measures
 from lrworld.questions.distractors import Debias, GoldCap, Ranks, matched
+from lrworld.questions.measures import HIT10
 from lrworld.questions.negatives import first_eligible
 
 PROTO_COLUMNS = ["measure", "cluster", "target", "centroid_distance", "candidate", "cosine",
@@ -125,7 +126,7 @@ def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, m
         max_visits = 20 * n_targets
     targets = kmeans_targets(features, k, max_visits, kmeans_seed, threads)
     counts = training_counts(interactions)
-    cap = GoldCap(debias.cap(n_targets))
+    cap = GoldCap(debias.cap(n_targets, HIT10))
     ranks = None
     if debias.matched:  # the counts a popularity answerer reads: every interaction
         ranks = Ranks(interactions[f"{ckind}_id"].astype(str).value_counts().to_dict(), [str(c) for c in c_ids])

@@ -22,6 +22,7 @@ import pandas as pd
 from lrworld.core.display import display_key
 from lrworld.questions import enforced
 from lrworld.questions.distractors import Debias, GoldCap, Ranks, matched
+from lrworld.questions.measures import HIT10
 from lrworld.questions.negatives import draw_distinct
 from lrworld.core.seeding import answer_slot, place_answer, rng_for
 
@@ -64,7 +65,7 @@ def build_assoc_rule_questions(interactions: pd.DataFrame, rules: pd.DataFrame, 
     (with `display`, item id -> display key) any item that reads like the answer or a drawn negative.
     `debias`: negatives matched by interactions, the gold-share cap (lrworld/questions/distractors.py)."""
     debias = debias or Debias()
-    cap = GoldCap(debias.cap(n_questions))
+    cap = GoldCap(debias.cap(n_questions, HIT10))
     all_items = np.asarray(sorted(interactions["item_id"].astype(str).unique()), dtype=object)
     ants = [tuple(a) for a in rules["antecedents"]]
     cons = [tuple(c) for c in rules["consequents"]]

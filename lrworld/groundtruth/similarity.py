@@ -38,6 +38,7 @@ import scipy.sparse as sp
 from lrworld.questions import enforced
 from lrworld.groundtruth.transactions import binary_matrix, index_interactions
 from lrworld.questions.distractors import Debias, GoldCap, Ranks, matched
+from lrworld.questions.measures import HIT10
 from lrworld.questions.negatives import draw_distinct
 from lrworld.core.seeding import rng_for
 
@@ -84,7 +85,7 @@ def similar_pairs(interactions: pd.DataFrame, kind: str, n_targets: int, thresho
     dropped = []
     key = (lambda c: enforced.work_key(ids[c], display)) if display is not None else None
     skipped_same_work = 0
-    cap = GoldCap(debias.cap(n_targets))
+    cap = GoldCap(debias.cap(n_targets, HIT10))
     ranks = Ranks(dict(enumerate(degree.tolist())), range(len(degree))) if debias.matched else None
     # item options are shown by title: their text length is matched too (the display key's)
     lengths = (Ranks({c: len(display.get(str(ids[c]), "")) for c in range(len(ids))}, range(len(ids)))

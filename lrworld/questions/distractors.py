@@ -12,7 +12,9 @@
   (the most popular item when m > 0) is dropped and counted: such a gold can only be told by its
   count. Every distractor comes from the builder's own eligible pool, so it stays false.
 - `max_gold_share`: one entity is the gold of at most max(1, floor(share x questions asked))
-  questions; a question over the cap is dropped and counted (`dropped_gold_share`).
+  questions; a question over the cap is dropped and counted (`dropped_gold_share`). One share for
+  every measure, or one per question type (`{mcq: x, hit10: y}`, a type left out: no cap): a
+  4-option value measure has fewer distinct values than questions, a 10-candidate one does not.
 
 Every draw takes the builder's own stream (`rng_for(seed, dataset, measure, ...)`).
 """
@@ -26,8 +28,11 @@ from typing import Callable, Hashable, Iterable, Mapping, Sequence
 
 import numpy as np
 
+from lrworld.questions.measures import HIT10, MCQ
+
 UNIFORM, MATCHED = "uniform", "matched"
 MODES = (UNIFORM, MATCHED)
+QUESTION_TYPES = (MCQ, HIT10)
 # a stratum is this share of the pool by rank on either side of the gold
 BAND = 0.03
 
@@ -36,21 +41,32 @@ BAND = 0.03
 class Debias:
     """`questions.distractors` and `questions.max_gold_share` of the config."""
     distractors: str = UNIFORM
-    max_gold_share: float | None = None
+    max_gold_share: float | Mapping[str, float | None] | None = None
 
     def __post_init__(self):
         if self.distractors not in MODES:
             raise ValueError(f"questions.distractors: {self.distractors!r} is not one of {list(MODES)}")
+        if isinstance(self.max_gold_share, Mapping):
+            unknown = sorted(set(self.max_gold_share) - set(QUESTION_TYPES))
+            if unknown:
+                raise ValueError(f"questions.max_gold_share: {unknown} are not question types {list(QUESTION_TYPES)}")
 
     @property
     def matched(self) -> bool:
         return self.distractors == MATCHED
 
-    def cap(self, n_questions: int | None) -> int | None:
-        """Questions one gold may answer (None: no cap)."""
-        if self.max_gold_share is None or not n_questions:
+    def share(self, qtype: str) -> float | None:
+        """The gold-share cap of a question type (`mcq`, `hit10`)."""
+        if isinstance(self.max_gold_share, Mapping):
+            return self.max_gold_share.get(qtype)
+        return self.max_gold_share
+
+    def cap(self, n_questions: int | None, qtype: str) -> int | None:
+        """Questions one gold of a `qtype` measure may answer (None: no cap)."""
+        share = self.share(qtype)
+        if share is None or not n_questions:
             return None
-        return max(1, math.floor(self.max_gold_share * n_questions))
+        return max(1, math.floor(share * n_questions))
 
     @classmethod
     def of(cls, config_questions: Mapping | None) -> "Debias":

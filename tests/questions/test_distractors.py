@@ -43,8 +43,15 @@ def test_a_key_rejects_look_alikes():
 
 
 def test_gold_cap_and_the_config():
-    assert Debias().cap(50) is None and Debias("matched", 0.02).cap(50) == 1 and Debias("uniform", 0.1).cap(50) == 5
-    cap = GoldCap(Debias(max_gold_share=0.05).cap(40))
+    assert Debias().cap(50, "hit10") is None and Debias("matched", 0.02).cap(50, "mcq") == 1
+    assert Debias("uniform", 0.1).cap(50, "hit10") == 5
+    # one share per question type; a type left out has no cap
+    per_type = Debias("matched", {"mcq": 0.1, "hit10": 0.02})
+    assert (per_type.cap(50, "mcq"), per_type.cap(50, "hit10")) == (5, 1)
+    assert Debias("matched", {"mcq": 0.1}).cap(50, "hit10") is None
+    with pytest.raises(ValueError, match="hit1"):
+        Debias("matched", {"hit1": 0.1})
+    cap = GoldCap(Debias(max_gold_share=0.05).cap(40, "hit10"))
     for g in "aaab":
         if not cap.full(g):
             cap.take(g)
