@@ -16,6 +16,7 @@ from scipy.stats import binomtest
 
 from lrworld.models.base import PromptItem
 from lrworld.models.shortcut import pick, shortcuts
+from lrworld.questions import measures
 
 CONFIDENCE = 0.95
 BASE_VARIANT = "zero_shot"
@@ -79,9 +80,19 @@ def audit(questions: dict[str, tuple[str, list[dict]]], prompts: list[tuple[str,
     out = {}
     for m, (_, qs) in sorted(questions.items()):
         s = scores(by_measure.get(m, []), seed)
+        for name in own_signal(m):
+            if name in s:
+                s[name]["own_signal"] = True
         out[m] = {"shortcuts": s, "golds": gold_distribution(qs),
-                  "findings": sorted(name for name, r in s.items() if r["above_chance"])}
+                  "findings": sorted(name for name, r in s.items() if r["above_chance"] and not r.get("own_signal"))}
     return out
+
+
+def own_signal(measure: str) -> list[str]:
+    """The shortcuts that read only signals the measure declares its own (`Measure.own_signals`):
+    answering by them is using the knowledge the measure tests, so above chance is no finding."""
+    declared = set(measures.by_id(measure).own_signals) if measure in measures.REGISTRY else set()
+    return [name for name, s in shortcuts().items() if s.reads and set(s.reads) <= declared]
 
 
 def finding_lines(dataset: str, result: dict[str, dict]) -> list[str]:
@@ -98,15 +109,16 @@ def to_markdown(result: dict[str, dict]) -> str:
     names = shortcuts().names()
     lines = ["## Shortcuts", "",
              f"Knowledge-free answerers on each measure's zero-shot prompts, score [{CONFIDENCE:.0%} Wilson interval]; "
-             "`!`: the interval lies above chance (docs/audit.md).", "",
+             "`!`: the interval lies above chance (docs/audit.md); `=`: the shortcut reads the measure's own "
+             "signal, its score is no finding.", "",
              "| measure | chance | " + " | ".join(names) + " | distinct golds | largest share | entropy (bits) "
              "| popularity gold / distractor |",
              "|---|---:|" + "---:|" * len(names) + "---:|---:|---:|---|"]
     for m, r in result.items():
         s, g = r["shortcuts"], r["golds"]
         chance = next(iter(s.values()))["chance"] if s else None
-        cells = [f"{s[n]['score']:.2f} [{s[n]['ci_low']:.2f}, {s[n]['ci_high']:.2f}]" + (" !" if s[n]["above_chance"]
-                                                                                          else "")
+        cells = [f"{s[n]['score']:.2f} [{s[n]['ci_low']:.2f}, {s[n]['ci_high']:.2f}]"
+                 + (" =" if s[n].get("own_signal") else " !" if s[n]["above_chance"] else "")
                  if n in s else "" for n in names]
         pop = g.get("popularity") or {}
         lines.append(f"| {m} | {'' if chance is None else f'{chance:.2f}'} | " + " | ".join(cells)

@@ -30,13 +30,9 @@ def clean_name(name) -> str:
 
 
 def name_words(name) -> list[str]:
+    """The words of the compared form, in order ('Larry and Andy Wachowski' -> larry, and, andy, wachowski)."""
     s = without_accents(clean_name(name)).casefold()
     return re.sub(r"[^\w\s]+|_", "", s).split()
-
-
-def name_words(name) -> list[str]:
-    """The words of the compared form, in order ('Larry and Andy Wachowski' -> larry, and, andy, wachowski)."""
-    return _words(name)
 
 
 def name_key(name) -> str:

@@ -29,6 +29,8 @@ Semantics (docs/groundtruth.md):
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import pandas as pd
 
@@ -37,6 +39,7 @@ from lrworld.groundtruth.eligibility import eligible as eligible_by_count, train
 from lrworld.groundtruth.neumf import embedding_matrix, n_trainings
 from lrworld.questions import enforced, measures
 from lrworld.questions.distractors import Debias, GoldCap, Ranks, matched
+from lrworld.questions.measures import HIT10
 from lrworld.questions.negatives import first_eligible
 
 PROTO_COLUMNS = ["measure", "cluster", "target", "centroid_distance", "candidate", "cosine",
@@ -123,10 +126,14 @@ def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, m
         max_visits = 20 * n_targets
     targets = kmeans_targets(features, k, max_visits, kmeans_seed, threads)
     counts = training_counts(interactions)
-    cap = GoldCap(debias.cap(n_targets))
+    cap = GoldCap(debias.cap(n_targets, HIT10))
     ranks = None
     if debias.matched:  # the counts a popularity answerer reads: every interaction
         ranks = Ranks(interactions[f"{ckind}_id"].astype(str).value_counts().to_dict(), [str(c) for c in c_ids])
+    # item options are shown by title: their text length is matched too (the display key's)
+    lengths = (Ranks({str(c): len(display.get(str(c), "")) for c in c_ids}, [str(c) for c in c_ids])
+               if ranks is not None and display is not None and ckind == "item" else None)
+    fallbacks = Counter()
     trained_c = eligible_by_count(c_ids, counts[ckind], min_interactions)
     trained_t = eligible_by_count(t_ids, counts[tkind], min_interactions)
     # only the targets' interactions: never a per-entity set of the whole data
@@ -181,7 +188,8 @@ def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, m
         if ranks is not None:
             drawn = matched([str(c_ids[i]) for i in order if eligible[i]], str(c_ids[gold]), n_candidates - 1, ranks,
                             rng_for(seed, dataset, measure, "matched", target),
-                            key=(lambda c: key(c_pos[c])) if key else None, taken=taken)
+                            key=(lambda c: key(c_pos[c])) if key else None, taken=taken, lengths=lengths,
+                            fallbacks=fallbacks)
             if drawn is None:
                 counts[NO_MATCH] += 1
                 row(cl, target, dist, gold, cos, True, 0, 0, 0, lead, lead, NO_MATCH)
@@ -218,6 +226,7 @@ def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, m
              "considered": visited, "dropped_seed_disagreement": counts[SEED_DISAGREEMENT],
              "dropped_margin": counts[MARGIN], "skipped": skipped,
              "dropped_gold_share": counts[GOLD_SHARE], "dropped_no_matched_distractors": counts[NO_MATCH],
+             **fallbacks,
              "seed_agreement": round(agreeing_total / (n_seeds * visited), 4) if visited else None,
              "pool_argmax_agreement": round(pool_top_total / (n_seeds * visited), 4) if visited else None,
              "n_positives": n_positives, "embedding": column, "negatives_rejected_same_text": rejected,

@@ -22,6 +22,7 @@ import pandas as pd
 from lrworld.core.display import display_key
 from lrworld.questions import enforced
 from lrworld.questions.distractors import Debias, GoldCap, Ranks, matched
+from lrworld.questions.measures import HIT10
 from lrworld.questions.negatives import draw_distinct
 from lrworld.core.seeding import answer_slot, place_answer, rng_for
 
@@ -64,7 +65,7 @@ def build_assoc_rule_questions(interactions: pd.DataFrame, rules: pd.DataFrame, 
     (with `display`, item id -> display key) any item that reads like the answer or a drawn negative.
     `debias`: negatives matched by interactions, the gold-share cap (lrworld/questions/distractors.py)."""
     debias = debias or Debias()
-    cap = GoldCap(debias.cap(n_questions))
+    cap = GoldCap(debias.cap(n_questions, HIT10))
     all_items = np.asarray(sorted(interactions["item_id"].astype(str).unique()), dtype=object)
     ants = [tuple(a) for a in rules["antecedents"]]
     cons = [tuple(c) for c in rules["consequents"]]
@@ -80,6 +81,9 @@ def build_assoc_rule_questions(interactions: pd.DataFrame, rules: pd.DataFrame, 
     out, report = [], Counter()
     ranks = (Ranks(interactions["item_id"].astype(str).value_counts().to_dict(), all_items)
              if debias.matched else None)
+    # options are shown by title: their text length is matched too (the display key's)
+    lengths = (Ranks({i: len(display.get(i, "")) for i in all_items}, all_items)
+               if debias.matched and display is not None else None)
     for i in order:
         if len(out) >= n_questions:
             break
@@ -97,7 +101,8 @@ def build_assoc_rule_questions(interactions: pd.DataFrame, rules: pd.DataFrame, 
         # never a negative reading like the answer, another pick or an antecedent (enforced.same_work)
         taken = [key(c), *map(key, a)] if key else ()
         if ranks is not None:
-            got = matched(list(pool[draw.permutation(len(pool))]), c, N_CANDIDATES - 1, ranks, draw, key, taken)
+            got = matched(list(pool[draw.permutation(len(pool))]), c, N_CANDIDATES - 1, ranks, draw, key, taken,
+                          lengths=lengths, fallbacks=report)
             if got is None:
                 report["dropped_no_matched_distractors"] += 1
                 continue

@@ -29,6 +29,8 @@ Semantics (docs/groundtruth.md):
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
@@ -36,6 +38,7 @@ import scipy.sparse as sp
 from lrworld.questions import enforced
 from lrworld.groundtruth.transactions import binary_matrix, index_interactions
 from lrworld.questions.distractors import Debias, GoldCap, Ranks, matched
+from lrworld.questions.measures import HIT10
 from lrworld.questions.negatives import draw_distinct
 from lrworld.core.seeding import rng_for
 
@@ -82,8 +85,12 @@ def similar_pairs(interactions: pd.DataFrame, kind: str, n_targets: int, thresho
     dropped = []
     key = (lambda c: enforced.work_key(ids[c], display)) if display is not None else None
     skipped_same_work = 0
-    cap = GoldCap(debias.cap(n_targets))
+    cap = GoldCap(debias.cap(n_targets, HIT10))
     ranks = Ranks(dict(enumerate(degree.tolist())), range(len(degree))) if debias.matched else None
+    # item options are shown by title: their text length is matched too (the display key's)
+    lengths = (Ranks({c: len(display.get(str(ids[c]), "")) for c in range(len(ids))}, range(len(ids)))
+               if debias.matched and display is not None else None)
+    fallbacks = Counter()
     if max_visits is None:
         max_visits = 20 * n_targets
     order = order[:max_visits]
@@ -132,7 +139,7 @@ def similar_pairs(interactions: pd.DataFrame, kind: str, n_targets: int, thresho
             taken = [key(best), key(t)] if key else ()
             if ranks is not None:
                 got = matched([int(c) for c in neg_pool[draw.permutation(len(neg_pool))]], int(best), n_neg, ranks,
-                              draw, key, taken)
+                              draw, key, taken, lengths=lengths, fallbacks=fallbacks)
                 if got is None:
                     dropped.append((t, best, s[best], len(pos), lead, "no_matched_distractors"))
                     continue
@@ -174,6 +181,6 @@ def similar_pairs(interactions: pd.DataFrame, kind: str, n_targets: int, thresho
              "n_quantile_fallback": n_fallback,
              "negatives_rejected_same_text": rejected, "dropped_margin": sum(d[5] == "margin" for d in dropped),
              "margin": margin, "dropped_gold_share": sum(d[5] == "gold_share" for d in dropped),
-             "dropped_no_matched_distractors": sum(d[5] == "no_matched_distractors" for d in dropped),
+             "dropped_no_matched_distractors": sum(d[5] == "no_matched_distractors" for d in dropped), **fallbacks,
              "threshold": threshold, "fallback_quantile": fallback_quantile, "min_degree": min_degree}
     return pairs, stats

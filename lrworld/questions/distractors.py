@@ -12,7 +12,9 @@
   (the most popular item when m > 0) is dropped and counted: such a gold can only be told by its
   count. Every distractor comes from the builder's own eligible pool, so it stays false.
 - `max_gold_share`: one entity is the gold of at most max(1, floor(share x questions asked))
-  questions; a question over the cap is dropped and counted (`dropped_gold_share`).
+  questions; a question over the cap is dropped and counted (`dropped_gold_share`). One share for
+  every measure, or one per question type (`{mcq: x, hit10: y}`, a type left out: no cap): a
+  4-option value measure has fewer distinct values than questions, a 10-candidate one does not.
 
 Every draw takes the builder's own stream (`rng_for(seed, dataset, measure, ...)`).
 """
@@ -26,8 +28,11 @@ from typing import Callable, Hashable, Iterable, Mapping, Sequence
 
 import numpy as np
 
+from lrworld.questions.measures import HIT10, MCQ
+
 UNIFORM, MATCHED = "uniform", "matched"
 MODES = (UNIFORM, MATCHED)
+QUESTION_TYPES = (MCQ, HIT10)
 # a stratum is this share of the pool by rank on either side of the gold
 BAND = 0.03
 
@@ -36,21 +41,32 @@ BAND = 0.03
 class Debias:
     """`questions.distractors` and `questions.max_gold_share` of the config."""
     distractors: str = UNIFORM
-    max_gold_share: float | None = None
+    max_gold_share: float | Mapping[str, float | None] | None = None
 
     def __post_init__(self):
         if self.distractors not in MODES:
             raise ValueError(f"questions.distractors: {self.distractors!r} is not one of {list(MODES)}")
+        if isinstance(self.max_gold_share, Mapping):
+            unknown = sorted(set(self.max_gold_share) - set(QUESTION_TYPES))
+            if unknown:
+                raise ValueError(f"questions.max_gold_share: {unknown} are not question types {list(QUESTION_TYPES)}")
 
     @property
     def matched(self) -> bool:
         return self.distractors == MATCHED
 
-    def cap(self, n_questions: int | None) -> int | None:
-        """Questions one gold may answer (None: no cap)."""
-        if self.max_gold_share is None or not n_questions:
+    def share(self, qtype: str) -> float | None:
+        """The gold-share cap of a question type (`mcq`, `hit10`)."""
+        if isinstance(self.max_gold_share, Mapping):
+            return self.max_gold_share.get(qtype)
+        return self.max_gold_share
+
+    def cap(self, n_questions: int | None, qtype: str) -> int | None:
+        """Questions one gold of a `qtype` measure may answer (None: no cap)."""
+        share = self.share(qtype)
+        if share is None or not n_questions:
             return None
-        return max(1, math.floor(self.max_gold_share * n_questions))
+        return max(1, math.floor(share * n_questions))
 
     @classmethod
     def of(cls, config_questions: Mapping | None) -> "Debias":
@@ -86,22 +102,59 @@ class Ranks:
 
 
 def matched(order: Sequence, gold: Hashable, n: int, ranks: Ranks, rng: np.random.Generator,
-            key: Callable | None = None, taken: Iterable = ()) -> tuple[list, int] | None:
+            key: Callable | None = None, taken: Iterable = (), lengths: Ranks | None = None,
+            fallbacks: Counter | None = None) -> tuple[list, int] | None:
     """n distractors out of `order` (the eligible pool, already in the builder's random order, the
     gold left out): m ~ U{0..n} of them counted at least as often as the gold, n - m at most as
-    often, each side nearest the gold's rank first. `key`: an option whose key is taken (the
-    gold's, an earlier pick's) is rejected and counted. None when a side runs short."""
+    often, each side nearest the gold's rank first. `lengths` (item options shown by text): also
+    l ~ U{0..n} of them at least as long as the gold's text, n - l at most as long, the two sides
+    paired at random; where the pool has too few in some (popularity, length) cell the draw is by
+    popularity alone and `fallbacks[LENGTH_FALLBACK]` counts it. `key`: an option whose key is
+    taken (the gold's, an earlier pick's) is rejected and counted. None when a side runs short."""
     m = int(rng.integers(n + 1))
+    pop = _sides(order, gold, ranks)
+    slots = [(0,) if i < m else (1,) for i in range(n)]
+    if lengths is not None:
+        long_ = set(rng.permutation(n)[:int(rng.integers(n + 1))].tolist())
+        both = _draw(order, [(p, int(i not in long_)) for i, (p,) in enumerate(slots)],
+                     [pop, _sides(order, gold, lengths)], key, taken)
+        if both is not None:
+            return [both[0][i] for i in rng.permutation(n)], both[1]
+        if fallbacks is not None:
+            fallbacks[LENGTH_FALLBACK] += 1
+    got = _draw(order, slots, [pop], key, taken)
+    if got is None:
+        return None
+    # the draw order of a uniform draw: the sides interleaved at random
+    return [got[0][i] for i in rng.permutation(len(got[0]))], got[1]
+
+
+# counted where matched() could not also match the text length (the question keeps popularity's)
+LENGTH_FALLBACK = "matched_length_fallback"
+
+
+def _sides(order: Sequence, gold: Hashable, ranks: Ranks) -> tuple[dict, dict]:
+    """Per entity of `order`: its side against the gold (0: counted at least as often, 1: at most;
+    a tie is on both) and its band (distance from the gold's rank share, in BANDs)."""
     g_count, g_share = ranks.count.get(gold, 0.0), ranks.share.get(gold, 0.0)
-    pos = {e: i for i, e in enumerate(order)}
+    side = {e: {0, 1} if ranks.count.get(e, 0.0) == g_count else {0} if ranks.count.get(e, 0.0) > g_count else {1}
+            for e in order}
     band = {e: math.floor(abs(ranks.share.get(e, 0.0) - g_share) / BAND) for e in order}
-    above = sorted((e for e in order if ranks.count.get(e, 0.0) >= g_count), key=lambda e: (band[e], pos[e]))
-    below = sorted((e for e in order if ranks.count.get(e, 0.0) <= g_count), key=lambda e: (band[e], pos[e]))
+    return side, band
+
+
+def _draw(order: Sequence, slots: list[tuple[int, ...]], sides: list[tuple[dict, dict]], key: Callable | None,
+          taken: Iterable) -> tuple[list, int] | None:
+    """One entity per slot (a side per ranking), nearest the gold's bands first (the first
+    ranking's band before the next's), `order` breaking ties; None when a cell runs short."""
+    pos = {e: i for i, e in enumerate(order)}
     seen = set(taken)
     picked, rejected, chosen = [], 0, set()
-    for side, want in ((above, m), (below, n - m)):
+    for cell, want in sorted(Counter(slots).items()):
+        ranked = sorted((e for e in order if all(c in s[0][e] for c, s in zip(cell, sides))),
+                        key=lambda e: (*(s[1][e] for s in sides), pos[e]))
         got = 0
-        for e in side:
+        for e in ranked:
             if got == want:
                 break
             if e in chosen:
@@ -117,5 +170,4 @@ def matched(order: Sequence, gold: Hashable, n: int, ranks: Ranks, rng: np.rando
             got += 1
         if got < want:
             return None
-    # the draw order of a uniform draw: the sides interleaved at random
-    return [picked[i] for i in rng.permutation(len(picked))], rejected
+    return picked, rejected

@@ -30,7 +30,7 @@ from lrworld.core import names as facts
 from lrworld.questions import enforced
 from lrworld.questions.builders import builder
 from lrworld.core.display import display_key
-from lrworld.questions.measures import Measure
+from lrworld.questions.measures import MCQ, Measure
 from lrworld.core.seeding import answer_slot, place_answer, rng_for
 from lrworld.questions.distractors import Debias, GoldCap, Ranks, matched
 from lrworld.questions.windows import Window
@@ -155,7 +155,7 @@ def build_field_values(measure: Measure, dataset: str, windows: list[Window], it
     questions, used_witnesses, used_sources = [], Counter(), Counter()
     # a value's count: the items that carry it (what a label-frequency answerer reads)
     ranks = Ranks(Counter(spelling[key(x)] for vs in values.values() for x in dict.fromkeys(vs)), pool)
-    cap = GoldCap(debias.cap(limit))
+    cap = GoldCap(debias.cap(limit, MCQ))
     for w in windows:
         if limit is not None and len(questions) >= limit:
             break
@@ -235,7 +235,7 @@ def build_item_text(measure: Measure, dataset: str, windows: list[Window], items
     skipped, rejected = Counter(), Counter()
     questions = []
     lengths = Ranks({k: len(t) for k, t in texts.items()}, with_text) if debias.matched else None
-    cap = GoldCap(debias.cap(limit))
+    cap = GoldCap(debias.cap(limit, MCQ))
     for w in windows:
         if limit is not None and len(questions) >= limit:
             break

@@ -80,6 +80,10 @@ class Measure:
     profile: str | None = "history"
     # How the audit recomputes the gold from `artifact` (required with an artifact).
     gold: Gold | None = None
+    # The shortcut signals (lrworld/models/shortcut.py SIGNALS) that read the very knowledge this
+    # measure tests off its prompt: a shortcut reading only these is scored, never a finding
+    # (docs/audit.md, "A measure's own signal").
+    own_signals: tuple[str, ...] = ()
 
     @property
     def n_candidates(self) -> int:
@@ -100,7 +104,9 @@ MEASURES: tuple[Measure, ...] = (
     Measure("mem_item_item", _PM, _PERS, "memory item-item similarity", HIT10, f"{_GT}:build_mem_item_item_questions",
             artifact="item_similar_pairs", gold=Gold(TABLE, "item", "item", "similarity", INTERACTIONS), profile=None),
     Measure("mem_user_user", _PM, _PERS, "memory user-user similarity", HIT10, f"{_GT}:build_mem_user_user_questions",
-            artifact="user_similar_pairs", gold=Gold(TABLE, "user", "user", "similarity", INTERACTIONS)),
+            artifact="user_similar_pairs", gold=Gold(TABLE, "user", "user", "similarity", INTERACTIONS),
+            # the candidates' histories against the user's: the items they share are the similarity asked
+            own_signals=("history_overlap",)),
     Measure("neu_item2users", _PM, _PERS, "neural item embedding -> users", HIT10, f"{_GT}:build_neu_item2users_questions",
             artifact="prototypes", gold=Gold(TABLE, "item", "user", "cosine", EMBEDDINGS),
             profile="candidate_histories"),

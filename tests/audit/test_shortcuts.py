@@ -42,3 +42,30 @@ def test_gold_distribution_and_the_marks():
     (line,) = shortcuts.note(found)
     assert line.startswith("\u2021 ") and "assoc_rule: most_popular" in line
     assert shortcuts.note({}) == [] and shortcuts.mark_columns(table, {}) == table
+
+
+def test_a_shortcut_reading_the_measures_own_signal_is_scored_but_no_finding():
+    # mem_user_user declares history_overlap its own: the shared items are the similarity asked
+    def q(i):
+        return {"qid": f"d/m/{i}", "prompt": "p", "labels": LABELS, "candidates": ["w", "xx", "yyy", "zzzz"],
+                "answer_index": i % 4,
+                "option_signals": {"history_overlap": [5 if j == i % 4 else 0 for j in range(4)]}}
+    recs = [q(i) for i in range(40)]
+    questions = {m: ("", [{"candidates": list("abcd"), "answer_index": i % 4} for i in range(40)])
+                 for m in ("mem_user_user", "assoc_rule")}
+    out = shortcuts.audit(questions, [("p/mem_user_user/zero_shot.jsonl", "mem_user_user", recs),
+                                      ("p/assoc_rule/zero_shot.jsonl", "assoc_rule", recs)])
+    own = out["mem_user_user"]["shortcuts"]["history_overlap"]
+    assert own["correct"] == 40 and own["above_chance"] and own["own_signal"]
+    assert out["mem_user_user"]["findings"] == []
+    # the same overlap on a measure that does not declare it: a finding
+    assert out["assoc_rule"]["findings"] == ["history_overlap"]
+    assert "40 of 40" not in "\n".join(shortcuts.finding_lines("d", {"mem_user_user": out["mem_user_user"]}))
+    assert "1.00 [0.91, 1.00] =" in shortcuts.to_markdown(out)
+
+
+def test_every_declared_own_signal_is_a_signal_shortcuts_read():
+    from lrworld.models.shortcut import SIGNALS
+    from lrworld.questions.measures import MEASURES
+    assert all(set(m.own_signals) <= set(SIGNALS) for m in MEASURES)
+    assert shortcuts.own_signal("mem_user_user") == ["history_overlap"] and shortcuts.own_signal("assoc_rule") == []

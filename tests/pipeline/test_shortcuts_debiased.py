@@ -1,8 +1,10 @@
 """The debiased construction (config/debiased.yaml) on the default run's data and measures, through
 the real graph with RANDOM and the shortcut rows: the audit passes (every gold true, every
-distractor false), no popularity, label-prior or hub shortcut lies above chance on any measure, the
+distractor false), no shortcut lies above chance on any measure (popularity, label prior, hubs, text
+length, words shared with the history, a slot) except one reading the measure's own signal and the
+title overlap on assoc_rule that the construction does not balance, the
 neural golds all have the minimum of training interactions, and every measure has the questions
-asked or says why not."""
+asked (attr_genre too, under its own gold-share cap)."""
 
 import json
 
@@ -16,8 +18,14 @@ from tests.graph import ROOT, snakemake
 pytestmark = pytest.mark.slow
 
 MEASURES = ["assoc_rule", "mem_item_item", "mem_user_user", "neu_item2users", "neu_user2items", "attr_genre"]
-# the shortcuts the construction removes: what the counts and the other questions' golds give away
-REMOVED = ("most_popular", "least_popular", "gold_prior")
+# at least these rows: what the counts, the other questions' golds and the texts give away
+SHORTCUTS = ("most_popular", "least_popular", "gold_prior", "shortest_text", "longest_text", "history_overlap",
+             "first_slot")
+# the shortcut that reads a measure's own signal: two users are similar by the items they share
+OWN = {"mem_user_user": ["history_overlap"]}
+# what the construction does not balance yet, a finding the audit reports (docs/audit.md): a consequent's
+# title sharing words with the antecedents' (a sequel, a franchise), 10 of 50 [0.11, 0.33] at seed 2024
+UNBALANCED = {"assoc_rule": ["history_overlap"]}
 
 
 def test_matched_distractors_and_a_gold_cap_leave_no_count_shortcut(tmp_path, shared_data):
@@ -36,11 +44,16 @@ def test_matched_distractors_and_a_gold_cap_leave_no_count_shortcut(tmp_path, sh
     audit = json.loads((tmp_path / "results/audit/ml100k.json").read_text())
     assert audit["passed"] and audit["violations"] == 0
     for m in MEASURES:
-        found = audit["shortcuts"]["measures"][m]["shortcuts"]
-        assert set(found) >= set(REMOVED)
-        assert not [n for n in REMOVED if found[n]["above_chance"]], (m, found)
+        result = audit["shortcuts"]["measures"][m]
+        found = result["shortcuts"]
+        assert set(found) >= set(SHORTCUTS)
+        above = [n for n, r in found.items() if r["above_chance"] and not r.get("own_signal")]
+        assert set(above) <= set(UNBALANCED.get(m, [])), (m, {n: found[n] for n in above})
+        assert result["findings"] == sorted(above)
+        # the measure's own signal: memory user-user similarity is the items two users share
+        assert [n for n, r in found.items() if r.get("own_signal")] == OWN.get(m, [])
         report = json.loads((tmp_path / f"results/questions/ml100k/{m}.report.json").read_text())
-        assert report["questions"] == 50 or report["short"]["reason"].startswith(f"{report['questions']} of 50")
+        assert report["questions"] == 50, (m, report)
     table = pd.read_csv(tmp_path / "results/tables/ml100k.csv")
     # RANDOM first, the shortcut rows beside it, a score in every measure's column
     assert table["model"].iat[0] == "random" and sorted(table["model"]) == sorted(models)

@@ -43,8 +43,15 @@ def test_a_key_rejects_look_alikes():
 
 
 def test_gold_cap_and_the_config():
-    assert Debias().cap(50) is None and Debias("matched", 0.02).cap(50) == 1 and Debias("uniform", 0.1).cap(50) == 5
-    cap = GoldCap(Debias(max_gold_share=0.05).cap(40))
+    assert Debias().cap(50, "hit10") is None and Debias("matched", 0.02).cap(50, "mcq") == 1
+    assert Debias("uniform", 0.1).cap(50, "hit10") == 5
+    # one share per question type; a type left out has no cap
+    per_type = Debias("matched", {"mcq": 0.1, "hit10": 0.02})
+    assert (per_type.cap(50, "mcq"), per_type.cap(50, "hit10")) == (5, 1)
+    assert Debias("matched", {"mcq": 0.1}).cap(50, "hit10") is None
+    with pytest.raises(ValueError, match="hit1"):
+        Debias("matched", {"hit1": 0.1})
+    cap = GoldCap(Debias(max_gold_share=0.05).cap(40, "hit10"))
     for g in "aaab":
         if not cap.full(g):
             cap.take(g)
@@ -52,3 +59,27 @@ def test_gold_cap_and_the_config():
     with pytest.raises(ValueError, match="questions.distractors"):
         Debias("popular")
     assert np.isclose(Ranks({"x": 1, "y": 5}, ["x", "y", "z"]).share["y"], 1.0)
+
+
+def test_with_lengths_the_golds_rank_by_text_length_is_uniform_too_or_the_fallback_is_counted():
+    ranks = Ranks(COUNTS, COUNTS)
+    # text length independent of count: e_i's length cycles through 40 values
+    lengths = Ranks({e: (i * 7) % 40 for i, e in enumerate(COUNTS)}, COUNTS)
+    gold, pool = "e100", [e for e in COUNTS if e != "e100"]
+    by_count, by_length, fallbacks = Counter(), Counter(), Counter()
+    for q in range(2000):
+        rng = rng_for(0, "t", q)
+        negs, _ = matched([pool[i] for i in rng.permutation(len(pool))], gold, 9, ranks, rng, lengths=lengths,
+                          fallbacks=fallbacks)
+        assert len(set(negs)) == 9 and gold not in negs
+        by_count[sum(COUNTS[n] > COUNTS[gold] for n in negs)] += 1
+        by_length[sum(lengths.count[n] > lengths.count[gold] for n in negs)] += 1
+    assert not fallbacks
+    assert all(150 < c < 250 for c in by_count.values()) and len(by_count) == 10
+    # ties in length (5 entities per length) make "longer" a little rarer than "at least as long"
+    assert len(by_length) == 10 and all(100 < c < 320 for c in by_length.values()), by_length
+    # a pool whose texts are all shorter than the gold's: popularity alone, counted
+    short = Ranks({e: 0 if e != gold else 99 for e in COUNTS}, COUNTS)
+    fallbacks = Counter()
+    got = [matched(pool, gold, 9, ranks, rng_for(0, "s", q), lengths=short, fallbacks=fallbacks) for q in range(50)]
+    assert all(g is not None for g in got) and 0 < fallbacks["matched_length_fallback"] <= 50
