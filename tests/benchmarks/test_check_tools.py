@@ -1,4 +1,5 @@
-"""The comparisons of benchmarks/check_lm_eval.py and check_inspect.py on hand-made figures."""
+"""The comparisons of benchmarks/check_lm_eval.py, check_inspect.py and check_inspect_generate.py on
+hand-made figures."""
 
 import json
 
