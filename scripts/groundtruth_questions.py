@@ -8,7 +8,7 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakema
 import pandas as pd
 
 from lrworld.core import runlog
-from lrworld.questions.builders import builder
+from lrworld.questions.builders import build_from_artifact
 from lrworld.questions import measures, shortfall, signals
 from lrworld.core.io import write_json, write_jsonl
 from lrworld.prompts.render import item_keys
@@ -21,8 +21,8 @@ inter = pd.read_parquet(sm.input.interactions)
 items = pd.read_parquet(sm.input.item_table, columns=["item_id", "title", "year"])
 artifact = pd.concat([pd.read_parquet(f) for f in sm.input.artifact], ignore_index=True)
 debias = Debias(sm.params.distractors, sm.params.max_gold_share)
-qs, built = builder(measures.by_id(measure))(inter, artifact, int(sm.params.n_questions), int(sm.params.seed), dataset,
-                              display=item_keys(items), **({"debias": debias} if debias != Debias() else {}))
+qs, built = build_from_artifact(measures.by_id(measure), inter, artifact, int(sm.params.n_questions),
+                                int(sm.params.seed), dataset, display=item_keys(items), debias=debias)
 if not qs:
     # A dataset too small for 10 candidates (9 negatives besides the answer) is an error, not an
     # empty question file that would only fail later at scoring.

@@ -35,3 +35,14 @@ def builder(measure) -> Callable:
     if not callable(fn):
         raise ValueError(f"measure {measure.id!r}: question builder {measure.builder!r} is not a function")
     return fn
+
+
+def build_from_artifact(measure, interactions, artifact_df, n_questions: int, seed: int, dataset: str,
+                        display: dict[str, str] | None = None, debias=None):
+    """An ARTIFACT measure's questions: the one call the `gt_questions` rule, `lrworld plan` and the
+    tests make, so the plan counts the questions the rule writes. `debias` (a
+    `distractors.Debias`) reaches builders that take it only when it asks for something."""
+    from lrworld.questions.distractors import Debias
+
+    extra = {"debias": debias} if debias is not None and debias != Debias() else {}
+    return builder(measure)(interactions, artifact_df, n_questions, seed, dataset, display=display, **extra)

@@ -111,15 +111,15 @@ class PlannedPrompts:
         p, cfg = self.plan, self.plan.config
         inter, items = self._table(ds)
         if measure in p.gt_artifacts:
-            from lrworld.groundtruth import questions as _registers_its_builders  # noqa: F401
             from lrworld.prompts.render import item_keys
             from lrworld.questions import measures
-            from lrworld.questions.builders import ARTIFACT, builder
+            from lrworld.questions.builders import build_from_artifact
+            from lrworld.questions.distractors import Debias
 
             artifact = pd.concat([self._artifact(ds, f) for f in extra], ignore_index=True)
-            qs, _ = builder(measures.by_id(measure).builder, ARTIFACT).build(
-                inter, artifact, int(p.gt_n_questions(ds, measure)), int(p.gt["seed"]), ds,
-                display=item_keys(items[["item_id", "title", "year"]]))
+            qs, _ = build_from_artifact(measures.by_id(measure), inter, artifact, int(p.gt_n_questions(ds, measure)),
+                                        int(p.gt["seed"]), ds, display=item_keys(items[["item_id", "title", "year"]]),
+                                        debias=Debias(cfg["questions"]["distractors"], cfg["questions"]["max_gold_share"]))
             return qs
         from lrworld.questions.build import build_questions
 
@@ -128,9 +128,12 @@ class PlannedPrompts:
             cap = pd.read_parquet(extra[0])
             texts = dict(zip(cap["item_id"].astype(str), cap["caption"]))
         q = cfg["questions"]
+        from lrworld.questions.distractors import Debias
+
         qs, _ = build_questions(ds, p.datasets[ds]["domain"], measure, inter, items, int(q["history_length"]),
                                 p.n_questions(ds, measure), int(cfg["seed"]), item_texts=texts, ties=q["ties"],
-                                exclude_values=dict(q["exclude_values"]))
+                                exclude_values=dict(q["exclude_values"]),
+                                debias=Debias(q["distractors"], q["max_gold_share"]))
         return qs
 
     def _artifact(self, ds: str, path: Path):

@@ -6,7 +6,6 @@ from __future__ import annotations
 import pandas as pd
 
 from lrworld.audit.report import audit_dataset
-import lrworld.groundtruth.questions  # noqa: F401  (registers the artifact builders)
 from lrworld.groundtruth.neumf import embeddings_frame, train_neumf_seeds
 from lrworld.groundtruth.prototypes import all_prototypes
 from lrworld.groundtruth.rules import mine_rules
@@ -14,7 +13,7 @@ from lrworld.groundtruth.similarity import similar_pairs
 from lrworld.prompts.render import item_keys
 from lrworld.questions import measures
 from lrworld.questions.build import QuestionError, build_questions
-from lrworld.questions.builders import ARTIFACT, builder
+from lrworld.questions.builders import build_from_artifact
 
 
 def _artifacts(name: str, inter: pd.DataFrame, items: pd.DataFrame, wanted: set[str], n: int, seed: int,
@@ -47,8 +46,7 @@ def build_and_audit(name: str, domain: str, inter: pd.DataFrame, items: pd.DataF
     questions, reports = {}, {}
     for m in ms:
         if m.artifact:
-            qs, rep = builder(m.builder, ARTIFACT).build(inter, arts[m.artifact], n, seed, name,
-                                                         display=item_keys(items))
+            qs, rep = build_from_artifact(m, inter, arts[m.artifact], n, seed, name, display=item_keys(items))
         else:
             try:
                 qs, rep = build_questions(name, domain, m.id, inter, items, 5, n, seed)
