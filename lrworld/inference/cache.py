@@ -101,8 +101,10 @@ class ResponseCache:
                 self._require_cache()
                 self._db.execute("SELECT COUNT(*) FROM responses").fetchone()
             except sqlite3.DatabaseError as exc:
-                error = ShardInUse if getattr(exc, "sqlite_errorname", "").startswith(IN_USE) else CacheError
-                raise error(f"{self.path}: not a readable response cache ({_describe(exc)})") from None
+                if getattr(exc, "sqlite_errorname", "").startswith(IN_USE):
+                    raise ShardInUse(f"{self.path}: not a readable response cache ({_describe(exc)})") from None
+                raise CacheError(f"{self.path}: not a usable response cache ({_describe(exc)}); move it away "
+                                 f"or delete it, and its answers will be asked again") from None
             return
         folder = self.path.parent
         existing = next(p for p in [folder, *folder.parents] if p.exists())

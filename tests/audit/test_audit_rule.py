@@ -36,6 +36,14 @@ class W:
         return []
 
     @staticmethod
+    def audit_raw_inputs(dataset):
+        return {{}}
+
+    @staticmethod
+    def ingest_cfg(dataset):
+        return {{}}
+
+    @staticmethod
     def facts_inputs(dataset):
         return ["results/data/d/facts.parquet"]
 

@@ -75,14 +75,14 @@ class PlugRec:
     "measures.py": '''"""A knowledge measure and a ground-truth measure, with their templates beside this module."""
 from pathlib import Path
 
-from lrworld.questions.measures import FIELD_VALUES, HIT10, MCQ, Measure
+from lrworld.questions.measures import FIELD_VALUES, HIT10, MCQ, TABLE, Gold, Measure
 
 TEMPLATES = Path(__file__).parent / "templates"
 MEASURES = (
     Measure("plug_genre", ("movie",), "knowledgeability", "<movie, genre> (plugin)", MCQ, FIELD_VALUES,
             field="genres"),
     Measure("plug_cooc", ("movie",), "personalization", "co-occurrence (plugin)", HIT10,
-            "lrworld_toyplug.cooc:build_questions", artifact="plug_pairs"),
+            "lrworld_toyplug.cooc:build_questions", artifact="plug_pairs", gold=Gold(TABLE, "item", "item", "count")),
 )
 ''',
     "artifacts.py": '''from lrworld.groundtruth.artifacts import Artifact
