@@ -18,7 +18,8 @@ import yaml
 
 from tests.graph import snakemake as run_to_end
 
-pytestmark = pytest.mark.slow
+# minutes of kills and resumes: run on its own (`pytest -m soak`), outside make test's budget
+pytestmark = [pytest.mark.slow, pytest.mark.soak]
 ROOT = Path(__file__).resolve().parents[2]
 # fields that are timings, by name: they differ between two clean runs too
 TIMING = re.compile(r"(^|_)(wall|latency|latencies|seconds|elapsed|duration|start|end|started|ended|time|"
