@@ -26,7 +26,7 @@ test:
 
 # The quick loop: everything but the tests marked slow (real models, whole pipelines).
 test-fast:
-	$(BIN)/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder -m "not slow"
+	$(BIN)/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder -m "not slow and not tutorial and not soak"
 
 # The docs written from the code: generated blocks (lrworld/docsgen/blocks.py) and the reference pages.
 docs:

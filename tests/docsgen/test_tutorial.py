@@ -1,8 +1,8 @@
 """docs/tutorial.md as a newcomer runs it. Every `bash` block is read from the page; the fast test
 checks that each command names something that exists (a make target, an `lrworld` subcommand with
 arguments its parser takes, a file the page wrote or the checkout holds). The `tutorial` test runs
-every block, in order, in a fresh clone of the checkout (`.ci/run` runs it after the suite; it
-takes minutes): the clone borrows this checkout's installed `.venv` for `make setup`, which `.ci/run`
+every block, in order, in a fresh clone of the checkout (`pytest -m tutorial`; it takes
+minutes): the clone borrows this checkout's installed `.venv` for `make setup`, which `.ci/run`
 has just run, and is otherwise exactly the page's commands."""
 
 from __future__ import annotations
