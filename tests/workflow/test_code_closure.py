@@ -14,8 +14,10 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = sorted((ROOT / "scripts").glob("*.py"))
 # Packages whose modules register themselves (`discover`): loading the package loads them all; and
 # the package whose modules' declarations its registry reads (a job resolves one of them).
-DISCOVERED = ["lrworld/models/backends", "lrworld/data/formats", "lrworld/data/joins", "lrworld/recsys"]
-READ_BY = {"lrworld/models/backends": "lrworld/models/registry.py", "lrworld/recsys": "lrworld/recsys/registry.py"}
+DISCOVERED = ["lrworld/models/backends", "lrworld/models/shortcuts", "lrworld/data/formats", "lrworld/data/joins",
+              "lrworld/recsys"]
+READ_BY = {"lrworld/models/backends": "lrworld/models/registry.py", "lrworld/models/shortcuts": "lrworld/models/shortcut.py",
+           "lrworld/recsys": "lrworld/recsys/registry.py"}
 
 
 @functools.lru_cache(maxsize=None)  # the discovered packages' modules recur in most scripts' fixpoints
