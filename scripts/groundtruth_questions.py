@@ -9,7 +9,7 @@ import pandas as pd
 
 from lrworld.core import runlog
 from lrworld.questions.builders import build_from_artifact
-from lrworld.questions import measures, shortfall, signals
+from lrworld.questions import measures, shortfall
 from lrworld.core.io import write_json, write_jsonl
 from lrworld.prompts.render import item_keys
 from lrworld.questions.distractors import Debias
@@ -39,7 +39,6 @@ for q in qs:
     missing = [i for i in shown if i not in known]
     if missing:
         raise ValueError(f"{q['qid']}: item(s) {missing[:5]} not in {sm.input.item_table}")
-signals.attach(qs, signals.popularity(inter))  # the shortcut rows' and the audit's per-option counts
 n = write_jsonl(sm.output.questions, qs)
 report = {"dataset": dataset, "measure": measure, "seed": int(sm.params.seed),
           "requested": int(sm.params.n_questions), "questions": n, "artifacts": list(sm.input.artifact), **built}

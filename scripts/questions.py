@@ -7,7 +7,6 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakema
 import pandas as pd
 
 from lrworld.core import io, runlog
-from lrworld.questions import measures, signals
 from lrworld.questions.build import build_questions
 from lrworld.questions.distractors import Debias
 
@@ -23,8 +22,6 @@ questions, report = build_questions(
     smk.wildcards.dataset, p.domain, smk.wildcards.measure, interactions,
     items, int(p.history_length), p.per_measure, int(p.seed), item_texts=texts,
     ties=p.ties, exclude_values=dict(p.exclude_values), debias=Debias(p.distractors, p.max_gold_share))
-# what a knowledge-free answerer may know of each option (the shortcut rows, the audit's findings)
-signals.attach(questions, signals.popularity(interactions, items, measures.get(p.domain, smk.wildcards.measure).field))
 log.info("questions report: %s", report)
 io.write_jsonl(smk.output.questions, questions)
 io.write_json(smk.output.report, report)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from lrworld.questions import knowledge, measures, shortfall, witnesses
+from lrworld.questions import knowledge, measures, shortfall, signals, witnesses
 from lrworld.core.seeding import rng_for
 from lrworld.questions.windows import latest_windows
 
@@ -72,6 +72,8 @@ def build_questions(dataset: str, domain: str, measure_id: str, interactions: pd
                                         exclude=(exclude_values or {}).get(m.field), debias=debias)
     report["windows_examined"] = len(questions) + sum(report["skipped"].values())
     questions = sorted(questions[: n_questions] if n_questions else questions, key=lambda q: q["qid"])
+    # what a knowledge-free answerer may know of each option (the shortcut rows, the audit's findings)
+    signals.attach(questions, signals.popularity(interactions, items, m.field))
     report.update({
         "dataset": dataset, "measure": measure_id, "seed": seed, "history_length": history_length,
         "users": int(users), "users_without_window": int(users - len(windows) - (tied if ties == "drop" else 0)),

@@ -44,5 +44,10 @@ def build_from_artifact(measure, interactions, artifact_df, n_questions: int, se
     `distractors.Debias`) reaches builders that take it only when it asks for something."""
     from lrworld.questions.distractors import Debias
 
+    from lrworld.questions import signals
+
     extra = {"debias": debias} if debias is not None and debias != Debias() else {}
-    return builder(measure)(interactions, artifact_df, n_questions, seed, dataset, display=display, **extra)
+    qs, report = builder(measure)(interactions, artifact_df, n_questions, seed, dataset, display=display, **extra)
+    # what a knowledge-free answerer may know of each option (the shortcut rows, the audit's findings)
+    signals.attach(qs, signals.popularity(interactions))
+    return qs, report
