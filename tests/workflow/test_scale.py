@@ -31,7 +31,9 @@ def test_paper_config_asks_the_papers_counts():
 def test_default_run_and_cli(capsys):
     assert scale(ROOT)["datasets"]["ml100k"]["questions"] == 6 * 50
     assert main(["plan", "-d", str(ROOT)]) == 0
-    assert "total: 300 questions, 300 prompts, 600 answers, 26 question, prompt, answer and score jobs" in \
+    # 6 measures x 50 questions; random, SmolLM2 and the 7 shortcut reference rows answer each:
+    # 6 question + 6 prompt + 9 answer + 54 score jobs
+    assert "total: 300 questions, 300 prompts, 2,700 answers, 75 question, prompt, answer and score jobs" in \
         capsys.readouterr().out
 
 
