@@ -59,7 +59,9 @@ def config(args) -> dict:
 def paper_count(args) -> int:
     cfg = {"domain": "movie", "paper_table": "movielens"} if args.smoke else \
         yaml.safe_load((ROOT / "config/paper.yaml").read_text())["datasets"][args.dataset]
-    return paper.question_counts()[paper.paper_dataset(cfg)][args.measure]
+    from lrworld.data.paper_dataset import paper_dataset  # the dataset's format names its paper table
+
+    return paper.question_counts()[paper_dataset(cfg)][args.measure]
 
 
 def main(argv=None) -> int:

@@ -134,7 +134,9 @@ def _neural(trainings: list[dict[str, float]]):
 
 
 def _candidates(fixture, margin):
-    return prototype_candidates(*fixture, "neu_item2users", 1, k=1, dataset="fx", n_positives=2, margin=margin)
+    # a hand-built embedding fixture: its entities have no interactions to count
+    return prototype_candidates(*fixture, "neu_item2users", 1, k=1, dataset="fx", n_positives=2, margin=margin,
+                                min_interactions=0)
 
 
 def _answer(table):
