@@ -121,16 +121,20 @@ def files_problem(name: str, cfg: dict) -> str | None:
     return None
 
 
+def _files_here(name: str, cfg: dict) -> bool:
+    """The model's files are on this machine (not a hub id to download, not a missing package)."""
+    try:
+        loc, _ = resolve_location(name, cfg)
+    except (FileNotFoundError, ValueError):
+        return False
+    return Path(loc).exists()
+
+
 def token_counter(name: str, cfg: dict, local_only: bool = False):
     """count(text) -> tokens with the model's own tokenizer (no special tokens); None when
     `local_only` and the model's files are not on this machine (a hub id, a missing package)."""
-    if local_only:
-        try:
-            loc, _ = resolve_location(name, cfg)
-        except (FileNotFoundError, ValueError):
-            return None
-        if not Path(loc).exists():
-            return None
+    if local_only and not _files_here(name, cfg):
+        return None
     tok = make_backend(name, dict(cfg)).tokenizer
     return lambda text: len(tok(text, add_special_tokens=False)["input_ids"])
 
@@ -138,11 +142,7 @@ def token_counter(name: str, cfg: dict, local_only: bool = False):
 def prompt_token_counter(name: str, cfg: dict):
     """count(prompt) -> the tokens the model reads for it through its chat template; None when the
     model's files are not on this machine."""
-    try:
-        loc, _ = resolve_location(name, cfg)
-    except (FileNotFoundError, ValueError):
-        return None
-    if not Path(loc).exists():
+    if not _files_here(name, cfg):
         return None
     from lrworld.models import input_tokens
 
