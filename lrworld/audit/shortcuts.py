@@ -12,8 +12,6 @@ import math
 from collections import Counter
 from statistics import median
 
-from scipy.stats import binomtest
-
 from lrworld.models.base import PromptItem
 from lrworld.models.shortcut import pick, shortcuts
 from lrworld.questions import measures
@@ -23,6 +21,10 @@ BASE_VARIANT = "zero_shot"
 
 
 def wilson(k: int, n: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
+    # imported here: the plan imports this module (through the release), and scipy.stats costs
+    # every Snakemake invocation 0.7 s
+    from scipy.stats import binomtest
+
     ci = binomtest(k, n).proportion_ci(confidence_level=confidence, method="wilson")
     return float(ci.low), float(ci.high)
 

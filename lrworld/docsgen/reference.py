@@ -127,10 +127,14 @@ def backends_page() -> str:
 
     lines = [HEADER, "", "# Backends", "",
              "The backend registry (`lrworld/models/registry.py`); a `models` entry names one with `backend:`.", "",
-             "| backend | configurable | what it is | its own keys (defaults) |", "|---|---|---|---|"]
+             "| backend | what it is | its own keys (defaults) |", "|---|---|---|"]
+    # the backends a `models` entry may name; a track's own answer backend (registered when the
+    # track is imported, its config made by the plan) is not one
     for name, entry in backends().items():
+        if not entry.configurable:
+            continue
         doc = (entry.cls.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
-        lines.append(f"| `{name}` | {'yes' if entry.configurable else 'no'} | {_cell(doc)} | {_cell(_keys(entry.schema))} |")
+        lines.append(f"| `{name}` | {_cell(doc)} | {_cell(_keys(entry.schema))} |")
     return "\n".join(lines) + "\n"
 
 

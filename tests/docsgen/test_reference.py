@@ -30,3 +30,13 @@ def test_cli_page_lists_every_subcommand_and_option():
     for command in ("explain", "verify", "pack", "cache list", "cache purge", "status", "plan", "reference"):
         assert f"## `lrworld {command}`" in page
     assert "| `--configfile` |" in page
+
+
+def test_the_pages_do_not_depend_on_what_the_process_imported_before():
+    # a track registers its own answer backend when imported (the LLaRA track's, by the plan or a
+    # test in the same process); the backends page lists what a `models` entry may name, always
+    import lrworld.tracks.llara.hybrid.backend  # noqa: F401
+
+    page = reference.backends_page()
+    assert page == (ROOT / "docs" / "reference" / "backends.md").read_text(encoding="utf-8")
+    assert "llara_hybrid" not in page and "| `shortcut` |" in page

@@ -233,6 +233,8 @@ def resolve_hub_revision(name: str, repo: str, revision: str | None) -> tuple[st
                                    prompt_tokens=prompt_token_counter,
                                    decoding={"do_sample": False}, hub_model=True, causal_lm=True))
 class HFBackend:
+    """A transformers causal LM (a hub id, a local folder, or an installed package's GGUF): `generate` reads the reply, `choice` ranks the option labels by log-probability."""
+
     def __init__(self, name: str, cfg: dict):
         self.name = name
         self.cfg = cfg

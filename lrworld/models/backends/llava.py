@@ -50,6 +50,8 @@ def weights_id(model: str) -> str:
 
 @register_backend("llava", schema=SCHEMA, resources=llava_resources)
 class LlavaBackend:
+    """A LLaVA vision-language model through transformers: captions images for the multimodal measures."""
+
     def __init__(self, name: str, cfg: dict):
         self.name = name
         self.model_id = str(cfg["model"])

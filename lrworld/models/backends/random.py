@@ -19,6 +19,8 @@ from lrworld.core.seeding import rng_for
                                     "startup_s": {"type": "number", "minimum": 0, "default": 0}},
                   can=Capabilities(reads_prompt=False))
 class RandomBackend:
+    """A uniformly random option per question, seeded by the model's `seed` and the question: the chance row."""
+
     def __init__(self, name: str, cfg: dict):
         self.name = name
         self.seed = int(cfg["seed"])

@@ -24,6 +24,8 @@ def _check(cfg: dict) -> str | None:
                                       "startup_s": {"type": "number", "minimum": 0, "default": 0}},
                   check=_check)
 class ShortcutBackend:
+    """A knowledge-free answerer (`rule:` one of lrworld/models/shortcuts/): a reference row that reads only the options, the data's counts or the other questions' golds."""
+
     def __init__(self, name: str, cfg: dict):
         self.name = name
         self.rule = cfg["rule"]
