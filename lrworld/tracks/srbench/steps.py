@@ -1,7 +1,7 @@
 """The SRBench pipeline steps called by ``scripts/srbench_*.py`` (rules/srbench.smk).
 
 ``config["srbench"]`` (keys and defaults: the ``srbench`` section of
-lrworld/schema/config.schema.yaml; a full example in docs/srbench.md)::
+lrworld/schema/config.schema.yaml; a commented example in config/srbench.yaml)::
 
     datasets:        {name: {loader: ml100k_raw|contract|beauty|yelp, <paths>}}
     ks:              [5, 10, 20]       # list lengths of the table

@@ -2,7 +2,7 @@
 less popular items. NCF with the schema's settings (Adam lr 1e-3, early stopping on the valid
 split) but an epoch cap of 8 to bound the time, seed 0. NGCF and LightGCN need more epochs than a
 test can spend (at 8, NGCF's Recall@10 is 0.059 against popularity's 0.066; the full runs stop at
-epochs 32-105 and all beat popularity: docs/srbench.md); the planted test in test_runner.py
+epochs 32-105 and all beat popularity: docs/generated/srbench_ml100k.md); the planted test in test_runner.py
 checks LightGCN against popularity."""
 
 import pytest
