@@ -3,7 +3,7 @@ PY ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
 
-.PHONY: setup run test test-fast lint docs ci-pipeline
+.PHONY: setup run test test-fast test-tutorial lint docs ci-pipeline
 
 setup:
 	$(PY) -m venv $(VENV)
@@ -27,6 +27,10 @@ test:
 # The quick loop: everything but the tests marked slow (real models, whole pipelines).
 test-fast:
 	$(BIN)/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder -m "not slow and not tutorial and not soak"
+
+# docs/tutorial.md, every command of it, in a fresh clone (minutes; .ci/run runs it after the suite).
+test-tutorial:
+	$(BIN)/python -m pytest -m tutorial tests/docsgen/test_tutorial.py
 
 # The docs written from the code: generated blocks (lrworld/docsgen/blocks.py) and the reference pages.
 docs:

@@ -9,7 +9,7 @@ lrworld's choice mode ranks first, and Inspect's and lrworld's accuracy.
 
 Then the same task runs with Inspect's `mockllm/model` scripted to reply 'ANSWER: X', X the letter
 of lrworld's choice-mode top option: a reply Inspect can read, so its `choice` scorer must give
-lrworld's verdict on every question and its accuracy must equal lrworld's HitRatio@1. Each reply is
+lrworld's verdict on every question and its accuracy must equal lrworld's HitRate@1. Each reply is
 looked up by the text Inspect sends, which must start with the question and lrworld's candidates
 in the release's order as letters A, B, ...
 
@@ -124,7 +124,7 @@ def scripted(rel: Path, fresh: Path, chosen: dict[str, int], per_measure: int) -
 
 
 def agreement(chosen: dict[str, int], gold: dict[str, int], theirs: dict[str, dict]) -> dict:
-    """Inspect's verdicts on the scripted letters against lrworld's (`score`, HitRatio@1) on the
+    """Inspect's verdicts on the scripted letters against lrworld's (`score`, HitRate@1) on the
     same options."""
     if set(chosen) != set(theirs):
         raise SystemExit(f"question ids differ: {len(set(chosen) ^ set(theirs))} only on one side")
@@ -170,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"| mockllm replying 'ANSWER: X', X lrworld's choice-mode top option: replies read | "
                 f"{sc['parsed']} / {sc['questions']} |\n"
                 f"| ... Inspect `choice` verdicts equal to lrworld's | {sc['verdicts_equal']} / {sc['questions']} |\n"
-                f"| ... right (Inspect `choice` scorer / lrworld HitRatio@1) | {sc['inspect_correct']} / "
+                f"| ... right (Inspect `choice` scorer / lrworld HitRate@1) | {sc['inspect_correct']} / "
                 f"{sc['lrworld_correct']} |\n\n"
                 f"`{' '.join(cmd)}`, run in a fresh folder, against lrworld's hf backend, mode choice, on the same "
                 f"SmolLM2-135M-Instruct GGUF; "

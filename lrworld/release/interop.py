@@ -38,7 +38,7 @@ CHAT_RULE = ("Score with the model's chat template: lrworld's hf backend wraps e
              "message in the tokenizer's chat template (add_generation_prompt) and takes each option label's "
              "log-probability right after it; in lm-eval that is `--apply_chat_template`. Without it the top "
              "option may still agree but the ranking of the other options does not.")
-METRIC = ("HitRatio@1 (accuracy): a question is answered right when the option at `answer_index` (0-based, "
+METRIC = ("HitRate@1 (accuracy): a question is answered right when the option at `answer_index` (0-based, "
           "into `labels` and `candidates`) is the one chosen; 4 options for attribute measures, 10 for "
           "HitRate@10 lists")
 

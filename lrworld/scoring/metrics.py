@@ -1,4 +1,4 @@
-"""Accuracy (MCQ), HitRatio@1 (10 candidates) and missed rate, per the paper §5.1 and A.7, with the
+"""Accuracy (MCQ), HitRate@1 (10 candidates) and missed rate, per the paper §5.1 and A.7, with the
 answer-slot use of the model and a position-debiased figure beside the raw one.
 
 Both primary metrics are correct / all questions: a missed (unparseable) answer counts as wrong,

@@ -30,7 +30,7 @@ from lrworld.questions import witnesses as golds
 DAGGER = "\u2020"
 RANDOM = "random"
 SIGNIFICANT = "*"
-METRIC_LABEL = {"accuracy": "Accuracy", "hit_ratio_at_1": "HitRatio@1"}
+METRIC_LABEL = {"accuracy": "Accuracy", "hit_ratio_at_1": "HitRate@1"}
 # the .csv's figures beside each value column, in this order (suffixes of `<column>_`)
 FIGURES = ("degenerate", "debiased", "n", "ci_low", "ci_high", "diff_vs_random", "p_vs_random",
            "significant_vs_random")

@@ -89,7 +89,7 @@ def test_every_model_row_is_the_papers(seed, table, caption, order, metric, n_ro
 
 
 def test_random_is_the_uniform_pick():
-    # the paper's RANDOM row is 1/10 for a HitRatio@1 question, 1/4 for an MCQ
+    # the paper's RANDOM row is 1/10 for a HitRate@1 question, 1/4 for an MCQ
     for r in P.figures():
         if r["model"] == "RANDOM":
             m = measures.by_id(r["measure"])

@@ -1,7 +1,7 @@
 """Inspect's task scores a release as lrworld does whenever the answer is readable: the release's
 `inspect_task.py` run by `inspect_ai.eval` with Inspect's `mockllm/model`, scripted to reply
 'ANSWER: <letter>' per question, against lrworld's own scoring (`lrworld.scoring.metrics.score`,
-HitRatio@1) of the same chosen options, on a hand-written release of one 4-option and one
+HitRate@1) of the same chosen options, on a hand-written release of one 4-option and one
 10-option measure."""
 
 import json

@@ -77,7 +77,7 @@ def test_tables_card_and_one_task_per_single_answer_measure_and_variant(tmp_path
     header = yaml.safe_load(card.split("---")[1])
     assert header["configs"][0] == {"config_name": "mcq", "data_files": [{"split": "test", "path": "parquet/mcq.parquet"}]}
     assert "- format ml-100k: research use" in card
-    assert "`answer_index`" in card and "HitRatio@1" in card and "--apply_chat_template" in card
+    assert "`answer_index`" in card and "HitRate@1" in card and "--apply_chat_template" in card
     assert "`recbole==1.2.1` wheel (sha256 `" + "9c" * 32 + "`)" in card
     assert "--tasks lrworld_toy_mcq" in card and "--tasks lrworld_toy " in card  # tasks the release holds
     assert "## Sources of the golds" in card and "- `mcq`: 100% single-source (hetrec_directors)" in card

@@ -35,7 +35,7 @@ def test_every_paper_cell_beside_ours():
     assert r.loc[("qwen", "assoc_rule"), "paper_missed_rate"] == 0.0  # Table 20
     assert pd.isna(r.loc[("random", "assoc_rule"), "paper_missed_rate"])  # the paper prints none for RANDOM
     assert list(r["paper_n"]) == [3238, 297, 3238, 297]
-    assert set(r["paper_table"]) == {"3"} and list(r["metric"]) == ["HitRatio@1", "Accuracy"] * 2
+    assert set(r["paper_table"]) == {"3"} and list(r["metric"]) == ["HitRate@1", "Accuracy"] * 2
 
 
 def test_markdown_and_section():

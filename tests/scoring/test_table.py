@@ -121,7 +121,7 @@ def test_markdown_shows_interval_n_metric_and_marks():
     md = to_markdown(table, "ml", "movie", figs)
     lines = md.splitlines()
     assert lines[2] == "| model | assoc_rule | attr_genre | assoc_rule@cot |"
-    assert lines[4] == "| metric (n) | HitRatio@1 (n=10) | Accuracy (n=20) | HitRatio@1 (n=10) |"
+    assert lines[4] == "| metric (n) | HitRate@1 (n=10) | Accuracy (n=20) | HitRate@1 (n=10) |"
     lo, hi = stats.set_index(["model", "measure", "variant"]).loc[("random", "attr_genre", "zero_shot"),
                                                                    ["ci_low", "ci_high"]]
     # smol's cot cell has 8 questions, not the column's 10: it says so
@@ -148,7 +148,7 @@ def test_tex_is_booktabs_with_the_marks_as_symbols():
     assert r"\begin{tabular}{lrrr}" in tex and tex.count(r"\toprule") == tex.count(r"\bottomrule") == 1
     assert r"\midrule" in tex and r"\label{tab:results-ml-100k}" in tex
     assert r"smol & 0.50 [" in tex and r"1.00 [1.00, 1.00]\textsuperscript{\dag}* & 0.00 [0.00, 0.00] n=8* \\" in tex
-    assert r"metric (n) & HitRatio@1 (n=10) & Accuracy (n=20)" in tex
+    assert r"metric (n) & HitRate@1 (n=10) & Accuracy (n=20)" in tex
     assert "\u2020" not in tex and r"\multicolumn{2}" not in tex  # association, knowledgeability, association
 
 
@@ -186,7 +186,7 @@ def test_witness_shares_and_short_measures_are_marked_in_the_md_tex_and_csv():
     short = {"assoc_rule": reports[1]["short"]["reason"]}
     md = to_markdown(table, "ml", "movie", figs, short=short, witnessed=witnessed)
     # the metric row carries each column's marks; the footnotes say why
-    assert "| metric (n) | HitRatio@1 (n=10)§ | Accuracy (n=20)‡ | HitRatio@1 (n=10)§ |" in md
+    assert "| metric (n) | HitRate@1 (n=10)§ | Accuracy (n=20)‡ | HitRate@1 (n=10)§ |" in md
     assert ("‡ sources per gold (knowledge measures; a single-source gold is checked by no second source): "
             "attr_genre: 100% single-source (ml-100k).") in md
     tex = to_tex(table, "ml", "movie", figs, short=short, witnessed=witnessed)

@@ -23,6 +23,7 @@ from lrworld.core import io
 from lrworld.core.digests import DigestStore
 from lrworld.core.io import sha256_file
 from lrworld.models.base import PromptItem, Response, in_order
+from lrworld.models import gguf_cache
 from lrworld.models.batching import PaddingStats, plan_batches
 from lrworld.models.registry import HOST_GB, Capabilities, declared, make_backend, register_backend
 
@@ -262,6 +263,21 @@ class HFBackend:
             self._hub = resolve_hub_revision(self.name, self.location, self.cfg.get("revision"))
         return self._hub
 
+    def _converted(self) -> str | None:
+        """The dequantized copy of a local GGUF file (lrworld/models/gguf_cache.py), made on first use."""
+        if not self.gguf_file or self.arch != "causal" or not (Path(self.location) / self.gguf_file).is_file():
+            return None
+        if not hasattr(self, "_gguf_folder"):
+            sha = self._weights()["weights_sha256"]
+            folder = gguf_cache.converted(sha) or gguf_cache.convert(self.location, self.gguf_file, sha)
+            self._gguf_folder = str(folder) if folder else None
+        return self._gguf_folder
+
+    def _source(self) -> tuple[str, dict]:
+        """(where to load from, its from_pretrained keywords)."""
+        folder = self._converted()
+        return (folder, {}) if folder else (self.location, self._kwargs())
+
     def _kwargs(self) -> dict:
         kw = {}
         if self.gguf_file:
@@ -295,7 +311,8 @@ class HFBackend:
         if self._tokenizer is None:
             from transformers import AutoTokenizer
 
-            tok = AutoTokenizer.from_pretrained(self.location, **self._kwargs())
+            where, kw = self._source()
+            tok = AutoTokenizer.from_pretrained(where, **kw)
             tok.padding_side = "left"  # generation and last-position logits need left padding
             if tok.pad_token is None:
                 tok.pad_token = tok.eos_token
@@ -310,10 +327,10 @@ class HFBackend:
 
             auto = AutoModelForSeq2SeqLM if self.arch == "seq2seq" else AutoModelForCausalLM
             dtype = getattr(torch, self.cfg["dtype"])
-            kw = self._kwargs()
+            where, kw = self._source()
             if self.cfg.get("device_map"):
                 kw["device_map"] = self.cfg["device_map"]
-            model = auto.from_pretrained(self.location, dtype=dtype, **kw)
+            model = auto.from_pretrained(where, dtype=dtype, **kw)
             if not self.cfg.get("device_map"):
                 model = model.to(self.cfg.get("device") or ("cuda" if torch.cuda.is_available() else "cpu"))
             model.eval()

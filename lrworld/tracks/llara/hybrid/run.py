@@ -75,16 +75,21 @@ def load_base(name: str, cfg: dict):
 
     from lrworld.models.backends.hf import file_digests, model_files, resolve_location
 
+    from lrworld.models import gguf_cache
+
     loc, gguf = resolve_location(name, cfg)
-    kw = {"gguf_file": gguf} if gguf else {}
-    tok = AutoTokenizer.from_pretrained(loc, **kw)
+    folder = Path(loc)
+    digests = file_digests(folder, [folder / gguf] if gguf else model_files(folder))
+    src, kw = loc, ({"gguf_file": gguf} if gguf else {})
+    if gguf:  # the dequantized copy, made once (lrworld/models/gguf_cache.py)
+        converted = gguf_cache.converted(digests[gguf]) or gguf_cache.convert(loc, gguf, digests[gguf])
+        if converted:
+            src, kw = str(converted), {}
+    tok = AutoTokenizer.from_pretrained(src, **kw)
     if tok.pad_token is None:
         tok.pad_token = tok.eos_token
-    model = AutoModelForCausalLM.from_pretrained(loc, dtype=getattr(torch, cfg.get("dtype", "float32")), **kw)
-    folder = Path(loc)
-    files = [folder / gguf] if gguf else model_files(folder)
-    digest = sha256_text(dumps_canonical(file_digests(folder, files)))
-    return tok, model, digest
+    model = AutoModelForCausalLM.from_pretrained(src, dtype=getattr(torch, cfg.get("dtype", "float32")), **kw)
+    return tok, model, sha256_text(dumps_canonical(digests))
 
 
 def _placeholder_ids(tok) -> list[int]:
