@@ -4,7 +4,7 @@
     python benchmarks/bench_groundtruth.py --scale 1             # 25M interactions, 162k x 62k
 
 Part 1 (baselines, at --baseline-scale, a size where the dense baselines still run):
-  rule mining: ours (mlxtend fpgrowth on a sparse frame of frequent items) vs mlxtend apriori on
+  rule mining: ours (mlxtend hmine on a sparse frame of frequent items) vs mlxtend apriori on
   the same sparse frame vs plain mlxtend apriori on a dense one-hot frame of every item; the three
   rule sets are checked equal. Similarity: ours (sparse, sampled targets) vs sklearn
   cosine_similarity on the dense matrix (n x n); answers checked equal.

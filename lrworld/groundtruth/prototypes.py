@@ -58,7 +58,7 @@ def _unit(x: np.ndarray) -> np.ndarray:
 
 def consensus_score(cos: np.ndarray) -> np.ndarray:
     """(trainings, entities) cosines -> the consensus score per entity: the mean over the trainings
-    (the worst cosine instead kept fewer targets on ML-100K: docs/groundtruth.md)."""
+    (the mean, not the worst cosine: one training's outlier does not veto a target the others agree on)."""
     return cos.mean(axis=0)
 
 
