@@ -58,7 +58,8 @@ def _unit(x: np.ndarray) -> np.ndarray:
 
 def consensus_score(cos: np.ndarray) -> np.ndarray:
     """(trainings, entities) cosines -> the consensus score per entity: the mean over the trainings
-    (the mean, not the worst cosine: one training's outlier does not veto a target the others agree on)."""
+    (the mean, not the worst cosine, which keeps fewer targets: one training's outlier would veto a
+    target the others agree on)."""
     return cos.mean(axis=0)
 
 
