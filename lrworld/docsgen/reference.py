@@ -122,60 +122,63 @@ def _keys(schema: dict) -> str:
                      for k, v in sorted(schema.items()))
 
 
+def _table_page(title: str, intro: str, columns: list[str], rows: list[list[str]]) -> str:
+    """A reference page of one registry: its title, one line on where it lives, one row per entry."""
+    lines = [HEADER, "", f"# {title}", "", intro, "", "| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def _first_paragraph(doc: str | None) -> str:
+    return (doc or "").strip().split("\n\n")[0]
+
+
 def backends_page() -> str:
     from lrworld.models.registry import backends
 
-    lines = [HEADER, "", "# Backends", "",
-             "The backend registry (`lrworld/models/registry.py`); a `models` entry names one with `backend:`.", "",
-             "| backend | what it is | its own keys (defaults) |", "|---|---|---|"]
     # the backends a `models` entry may name; a track's own answer backend (registered when the
     # track is imported, its config made by the plan) is not one
-    for name, entry in backends().items():
-        if not entry.configurable:
-            continue
-        doc = (entry.cls.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
-        lines.append(f"| `{name}` | {_cell(doc)} | {_cell(_keys(entry.schema))} |")
-    return "\n".join(lines) + "\n"
+    rows = [[f"`{name}`", _cell(_first_paragraph(entry.cls.__doc__).replace("\n", " ")), _cell(_keys(entry.schema))]
+            for name, entry in backends().items() if entry.configurable]
+    return _table_page("Backends", "The backend registry (`lrworld/models/registry.py`); a `models` entry names one "
+                       "with `backend:`.", ["backend", "what it is", "its own keys (defaults)"], rows)
+
+
+def _format_files(fmt) -> str:
+    try:
+        return ", ".join(f"`{f}`" for f in fmt.files({}))
+    except Exception:  # a format whose file names come from its config (a prefix, a category)
+        return "from its keys"
 
 
 def formats_page() -> str:
     from lrworld.data.formats import FORMATS
 
-    lines = [HEADER, "", "# Dataset formats", "",
-             "The format registry (`lrworld/data/formats/`); a dataset names one with `format:`.", "",
-             "| format | what it reads | files | options (defaults) |", "|---|---|---|---|"]
-    for name, fmt in FORMATS.items():
-        try:
-            files = ", ".join(f"`{f}`" for f in fmt.files({}))
-        except Exception:  # a format whose file names come from its config (a prefix, a category)
-            files = "from its keys"
-        lines.append(f"| `{name}` | {_cell(fmt.description)} | {files} | {_cell(_keys(fmt.options))} |")
-    return "\n".join(lines) + "\n"
+    rows = [[f"`{name}`", _cell(fmt.description), _format_files(fmt), _cell(_keys(fmt.options))]
+            for name, fmt in FORMATS.items()]
+    return _table_page("Dataset formats", "The format registry (`lrworld/data/formats/`); a dataset names one with "
+                       "`format:`.", ["format", "what it reads", "files", "options (defaults)"], rows)
 
 
 def variants_page() -> str:
     from lrworld.prompts.variants import VARIANT_KINDS
 
-    lines = [HEADER, "", "# Prompt variants", "",
-             "The variant registry (`lrworld/prompts/variants.py`); `variants:` lists names matching a pattern.", "",
-             "| variant | names | template | reorders the candidates | what it does |", "|---|---|---|---|---|"]
-    for name, kind in VARIANT_KINDS.items():
-        doc = ((kind.prepare.__doc__ or "") if kind.prepare else "the template alone").strip().split("\n\n")[0]
-        lines.append(f"| `{name}` | `{kind.pattern}` | {'its own' if kind.own_template else 'zero_shot'} | "
-                     f"{'yes' if kind.permutes else 'no'} | {_cell(doc)} |")
-    return "\n".join(lines) + "\n"
+    rows = [[f"`{name}`", f"`{kind.pattern}`", "its own" if kind.own_template else "zero_shot",
+             "yes" if kind.permutes else "no",
+             _cell(_first_paragraph(kind.prepare.__doc__) if kind.prepare else "the template alone")]
+            for name, kind in VARIANT_KINDS.items()]
+    return _table_page("Prompt variants", "The variant registry (`lrworld/prompts/variants.py`); `variants:` lists "
+                       "names matching a pattern.", ["variant", "names", "template", "reorders the candidates",
+                                                      "what it does"], rows)
 
 
 def recommenders_page() -> str:
     from lrworld.recsys.registry import recommenders
 
-    lines = [HEADER, "", "# Recommenders", "",
-             "The recommender registry (`lrworld/recsys/registry.py`): the traditional baselines a track trains.", "",
-             "| recommender | factory | settings |", "|---|---|---|"]
-    for name, entry in recommenders().items():
-        settings = entry.schema.get("$ref", "").rsplit("/", 1)[-1] or _keys(entry.schema)
-        lines.append(f"| `{name}` | `{entry.make}` | {_cell(settings)} |")
-    return "\n".join(lines) + "\n"
+    rows = [[f"`{name}`", f"`{entry.make}`", _cell(entry.schema.get("$ref", "").rsplit("/", 1)[-1] or _keys(entry.schema))]
+            for name, entry in recommenders().items()]
+    return _table_page("Recommenders", "The recommender registry (`lrworld/recsys/registry.py`): the traditional "
+                       "baselines a track trains.", ["recommender", "factory", "settings"], rows)
 
 
 def contract_page() -> str:
