@@ -73,7 +73,7 @@ def test_each_kind_registers_from_an_installed_package(site):
     assert proc.returncode == 0, proc.stderr[-2000:]
     got = json.loads(proc.stdout)
     assert got == {"backend": True, "format": True, "recommender": True, "measures": ["plug_genre", "plug_cooc"],
-                   "artifact": f"{PACKAGE}.cooc:pairs",
+                   "artifact": f"{PACKAGE}.cooc:plug_pairs",
                    "template": str(site / PACKAGE / "templates/movie/plug_genre/zero_shot.txt"),
                    "in_schema": [True, True, True]}
     # without the package on the path, none of it is there

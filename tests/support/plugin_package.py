@@ -8,6 +8,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from tests.support.cooc_module import cooc_module
+
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = "lrworld_toyplug"
 
@@ -87,34 +89,9 @@ MEASURES = (
 ''',
     "artifacts.py": '''from lrworld.groundtruth.artifacts import Artifact
 
-ARTIFACTS = {"plug_pairs": Artifact("results/gt/{dataset}/plug_pairs.parquet", make="lrworld_toyplug.cooc:pairs")}
+ARTIFACTS = {"plug_pairs": Artifact("results/gt/{dataset}/plug_pairs.parquet", make="lrworld_toyplug.cooc:plug_pairs")}
 ''',
-    "cooc.py": '''"""Per popular target, the item most often in the same users' histories, and nine no user of it has."""
-import pandas as pd
-
-from lrworld.core.seeding import rng_for
-from lrworld.groundtruth.questions import from_table
-
-
-def pairs(interactions, n_targets, seed, dataset):
-    inter = interactions.assign(user_id=interactions["user_id"].astype(str), item_id=interactions["item_id"].astype(str))
-    users_of = inter.groupby("item_id")["user_id"].apply(set)
-    items = sorted(users_of.index)
-    rows = []
-    for target in users_of.sort_values(key=lambda s: -s.map(len)).index[:n_targets]:
-        near = inter[inter["user_id"].isin(users_of[target]) & (inter["item_id"] != target)]["item_id"].value_counts()
-        answer = sorted(near[near == near.max()].index)[0]
-        unseen = [i for i in items if not users_of[i] & users_of[target]]
-        pick = rng_for(seed, dataset, "plug_pairs", target).choice(len(unseen), 9, replace=False)
-        rows.append({"target": target, "candidate": answer, "is_answer": True, "count": float(near.max())})
-        rows += [{"target": target, "candidate": unseen[k], "is_answer": False, "count": 0.0} for k in sorted(pick)]
-    return pd.DataFrame(rows)
-
-
-def build_questions(interactions, table, n_questions, seed, dataset, display=None):
-    return from_table(interactions, table, "count", "plug_cooc", "item", "item", n_questions, seed, dataset,
-                      display=display)
-''',
+    "cooc.py": cooc_module("plug_pairs", "plug_cooc"),
 }
 
 

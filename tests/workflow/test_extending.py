@@ -12,6 +12,7 @@ import pytest
 import yaml
 
 from tests.graph import copy_checkout, snakemake
+from tests.support.cooc_module import cooc_module
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
@@ -128,33 +129,7 @@ def test_a_toy_measure_and_a_toy_backend_run_through_the_graph(tmp_path, shared_
 
 TOY_ARTIFACT = '    "toy_pairs": Artifact("results/gt/{dataset}/toy_pairs.parquet", make="lrworld.groundtruth.toy:toy_pairs"),\n'
 
-TOY_MODULE = '''"""Toy ground truth: per popular target item, the item most often in the same users' histories
-(the answer) and nine items no user of the target has (the negatives); and its questions."""
-import pandas as pd
-
-from lrworld.core.seeding import rng_for
-from lrworld.groundtruth.questions import from_table
-
-
-def toy_pairs(interactions: pd.DataFrame, n_targets: int, seed: int, dataset: str) -> pd.DataFrame:
-    inter = interactions.assign(user_id=interactions["user_id"].astype(str), item_id=interactions["item_id"].astype(str))
-    users_of = inter.groupby("item_id")["user_id"].apply(set)
-    items = sorted(users_of.index)
-    rows = []
-    for target in users_of.sort_values(key=lambda s: -s.map(len)).index[:n_targets]:
-        near = inter[inter["user_id"].isin(users_of[target]) & (inter["item_id"] != target)]["item_id"].value_counts()
-        answer = sorted(near[near == near.max()].index)[0]
-        unseen = [i for i in items if not users_of[i] & users_of[target]]
-        pick = rng_for(seed, dataset, "toy_pairs", target).choice(len(unseen), 9, replace=False)
-        rows.append({"target": target, "candidate": answer, "is_answer": True, "count": float(near.max())})
-        rows += [{"target": target, "candidate": unseen[k], "is_answer": False, "count": 0.0} for k in sorted(pick)]
-    return pd.DataFrame(rows)
-
-
-def build_questions(interactions, pairs, n_questions, seed, dataset, display=None):
-    return from_table(interactions, pairs, "count", "toy_cooc", "item", "item", n_questions, seed, dataset,
-                      display=display)
-'''
+TOY_MODULE = cooc_module("toy_pairs", "toy_cooc")
 
 TOY_GT_MEASURE = '''    Measure("toy_cooc", _PM, _PERS, "toy co-occurrence", HIT10, "lrworld.groundtruth.toy:build_questions",
             artifact="toy_pairs", gold=Gold(TABLE, "item", "item", "count")),
