@@ -156,6 +156,93 @@ def _use_plugin_folders(args) -> None:
         plugins.use_folders(load(args.directory or ".", args.configfile).get("plugins"))
 
 
+def _reference(args) -> int:
+    from lrworld.docsgen import reference
+
+    for path in reference.write(args.out, _parser()):
+        print(f"lrworld reference: wrote {path}")
+    return 0
+
+
+def _status(args) -> int:
+    from lrworld.workflow import status  # the plan imports snakemake: only for this command
+
+    res = status.status(args.directory or ".", args.configfile, _overrides(args))
+    print(json.dumps(res, indent=2, sort_keys=True) if args.json else status.format_status(res))
+    return 0
+
+
+def _plan(args) -> int:
+    from lrworld.workflow import costs, paper_run, scale  # the plan imports snakemake: only for this command
+
+    where = args.directory or "."
+    planned = scale.load_plan(where, args.configfile, args.paper_models, _overrides(args))
+    res = {"scale": scale.scale(plan=planned), "costs": costs.plan_costs(where, plan=planned)}
+    res["paper_run"] = paper_run.paper_run(planned, res["scale"])
+    beside = paper_run.format_paper_run(res["paper_run"])
+    print(json.dumps(res, indent=2, sort_keys=True) if args.json
+          else scale.format_scale(res["scale"]) + "\n\n" + costs.format_costs(res["costs"])
+          + ("\n\n" + beside if beside else ""))
+    for w in res["costs"]["warnings"]:
+        print(f"lrworld plan: warning: {w}", file=sys.stderr)
+    return 0
+
+
+def _explain(args) -> int:
+    from lrworld.provenance import trace
+
+    res = trace.explain(args.table, args.row, args.column, args.directory, records=args.records)
+    print(json.dumps(res, indent=2, sort_keys=True) if args.json else trace.format_explain(res))
+    return 0
+
+
+def _pack(args) -> int:
+    from lrworld.release import pack
+
+    man = pack.pack(args.directory or ".", args.dataset, args.out)
+    print(f"lrworld pack: {args.out}: {len(man['files'])} files, {len(man['measures'])} measures x "
+          f"{len(man['variants'])} variants; audit passed")
+    return 0
+
+
+def _verify(args) -> int:
+    """A release folder (one argument holding a release manifest), else the tables' provenance."""
+    from lrworld.release import layout
+
+    if len(args.tables) == 1 and (Path(args.tables[0]) / layout.MANIFEST).exists():
+        return _verify_release(args)
+    return _verify_tables(args)
+
+
+def _verify_release(args) -> int:
+    from lrworld.release import pack
+
+    res = pack.verify(args.tables[0])
+    print(json.dumps(res, indent=2, sort_keys=True) if args.json else pack.format_verify(res))
+    return 0 if res["ok"] else 1
+
+
+def _verify_tables(args) -> int:
+    """The files behind the tables re-hashed, and the responses files compared with the response cache."""
+    from lrworld.provenance import trace
+    from lrworld.workflow import replies  # the scores against the response cache
+
+    res = trace.verify(args.directory, args.tables or None)
+    args.cache_dir = None
+    res["replies_changed"] = replies.changed_replies(args.directory or ".", _cache_dir(args))
+    res["ok"] = res["ok"] and not res["replies_changed"]
+    text = trace.format_verify(res) if res["problems"] or not res["replies_changed"] else \
+        f"verify: {len(res['replies_changed'])} responses files differ from the response cache"
+    if res["replies_changed"] and not args.json:
+        text += "\n" + replies.format_changed(res["replies_changed"])
+    print(json.dumps(res, indent=2, sort_keys=True) if args.json else text)
+    return 0 if res["ok"] else 1
+
+
+COMMANDS = {"reference": _reference, "cache": _cache, "status": _status, "plan": _plan, "explain": _explain,
+            "pack": _pack, "verify": _verify}
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
@@ -165,62 +252,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     # the registries load with these (a release reads the formats' licences)
     from lrworld.provenance import trace
-    from lrworld.release import layout, pack
+    from lrworld.release import layout, pack  # noqa: F401 - loaded here, before any command runs
 
     try:
-        if args.command == "reference":
-            from lrworld.docsgen import reference
-
-            for path in reference.write(args.out, _parser()):
-                print(f"lrworld reference: wrote {path}")
-            return 0
-        if args.command == "cache":
-            return _cache(args)
-        if args.command == "status":
-            from lrworld.workflow import status  # the plan imports snakemake: only for this command
-
-            res = status.status(args.directory or ".", args.configfile, _overrides(args))
-            print(json.dumps(res, indent=2, sort_keys=True) if args.json else status.format_status(res))
-            return 0
-        if args.command == "plan":
-            from lrworld.workflow import costs, paper_run, scale  # the plan imports snakemake: only for this command
-
-            where = args.directory or "."
-            planned = scale.load_plan(where, args.configfile, args.paper_models, _overrides(args))
-            res = {"scale": scale.scale(plan=planned), "costs": costs.plan_costs(where, plan=planned)}
-            res["paper_run"] = paper_run.paper_run(planned, res["scale"])
-            beside = paper_run.format_paper_run(res["paper_run"])
-            print(json.dumps(res, indent=2, sort_keys=True) if args.json
-                  else scale.format_scale(res["scale"]) + "\n\n" + costs.format_costs(res["costs"])
-                  + ("\n\n" + beside if beside else ""))
-            for w in res["costs"]["warnings"]:
-                print(f"lrworld plan: warning: {w}", file=sys.stderr)
-            return 0
-        if args.command == "explain":
-            res = trace.explain(args.table, args.row, args.column, args.directory, records=args.records)
-            print(json.dumps(res, indent=2, sort_keys=True) if args.json else trace.format_explain(res))
-            return 0
-        if args.command == "pack":
-            man = pack.pack(args.directory or ".", args.dataset, args.out)
-            print(f"lrworld pack: {args.out}: {len(man['files'])} files, {len(man['measures'])} measures x "
-                  f"{len(man['variants'])} variants; audit passed")
-            return 0
-        if len(args.tables) == 1 and (Path(args.tables[0]) / layout.MANIFEST).exists():
-            res = pack.verify(args.tables[0])
-            print(json.dumps(res, indent=2, sort_keys=True) if args.json else pack.format_verify(res))
-            return 0 if res["ok"] else 1
-        res = trace.verify(args.directory, args.tables or None)
-        from lrworld.workflow import replies  # the scores against the response cache
-
-        args.cache_dir = None
-        res["replies_changed"] = replies.changed_replies(args.directory or ".", _cache_dir(args))
-        res["ok"] = res["ok"] and not res["replies_changed"]
-        text = trace.format_verify(res) if res["problems"] or not res["replies_changed"] else \
-            f"verify: {len(res['replies_changed'])} responses files differ from the response cache"
-        if res["replies_changed"] and not args.json:
-            text += "\n" + replies.format_changed(res["replies_changed"])
-        print(json.dumps(res, indent=2, sort_keys=True) if args.json else text)
-        return 0 if res["ok"] else 1
+        return COMMANDS[args.command](args)
     except (trace.TraceError, CacheError, ConfigError, pack.ReleaseError) as exc:
         print(f"lrworld {args.command}: {exc}", file=sys.stderr)
         return 2

@@ -44,41 +44,19 @@ def audit_dataset(dataset: str, domain: str, questions: dict[str, tuple[str, lis
     for m, (path, qs) in sorted(questions.items()):
         field = measures.get(domain, m).field
         truths = checks.field_keys(items, field) if field in items.columns else None
-        values = bool(field and qs and qs[0].get("candidate_kind") == "value")
-        witnessed = (checks.Witnessed(facts, field) if values and facts is not None
-                     and (facts["field"] == field).any() else None)
-        raw = checks.Witnessed(raw_facts, field, checks.Witnessed.RAW) if values and raw_facts is not None else None
-        for q in qs:
-            violations += checks.question_checks(path, q, known, truths, works, evidence, witnessed)
-            if raw is not None and isinstance(q.get("answer_index"), int) and 0 <= q["answer_index"] < len(q["candidates"]):
-                violations += raw.violations(path, q)
-            by_qid[q["qid"]] = q
+        witnessed, raw = _field_witnesses(field, qs, facts, raw_facts)
+        violations += _question_violations(path, qs, known, truths, works, evidence, witnessed, raw)
+        by_qid.update((q["qid"], q) for q in qs)
         checked["questions"] += len(qs)
-        k = len(qs[0]["candidates"]) if qs else measures.get(domain, m).n_candidates
-        uni = slots.uniformity([q["answer_index"] for q in qs], k)
-        if uni["verdict"] == "fail":
-            violations.append(checks.Violation(path, "(all questions)", "slot_uniformity",
-                                               f"answer slots {uni['counts']} over {uni['n']} questions: "
-                                               f"chi-square p = {uni['p']:.2g} < {slots.ALPHA}"))
-        rep = reports.get(m, {})
-        per_measure[m] = {"file": path, "questions": len(qs), "slots": uni,
-                          "tied_positives": sum(bool(q.get("tied_positive")) for q in qs),
-                          **{key: rep[key] for key in REPORT_KEYS if key in rep}}
+        uni, not_uniform = _slot_uniformity(domain, m, path, qs)
+        violations += not_uniform
+        per_measure[m] = _measure_entry(path, qs, uni, reports.get(m, {}))
     for path, measure, ps in prompts:
-        seen = set()
-        for p in ps:
-            violations += checks.prompt_checks(path, p, by_qid.get(p.get("qid")))
-            seen.add(p.get("qid"))
-        if measure in questions:
-            for q in questions[measure][1]:
-                if q["qid"] not in seen:
-                    violations.append(checks.Violation(path, q["qid"], "prompt_disagrees_with_question",
-                                                       "the question has no prompt"))
+        violations += _prompt_file_violations(path, measure, ps, questions, by_qid)
         checked["prompts"] += len(ps)
     equal, compared = slots.equal_sequences(_slot_sequences(dataset, questions))
-    for a, b in equal:
-        violations.append(checks.Violation(questions[b.split("/", 1)[1]][0], "(all questions)", "equal_slot_sequences",
-                                           f"{a} and {b} put their answers in the same slots"))
+    violations += [checks.Violation(questions[b.split("/", 1)[1]][0], "(all questions)", "equal_slot_sequences",
+                                    f"{a} and {b} put their answers in the same slots") for a, b in equal]
     audit = {
         "dataset": dataset, "domain": domain,
         "passed": not violations, "violations": len(violations),
@@ -86,6 +64,74 @@ def audit_dataset(dataset: str, domain: str, questions: dict[str, tuple[str, lis
         "slot_rule": {"alpha": slots.ALPHA, "min_n": slots.MIN_N, "equal_by_chance_below": slots.CHANCE},
         "measures": per_measure,
         "equal_slot_sequences": {"equal_pairs": [list(p) for p in equal], **compared},
+        **_ingest_summary(ingest_report),
+    }
+    return audit, violations
+
+
+def _field_witnesses(field: str | None, qs: list[dict], facts: pd.DataFrame | None,
+                     raw_facts: pd.DataFrame | None) -> tuple[checks.Witnessed | None, checks.Witnessed | None]:
+    """(ingest's, raw data's) witnesses of a knowledge field's golds; None where the measure's
+    candidates are not values, or no facts table covers the field."""
+    values = bool(field and qs and qs[0].get("candidate_kind") == "value")
+    witnessed = (checks.Witnessed(facts, field) if values and facts is not None
+                 and (facts["field"] == field).any() else None)
+    raw = checks.Witnessed(raw_facts, field, checks.Witnessed.RAW) if values and raw_facts is not None else None
+    return witnessed, raw
+
+
+def _answer_in_range(q: dict) -> bool:
+    return isinstance(q.get("answer_index"), int) and 0 <= q["answer_index"] < len(q["candidates"])
+
+
+def _question_violations(path: str, qs: list[dict], known: checks.Known, truths, works, evidence: golds.Evidence,
+                         witnessed: checks.Witnessed | None, raw: checks.Witnessed | None) -> list[checks.Violation]:
+    """Every question check of one measure's file, each question's raw-data gold check right after its own."""
+    violations: list[checks.Violation] = []
+    for q in qs:
+        violations += checks.question_checks(path, q, known, truths, works, evidence, witnessed)
+        if raw is not None and _answer_in_range(q):
+            violations += raw.violations(path, q)
+    return violations
+
+
+def _slot_uniformity(domain: str, m: str, path: str, qs: list[dict]) -> tuple[dict, list[checks.Violation]]:
+    """The answer slots' chi-square verdict of one measure, and its violation when it fails."""
+    k = len(qs[0]["candidates"]) if qs else measures.get(domain, m).n_candidates
+    uni = slots.uniformity([q["answer_index"] for q in qs], k)
+    if uni["verdict"] != "fail":
+        return uni, []
+    return uni, [checks.Violation(path, "(all questions)", "slot_uniformity",
+                                  f"answer slots {uni['counts']} over {uni['n']} questions: "
+                                  f"chi-square p = {uni['p']:.2g} < {slots.ALPHA}")]
+
+
+def _measure_entry(path: str, qs: list[dict], uni: dict, rep: dict) -> dict:
+    """A measure's line in the audit: its file, counts, slot verdict and its question report's counts."""
+    return {"file": path, "questions": len(qs), "slots": uni,
+            "tied_positives": sum(bool(q.get("tied_positive")) for q in qs),
+            **{key: rep[key] for key in REPORT_KEYS if key in rep}}
+
+
+def _prompt_file_violations(path: str, measure: str, ps: list[dict], questions: dict[str, tuple[str, list[dict]]],
+                            by_qid: dict[str, dict]) -> list[checks.Violation]:
+    """Every prompt checked against its question, then each question of the measure left without a prompt."""
+    violations: list[checks.Violation] = []
+    seen = set()
+    for p in ps:
+        violations += checks.prompt_checks(path, p, by_qid.get(p.get("qid")))
+        seen.add(p.get("qid"))
+    if measure in questions:
+        for q in questions[measure][1]:
+            if q["qid"] not in seen:
+                violations.append(checks.Violation(path, q["qid"], "prompt_disagrees_with_question",
+                                                   "the question has no prompt"))
+    return violations
+
+
+def _ingest_summary(ingest_report: dict) -> dict:
+    """What the ingest report says of titles, merged works, knowledge facts and counts."""
+    return {
         "titles": ingest_report.get("display_titles"),
         # the items merged as one work, each group with its basis (ingest's same_work_merged)
         "works": {k: v for k, v in (ingest_report.get("same_work_merged") or {}).items()
@@ -97,7 +143,6 @@ def audit_dataset(dataset: str, domain: str, questions: dict[str, tuple[str, lis
         "ingest": {k: ingest_report[k] for k in ("interactions", "duplicates_dropped", "users", "items")
                    if k in ingest_report},
     }
-    return audit, violations
 
 
 def audit_all(sequences_by_dataset: dict[str, dict[str, tuple[str, list[dict]]]]) -> tuple[dict, list]:

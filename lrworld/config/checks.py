@@ -39,44 +39,77 @@ class CheckError(ValueError):
 
 
 def check(config: dict) -> None:
+    enabled = _enabled_models(config)
+    _cache_dir(config)
+    _price_keys(config)
+    _reserved_model_names(config)
+    _model_urls(config)
+    for name, d in (config.get("datasets") or {}).items():
+        _dataset_source(name, d)
+    variants = config.get("variants", ["zero_shot"])
+    _cot_models(enabled, variants)
+    _templates_and_refusals(config, variants)
+    _model_measures(config, enabled)
+    _model_files(enabled)
+
+
+def _enabled_models(config: dict) -> dict:
     enabled = {k: v for k, v in config["models"].items() if v.get("enabled", True)}
     if not enabled:
         raise CheckError("models: every model is disabled (enabled: false): the run would build an empty "
                          "table; enable at least one")
-    _cache_dir(config)
+    return enabled
+
+
+def _price_keys(config: dict) -> None:
     for name in config.get("prices") or {}:
         if name not in config["models"] and name != "captioner":
             raise CheckError(f"prices.{name}: no model of that name under models (a price is keyed by the "
                              f"model's name in config.yaml, or captioner)")
+
+
+def _reserved_model_names(config: dict) -> None:
     for name in config["models"]:
         if name in RESERVED_MODELS:
             raise CheckError(f"models.{name}: the name {name!r} is the {RESERVED_MODELS[name]} (its answers and cache "
                              f"file would be that role's); rename the model")
+
+
+def _model_urls(config: dict) -> None:
     for name, m in config["models"].items():
         _base_url(f"models.{name}.base_url", m.get("base_url"))
     _base_url("captioner.base_url", (config.get("captioner") or {}).get("base_url"))
-    for name, d in (config.get("datasets") or {}).items():
-        url = (d.get("source") or {}).get("url") if isinstance(d.get("source"), dict) else None
-        entries = [url] if isinstance(url, str) else [e.get("url") for e in url or [] if isinstance(e, dict)]
-        for i, u in enumerate(entries):
-            # a source URL is a param of the fetch rule (.snakemake/metadata) and of the manifest:
-            # no credentials, and nothing but http(s) (file:///proc/self/environ would be copied)
-            _base_url(f"datasets.{name}.source.url" + (f"[{i}]" if not isinstance(url, str) else ""), u,
-                      fix="download it yourself and give `path:`, or use a public URL")
-        bench = (d.get("source") or {}).get("benchmark") if isinstance(d.get("source"), dict) else None
-        if bench is None and "release_sha256" in (d.get("source") or {}):
-            raise CheckError(f"datasets.{name}.source.release_sha256: pins a release's release.json, but the source "
-                             f"is not a benchmark release; drop it, or give `benchmark:`")
-        if isinstance(bench, dict):  # a release archive: the same policy as a raw download's URL
-            _base_url(f"datasets.{name}.source.benchmark.url", bench.get("url"),
-                      fix="download and unpack it yourself and give the folder (`benchmark: <folder>`)")
-    variants = config.get("variants", ["zero_shot"])
+
+
+def _dataset_source(name: str, d: dict) -> None:
+    """A dataset's download URLs, and a release pin only where the source is a release."""
+    url = (d.get("source") or {}).get("url") if isinstance(d.get("source"), dict) else None
+    entries = [url] if isinstance(url, str) else [e.get("url") for e in url or [] if isinstance(e, dict)]
+    for i, u in enumerate(entries):
+        # a source URL is a param of the fetch rule (.snakemake/metadata) and of the manifest:
+        # no credentials, and nothing but http(s) (file:///proc/self/environ would be copied)
+        _base_url(f"datasets.{name}.source.url" + (f"[{i}]" if not isinstance(url, str) else ""), u,
+                  fix="download it yourself and give `path:`, or use a public URL")
+    bench = (d.get("source") or {}).get("benchmark") if isinstance(d.get("source"), dict) else None
+    if bench is None and "release_sha256" in (d.get("source") or {}):
+        raise CheckError(f"datasets.{name}.source.release_sha256: pins a release's release.json, but the source "
+                         f"is not a benchmark release; drop it, or give `benchmark:`")
+    if isinstance(bench, dict):  # a release archive: the same policy as a raw download's URL
+        _base_url(f"datasets.{name}.source.benchmark.url", bench.get("url"),
+                  fix="download and unpack it yourself and give the folder (`benchmark: <folder>`)")
+
+
+def _cot_models(enabled: dict, variants: list) -> None:
     if "cot" in variants:
         for name, m in enabled.items():
             if capabilities(m).reads_prompt and m.get("mode") == "choice":
                 raise CheckError(f"variants: cot asks the model to reason first, but models.{name} has mode: choice "
                                  f"(it would score the token after \"Let's think step by step\"); use a mode: "
                                  f"generate model for cot, or drop cot")
+
+
+def _templates_and_refusals(config: dict, variants: list) -> None:
+    """Per dataset and measure: every variant's template, then the variants the measure refuses."""
     for name, ds in config["datasets"].items():
         for measure in ds["measures"]:
             for tv in dict.fromkeys(template_variant(v) for v in variants):
@@ -84,6 +117,10 @@ def check(config: dict) -> None:
             for v in variants:
                 if line := refusal(name, measure, v, measure_registry.by_id(measure).profile):
                     raise CheckError(line)
+
+
+def _model_measures(config: dict, enabled: dict) -> None:
+    """A model's own `measures:` name only planned datasets and their measures."""
     for name, m in enabled.items():
         for ds, wanted in (m.get("measures") or {}).items():
             planned = (config["datasets"].get(ds) or {}).get("measures")
@@ -93,6 +130,9 @@ def check(config: dict) -> None:
             if extra := [x for x in wanted if x not in planned]:
                 raise CheckError(f"models.{name}.measures.{ds}: {extra[0]!r} is not a measure of datasets.{ds} "
                                  f"(its measures: {', '.join(planned)})")
+
+
+def _model_files(enabled: dict) -> None:
     for name, m in enabled.items():
         files = capabilities(m).check_files
         if files is not None and (problem := files(name, m)):

@@ -87,56 +87,105 @@ def plan_costs(directory: str | Path = ".", configfiles=(), plan: Plan | None = 
     """`plan`: the run's plan when the caller has it (`lrworld plan` loads it once for both its parts)."""
     directory = Path(directory)
     if plan is None:
-        config = run_status.load(directory, configfiles)
-        run_status.validate(config)
-        plan = Plan(run_status.fill_defaults(config), run_status.ROOT)
+        plan = _load_plan(directory, configfiles)
     config = plan.config
     cache_dir = Path(config["cache_dir"])
     cache_dir = cache_dir if cache_dir.is_absolute() else directory / cache_dir
-    jobs, read, counters, warnings = [], {}, {}, []
+    jobs, read, counters = [], {}, {}
     planned = PlannedPrompts(plan, directory)
     for track, scope, model in run_status._jobs(plan):
         cfg = config["captioner"] if model == CAPTIONER else config["models"].get(model, {})
         if model not in counters:
             counters[model] = _counter(model, cfg)
-        count, how = counters[model]
         files = [f for f in plan.requests(track, scope, model) if f.endswith(".jsonl")]
-        requests, est_prompts, est_tokens, unknown = [], 0, 0, 0
-        for f in files:
-            if f not in read:
-                read[f] = planned.records(f) if PROMPT_FILE.search(f) else (
-                    list(io.read_jsonl(directory / f)) if (directory / f).exists() else None)
-            if read[f] is not None:
-                requests.extend(read[f])
-            else:
-                n, chars = _unbuilt(plan, f)
-                unknown += not n
-                est_prompts, est_tokens = est_prompts + n, est_tokens + _estimate(chars)
-        unique = list({request_key({}, r): r for r in requests}.values())
-        done = directory / f"results/answers/{track}/{scope}/{model}.json"
-        known = [io.read_json(done)["identity"]] if done.exists() else []
-        cached, _ = run_status._answered(cache_dir, model, unique, known)
-        images = input_tokens.image_tokens_max(cfg.get("model")) if capabilities(cfg).priced else 0
-        each = [count(str(r.get("prompt") or io.dumps_canonical(r.get("messages") or r)))
-                + images * len(r.get("image_paths") or ()) for r in unique]
-        prompts = len(unique) + est_prompts
-        tokens = sum(each) + est_tokens
-        missing = prompts - cached
-        # whichever of the known prompts the cache lacks, they hold at most the largest ones' tokens
-        missing_in = sum(sorted(each, reverse=True)[:missing - est_prompts]) + est_tokens
-        job = {"track": track, "scope": scope, "model": model, "prompts": prompts, "cached": cached,
-               "missing": missing, "estimated_prompts": est_prompts, "input_tokens": tokens,
-               "tokens_by": how if not est_prompts else ("estimate" if not unique else f"{how} + estimate"),
-               "backend": cfg.get("backend"), "not_estimated_files": unknown}
-        if capabilities(cfg).priced:
-            price = price_of(config, model)
-            # output bounded by max_tokens each; a bound only when no prompt is estimated
-            job["cost_is_bound"] = not est_prompts
-            out_tokens = missing * int(cfg.get("max_tokens") or OPENAI_SCHEMA["max_tokens"]["default"])
-            job["output_tokens_max"] = out_tokens
-            job["cost_usd"] = None if price is None else round(
-                missing_in / 1e6 * price["input_per_mtok"] + out_tokens / 1e6 * price["output_per_mtok"], 4)
-        jobs.append(job)
+        requests, *estimated = _job_requests(plan, directory, planned, read, files)
+        jobs.append(_job_costs(config, directory, cache_dir, (track, scope, model), cfg, counters[model],
+                               requests, estimated))
+    return {"directory": str(directory), "cache_dir": str(cache_dir), "jobs": jobs,
+            "warnings": _api_warnings(config, plan, jobs)}
+
+
+def _load_plan(directory: Path, configfiles) -> Plan:
+    config = run_status.load(directory, configfiles)
+    run_status.validate(config)
+    return Plan(run_status.fill_defaults(config), run_status.ROOT)
+
+
+def _records(planned: PlannedPrompts, directory: Path, path: str) -> list[dict] | None:
+    """A request file's records as the run will ask them, or None where neither built nor buildable here."""
+    if PROMPT_FILE.search(path):
+        return planned.records(path)
+    return list(io.read_jsonl(directory / path)) if (directory / path).exists() else None
+
+
+def _job_requests(plan: Plan, directory: Path, planned: PlannedPrompts, read: dict,
+                  files: list[str]) -> tuple[list[dict], int, int, int]:
+    """(requests, estimated prompts, their estimated tokens, files not estimated) of one answer
+    job's request files; `read` keeps each file's records for the jobs that share it."""
+    requests, est_prompts, est_tokens, unknown = [], 0, 0, 0
+    for f in files:
+        if f not in read:
+            read[f] = _records(planned, directory, f)
+        if read[f] is not None:
+            requests.extend(read[f])
+        else:
+            n, chars = _unbuilt(plan, f)
+            unknown += not n
+            est_prompts, est_tokens = est_prompts + n, est_tokens + _estimate(chars)
+    return requests, est_prompts, est_tokens, unknown
+
+
+def _cached(directory: Path, cache_dir: Path, track: str, scope: str, model: str, unique: list[dict]) -> int:
+    """How many of the job's prompts the cache answers under one identity: the one its last
+    answers recorded, or any the cache holds."""
+    done = directory / f"results/answers/{track}/{scope}/{model}.json"
+    known = [io.read_json(done)["identity"]] if done.exists() else []
+    cached, _ = run_status._answered(cache_dir, model, unique, known)
+    return cached
+
+
+def _prompt_tokens(cfg: dict, count, unique: list[dict]) -> list[int]:
+    """Each prompt's input tokens; an API model's images at their most tokens each."""
+    images = input_tokens.image_tokens_max(cfg.get("model")) if capabilities(cfg).priced else 0
+    return [count(str(r.get("prompt") or io.dumps_canonical(r.get("messages") or r)))
+            + images * len(r.get("image_paths") or ()) for r in unique]
+
+
+def _job_costs(config: dict, directory: Path, cache_dir: Path, job_id: tuple[str, str, str], cfg: dict, counter,
+               requests: list[dict], estimated: list[int]) -> dict:
+    """One answer job's line: prompts, cached, missing, input tokens and, for an API model, its cost."""
+    track, scope, model = job_id
+    count, how = counter
+    est_prompts, est_tokens, unknown = estimated
+    unique = list({request_key({}, r): r for r in requests}.values())
+    cached = _cached(directory, cache_dir, track, scope, model, unique)
+    each = _prompt_tokens(cfg, count, unique)
+    prompts = len(unique) + est_prompts
+    tokens = sum(each) + est_tokens
+    missing = prompts - cached
+    # whichever of the known prompts the cache lacks, they hold at most the largest ones' tokens
+    missing_in = sum(sorted(each, reverse=True)[:missing - est_prompts]) + est_tokens
+    job = {"track": track, "scope": scope, "model": model, "prompts": prompts, "cached": cached,
+           "missing": missing, "estimated_prompts": est_prompts, "input_tokens": tokens,
+           "tokens_by": how if not est_prompts else ("estimate" if not unique else f"{how} + estimate"),
+           "backend": cfg.get("backend"), "not_estimated_files": unknown}
+    if capabilities(cfg).priced:
+        job.update(_api_cost(config, model, cfg, missing, missing_in, est_prompts))
+    return job
+
+
+def _api_cost(config: dict, model: str, cfg: dict, missing: int, missing_in: int, est_prompts: int) -> dict:
+    price = price_of(config, model)
+    # output bounded by max_tokens each; a bound only when no prompt is estimated
+    out_tokens = missing * int(cfg.get("max_tokens") or OPENAI_SCHEMA["max_tokens"]["default"])
+    return {"cost_is_bound": not est_prompts, "output_tokens_max": out_tokens,
+            "cost_usd": None if price is None else round(
+                missing_in / 1e6 * price["input_per_mtok"] + out_tokens / 1e6 * price["output_per_mtok"], 4)}
+
+
+def _api_warnings(config: dict, plan: Plan, jobs: list[dict]) -> list[str]:
+    """Per API model the run asks (the captioner only when it has jobs): a missing key, a missing price."""
+    warnings = []
     api = {m: c for m, c in plan.models.items() if capabilities(c).priced}
     if any(j["model"] == CAPTIONER for j in jobs) and capabilities(config["captioner"]).priced:
         api[CAPTIONER] = config["captioner"]
@@ -147,7 +196,7 @@ def plan_costs(directory: str | Path = ".", configfiles=(), plan: Plan | None = 
         if price_of(config, model) is None:
             warnings.append(f"{where}: no entry in prices{'.captioner' if model == CAPTIONER else ''}: "
                             f"its cost is not known")
-    return {"directory": str(directory), "cache_dir": str(cache_dir), "jobs": jobs, "warnings": warnings}
+    return warnings
 
 
 def format_costs(res: dict) -> str:
