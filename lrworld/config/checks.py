@@ -13,7 +13,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 from lrworld.models.registry import capabilities
 from lrworld.prompts.render import template_path
-from lrworld.prompts.variants import refusal, template_variant
+from lrworld.prompts.variants import all_variants, measure_variants, refusal, template_variant
 from lrworld.questions import measures as measure_registry
 
 # The placeholders lrworld.prompts.render.render fills.
@@ -71,7 +71,7 @@ def check(config: dict) -> None:
             _base_url(f"datasets.{name}.source.benchmark.url", bench.get("url"),
                       fix="download and unpack it yourself and give the folder (`benchmark: <folder>`)")
     variants = config.get("variants", ["zero_shot"])
-    if "cot" in variants:
+    if "cot" in all_variants(config):
         for name, m in enabled.items():
             if capabilities(m).reads_prompt and m.get("mode") == "choice":
                 raise CheckError(f"variants: cot asks the model to reason first, but models.{name} has mode: choice "
@@ -79,9 +79,10 @@ def check(config: dict) -> None:
                                  f"generate model for cot, or drop cot")
     for name, ds in config["datasets"].items():
         for measure in ds["measures"]:
-            for tv in dict.fromkeys(template_variant(v) for v in variants):
+            asked = measure_variants(variants, ds, measure)
+            for tv in dict.fromkeys(template_variant(v) for v in asked):
                 check_template(template_path(ds["domain"], measure, tv))
-            for v in variants:
+            for v in asked:
                 if line := refusal(name, measure, v, measure_registry.by_id(measure).profile):
                     raise CheckError(line)
     for name, m in enabled.items():

@@ -15,10 +15,10 @@ def paper_run(plan: Plan, scale: dict) -> dict | None:
     if plan.config["questions"]["per_measure"] != paper.PAPER_COUNTS:
         return None
     per_model = experiments.prompts_per_model()
-    variants = len(scale["variants"])
 
     def planned(model: str) -> int:
-        return variants * sum(plan.n_questions(ds, m) for ds in plan.datasets for m in plan.model_measures(model, ds))
+        return sum(plan.n_questions(ds, m) * len(plan.measure_variants(ds, m))
+                   for ds in plan.datasets for m in plan.model_measures(model, ds))
 
     return {m: {"paper_name": name, "planned": planned(m), "paper": per_model.get(name, 0)}
             for m, name in plan.paper_names().items() if name and name != paper.RANDOM}
