@@ -26,7 +26,7 @@ from lrworld.core.package_files import packaged
 from lrworld.prompts.render import template_id
 from lrworld.release import layout as release_layout, source as release_source
 from lrworld.paper import figures as paper
-from lrworld.prompts.variants import all_variants, kind as variant_kind, measure_variants, template_variant
+from lrworld.prompts.variants import all_variants, measure_variants, template_variant
 from lrworld.workflow import code, resources
 from lrworld.workflow.analysis import AnalysisPlan
 from lrworld.workflow.docs import DocsPlan
@@ -396,9 +396,6 @@ class Plan:
         measures = self.datasets[dataset]["measures"] if model is None else self.model_measures(model, dataset)
         return self._listed(("prompts", dataset, model, None if variants is None else tuple(variants)), lambda: [
             f"results/prompts/{dataset}/{m}/{v}.jsonl" for m, v in self._cells(dataset, measures, variants)])
-
-    def variants_of_kind(self, kind: str) -> list[str]:
-        return [v for v in self.variants if variant_kind(v) == kind]
 
     # -- answers -----------------------------------------------------------------------------------
     def scopes(self) -> list[str]:

@@ -38,6 +38,9 @@ def test_the_plan_asks_each_measure_its_variants(tmp_path):
         "results/provenance/ml100k/random/attr_genre/noisy.score-job.json"
     assert plan.score_job("ml100k", "random", "attr_genre", "zero_shot") == \
         "results/provenance/ml100k/random/attr_genre.score-job.json"
+    # the answer-order analysis reads each shuffle cell; its table is built where a measure has one
+    assert plan.analysis.shuffle_prompts("ml100k") == ["results/prompts/ml100k/assoc_rule/shuffle1.jsonl",
+                                                       "results/prompts/ml100k/attr_genre/shuffle1.jsonl"]
     res = scale.scale(plan=plan)["datasets"]["ml100k"]
     assert res["prompts"] == (6 + 3) * 50 and res["jobs"] == {"questions": 6, "prompts": 9, "answer": 1, "score": 9}
 
@@ -47,6 +50,8 @@ def test_the_graph_plans_one_job_per_extra_cell(tmp_path):
     counts = job_counts(snakemake(tmp_path, "--configfile", str(mine), "-n").stdout)
     assert (counts["prompts"], counts["score"], counts["score_extra"], counts["provenance"],
             counts["provenance_extra"]) == (9, 6, 3, 6, 3)
+    # the answer-order and noisy-profile analyses of the measures that have those cells
+    assert counts["analysis_position"] == counts["analysis_noise"] == 1 and "analysis_kshot" not in counts
 
 
 @pytest.mark.parametrize("extra,line", [
