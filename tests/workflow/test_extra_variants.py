@@ -64,3 +64,16 @@ def test_a_variant_that_cannot_run_is_refused(tmp_path, extra, line):
     with pytest.raises(ConfigError, match=line) as info:
         scale.load_plan(ROOT, [_mine(tmp_path, extra)])
     assert "\n" not in str(info.value)
+
+
+def test_a_release_carries_and_serves_each_measures_variants():
+    from lrworld.release import layout, source
+
+    pairs = layout.pairs("d", ["a", "b"], ["zero_shot"], {"b": ["noisy"]})
+    assert [r for r, _ in pairs if r.startswith("prompts/")] == [
+        "prompts/a/zero_shot.jsonl", "prompts/b/zero_shot.jsonl", "prompts/b/noisy.jsonl"]
+    man = {"domain": "movie", "measures": ["a", "b"], "variants": ["zero_shot"], "files": dict.fromkeys(r for r, _ in pairs)}
+    assert source.problem("d", man, "rel", measures=["a", "b"], variants=["zero_shot"],
+                          extra_variants={"b": ["noisy"]}) is None
+    assert source.problem("d", man, "rel", measures=["a", "b"], variants=["zero_shot"], extra_variants={
+        "a": ["noisy"]}) == "config: datasets.d.extra_variants.a: 'noisy' has no prompts for 'a' in the release rel"
