@@ -35,7 +35,7 @@ rule analysis_scores:
 rule analysis_slots:
     input:
         questions=lambda wc: WA.question_files(wc.dataset),
-        prompts=lambda wc: W.prompt_files(wc.dataset, WA.shuffles),
+        prompts=lambda wc: WA.shuffle_prompts(wc.dataset),
     output:
         **table_outputs("slots", "slots", "Position bias"),
     params:

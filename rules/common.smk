@@ -51,7 +51,7 @@ wildcard_constraints:
     dataset=alt(DATASETS),
     model=alt([*MODELS, CAPTIONER, *W.llara.trained, *W.llara.released]),
     measure=alt(W.measures),
-    variant=alt(VARIANTS),
+    variant=alt(W.all_variants),
     track=alt(TRACKS),
     scope=alt(W.scopes()),
     sr_dataset=alt(W.srbench.datasets),

@@ -9,6 +9,7 @@
 # Reading and hashing a few files: not worth a cluster job each.
 localrules:
     provenance,
+    provenance_extra,
     provenance_table,
 
 
@@ -31,6 +32,30 @@ rule provenance:
         code=W.code("provenance_score.py"),
     log:
         "logs/provenance/{dataset}/{model}/{measure}.log",
+    conda:
+        "../envs/lrworld.yaml"
+    script:
+        "../scripts/provenance_score.py"
+
+
+rule provenance_extra:
+    # The record of one cell of a measure's extra_variants (`score_extra`'s).
+    input:
+        score_job=W.EXTRA_SCORE_JOB,
+        summary="results/answers/lrworld/{dataset}/{model}.json",
+    output:
+        report(W.RECORD % "{variant}", caption="../docs/provenance_caption.rst", category="Provenance",
+               subcategory="{dataset}", labels={"model": "{model}", "measure": "{measure}", "variant": "{variant}"}),
+    wildcard_constraints:
+        variant=alt(W.extra_variants),
+    params:
+        files=lambda wc: W.record_files(wc.dataset, wc.model, wc.measure, [wc.variant]),
+        cfg=lambda wc: W.provenance_config(wc.dataset, wc.model, wc.measure, [wc.variant]),
+        variants=lambda wc: [wc.variant],
+        rule_code=W.chain_code(rules),
+        code=W.code("provenance_score.py"),
+    log:
+        "logs/provenance/{dataset}/{model}/{measure}/{variant}.log",
     conda:
         "../envs/lrworld.yaml"
     script:

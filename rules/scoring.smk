@@ -32,6 +32,35 @@ rule score:
         "../scripts/score.py"
 
 
+rule score_extra:
+    # One cell of a measure's extra_variants (a dataset's `extra_variants`): the same script, one
+    # variant; `score` does every measure's `variants`.
+    input:
+        prompts="results/prompts/{dataset}/{measure}/{variant}.jsonl",
+        answered=answers_input("results/answers/lrworld/{dataset}/{model}.json"),
+        code_stamp="results/code/score.json",
+        identity=W.IDENTITY,
+    output:
+        responses="results/responses/%s.jsonl" % W.EXTRA_CELL,
+        score="results/scores/%s.json" % W.EXTRA_CELL,
+        job=W.EXTRA_SCORE_JOB,
+    wildcard_constraints:
+        variant=alt(W.extra_variants),
+    params:
+        cache_dir=config["cache_dir"],
+        model_cfg=lambda wc: W.model_params(wc.model),
+        domain=lambda wc: DATASETS[wc.dataset]["domain"],
+        variants=lambda wc: [wc.variant],
+        replies=lambda wc: W.score_replies(wc, [wc.variant]),
+        code=W.code("score.py"),
+    log:
+        "logs/score/{dataset}/{model}/{measure}/{variant}.log",
+    conda:
+        "../envs/lrworld.yaml"
+    script:
+        "../scripts/score.py"
+
+
 rule table:
     input:
         scores=lambda wc: W.score_files(wc.dataset),

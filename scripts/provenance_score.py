@@ -22,5 +22,5 @@ for variant in smk.params.variants:
     rec = score_record(inp, list(files["raw"]), list(files["metadata"]), dict(smk.params.cfg[variant]), rule_code,
                        root, {**dict(smk.wildcards.items()), "variant": variant}, digests.sha256)
     log.info("%d files in the chain of %s", len(rec["chain"]), inp["score"])
-    io.write_json(smk.output[variant], rec)
+    io.write_json(smk.output[variant] if variant in smk.output.keys() else smk.output[0], rec)
 digests.save()

@@ -26,9 +26,10 @@ except weights.IdentityMismatch as exc:
     sys.exit(str(exc))
 cache = ModelCache(smk.params.cache_dir, w.model)
 m = measures.get(smk.params.domain, w.measure)
+one = len(smk.params.variants) == 1 and "score" in smk.output.keys()  # score_extra: one cell, plain names
 for variant in smk.params.variants:
-    out = {kind: smk.output[f"{kind}_{variant}"] for kind in ("responses", "score")}
-    records = collect_responses(io.read_jsonl(smk.input[f"prompts_{variant}"]), identity, cache)
+    out = {kind: smk.output[kind if one else f"{kind}_{variant}"] for kind in ("responses", "score")}
+    records = collect_responses(io.read_jsonl(smk.input["prompts" if one else f"prompts_{variant}"]), identity, cache)
     log.info("%s: %d responses, %d unparsed", variant, len(records), sum(r["parsed"] is None for r in records))
     io.write_jsonl(out["responses"], records)
     result = score(records, m.primary_metric, m.n_candidates)

@@ -51,6 +51,8 @@ def _add_measures_and_variants(s: dict) -> None:
     from lrworld.prompts.variants import name_pattern
 
     s["properties"]["variants"]["items"]["pattern"] = name_pattern()
+    extra = s["properties"]["datasets"]["additionalProperties"]["properties"]["extra_variants"]
+    extra["additionalProperties"]["items"]["pattern"] = name_pattern()
     dataset_schema.add_domains(s)
 
 
@@ -164,6 +166,10 @@ def validate(config: dict) -> None:
         for i, mid in enumerate(ds["measures"]):
             if mid not in known:
                 fail(f"datasets.{name}.measures[{i}]: unknown measure {mid!r} for domain {domain!r}; known: {known}")
+        for mid in ds.get("extra_variants") or {}:
+            if mid not in ds["measures"]:
+                fail(f"datasets.{name}.extra_variants.{mid}: not a measure of datasets.{name} "
+                     f"(its measures: {', '.join(ds['measures'])})")
     try:
         config_checks.check(config)
     except config_checks.CheckError as exc:
@@ -176,9 +182,12 @@ def _check_kshot_variants(config: dict, k_schema: dict) -> None:
     from lrworld.prompts.variants import kind, kshot_k
 
     lo, hi = k_schema["minimum"], k_schema["maximum"]
-    for i, v in enumerate(config.get("variants", [])):
+    named = [(f"variants.{i}", v) for i, v in enumerate(config.get("variants", []))]
+    named += [(f"datasets.{d}.extra_variants.{m}.{i}", v) for d, ds in config["datasets"].items()
+              for m, vs in (ds.get("extra_variants") or {}).items() for i, v in enumerate(vs)]
+    for where, v in named:
         if kind(v) == "kshot" and v != "kshot" and not lo <= kshot_k(v, None) <= hi:
-            fail(f"variants.{i}: {v!r}: k = {kshot_k(v, None)} solved examples; k must be {lo}..{hi}, "
+            fail(f"{where}: {v!r}: k = {kshot_k(v, None)} solved examples; k must be {lo}..{hi}, "
                  f"as analysis.kshot.k")
 
 

@@ -13,7 +13,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 from lrworld.models.registry import capabilities
 from lrworld.prompts.render import template_path
-from lrworld.prompts.variants import refusal, template_variant
+from lrworld.prompts.variants import all_variants, measure_variants, refusal, template_variant
 from lrworld.questions import measures as measure_registry
 
 # The placeholders lrworld.prompts.render.render fills.
@@ -47,7 +47,7 @@ def check(config: dict) -> None:
     for name, d in (config.get("datasets") or {}).items():
         _dataset_source(name, d)
     variants = config.get("variants", ["zero_shot"])
-    _cot_models(enabled, variants)
+    _cot_models(enabled, all_variants(config))
     _templates_and_refusals(config, variants)
     _model_measures(config, enabled)
     _model_files(enabled)
@@ -112,9 +112,10 @@ def _templates_and_refusals(config: dict, variants: list) -> None:
     """Per dataset and measure: every variant's template, then the variants the measure refuses."""
     for name, ds in config["datasets"].items():
         for measure in ds["measures"]:
-            for tv in dict.fromkeys(template_variant(v) for v in variants):
+            asked = measure_variants(variants, ds, measure)
+            for tv in dict.fromkeys(template_variant(v) for v in asked):
                 check_template(template_path(ds["domain"], measure, tv))
-            for v in variants:
+            for v in asked:
                 if line := refusal(name, measure, v, measure_registry.by_id(measure).profile):
                     raise CheckError(line)
 

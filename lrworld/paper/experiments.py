@@ -17,6 +17,7 @@ from collections import defaultdict
 from functools import cache
 
 from lrworld.paper import figures as P
+from lrworld.prompts.variants import kind
 
 SHUFFLES = tuple(f"shuffle{s}" for s in range(1, 6))
 # printed figure -> the variants of the run that made it
@@ -58,8 +59,19 @@ def runs() -> dict[str, frozenset[tuple[str, str, str]]]:
 
 def prompts_per_model() -> dict[str, int]:
     """{paper model: the prompts its runs asked}, at the paper's question counts."""
+    return {m: sum(per.values()) for m, per in prompts_per_experiment().items()}
+
+
+def prompts_per_experiment() -> dict[str, dict[str, int]]:
+    """{paper model: {experiment (a variant's kind: zero_shot, noisy, shuffle, cot, kshot): the
+    prompts its runs of it asked}}, at the paper's question counts."""
     counts = P.question_counts()
-    return {m: sum(counts[d][meas] for d, meas, _ in cells) for m, cells in sorted(runs().items())}
+    out: dict[str, dict[str, int]] = {}
+    for m, cells in sorted(runs().items()):
+        per = out.setdefault(m, {})
+        for d, meas, v in sorted(cells):
+            per[kind(v)] = per.get(kind(v), 0) + counts[d][meas]
+    return out
 
 
 def variants_per_measure() -> dict[tuple[str, str], tuple[str, ...]]:

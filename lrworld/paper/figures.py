@@ -10,7 +10,8 @@ gold answer sits in slot k), `prompt_tokens_total` (Tables 16-17, counted by GPT
 `inference_time_s` (Table 18, its HH:MM:SS in seconds), `mean_x100` / `variance_x100` (Tables 6
 and 11, accuracy x100 over five shuffles); the ablations `score_text_only` / `score_text_visual` /
 `improvement_pct` (Table 4, and Table 25's `Improvement k` rows), `score` / `score_noisy` (Tables 5,
-23, 25), and LastFM's Table 7 (`count_*`, `questions`) and 8 (`score`). `models.tsv` is Table 15; `question_counts.tsv` the
+23, 25), Table 26's case study (`similarity_x100_slot<k>`, `gold_slot`, each GPT's `picked_slot`),
+and LastFM's Table 7 (`count_*`, `questions`) and 8 (`score`). `models.tsv` is Table 15; `question_counts.tsv` the
 questions per measure (see :func:`question_counts`).
 
 RANDOM's 0.1000 / 0.2500 are the expected values of a uniform pick over 10 / 4 options, not a run.

@@ -1,6 +1,7 @@
 """Prompt variants: the transforms that turn one measure's questions into a variant's prompts.
 
-A variant is a name in `config["variants"]`. Question files are never changed: every transform
+A variant is a name in `config["variants"]` (asked on every measure) or in a dataset's
+`extra_variants` (asked on the measures it names besides those; `measure_variants`). Question files are never changed: every transform
 runs at the prompts stage, on a copy of the question, and the prompt record's `answer_index` is
 what gets scored.
 
@@ -98,6 +99,23 @@ def kind(variant: str) -> str:
         if re.fullmatch(k.pattern, variant):
             return name
     raise ValueError(f"unknown prompt variant {variant!r}; known: {[k.pattern for _, k in VARIANT_KINDS.items()]}")
+
+
+def measure_variants(variants, dataset_cfg: dict, measure: str) -> list[str]:
+    """The variants one measure of a dataset is asked in: config `variants` (every measure's), then
+    the dataset's `extra_variants` for the measure. The one definition the graph's input functions,
+    `lrworld plan`, the checks at start and the release read."""
+    extra = (dataset_cfg.get("extra_variants") or {}).get(measure, ())
+    return [*variants, *(v for v in extra if v not in variants)]
+
+
+def all_variants(config: dict) -> list[str]:
+    """Every variant some measure of some dataset is asked in: config `variants` first."""
+    variants = list(config.get("variants", ["zero_shot"]))
+    for ds in (config.get("datasets") or {}).values():
+        for measure in ds.get("measures", ()):
+            variants += [v for v in measure_variants(variants, ds, measure) if v not in variants]
+    return variants
 
 
 def column_name(measure: str, variant: str) -> str:

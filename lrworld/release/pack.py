@@ -37,7 +37,7 @@ def _built(root: Path, dataset: str) -> tuple[dict, list[str], list[str]]:
 def pack(root: str | Path, dataset: str, out: str | Path) -> dict:
     root, out = Path(root), Path(out)
     subset, measures, variants = _built(root, dataset)
-    pairs = layout.pairs(dataset, measures, variants)
+    pairs = layout.pairs(dataset, measures, variants, subset["dataset"][dataset].get("extra_variants"))
     missing = [b for _, b in pairs if not (root / b).exists()]
     if missing:
         raise ReleaseError(f"{root / missing[0]}: missing ({len(missing)} release files are; build {dataset!r} first)")

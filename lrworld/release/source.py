@@ -24,7 +24,8 @@ def is_fetched(entry: dict) -> bool:
     return isinstance(entry["source"].get("benchmark"), dict)
 
 
-def problem(name: str, man: dict, folder, domain: str | None = None, measures=(), variants=()) -> str | None:
+def problem(name: str, man: dict, folder, domain: str | None = None, measures=(), variants=(),
+            extra_variants: dict | None = None) -> str | None:
     """One line naming the config key this release cannot serve, or None."""
     key = f"config: datasets.{name}"
     if domain is not None and domain != man["domain"]:
@@ -36,6 +37,10 @@ def problem(name: str, man: dict, folder, domain: str | None = None, measures=()
     if extra:
         return (f"config: variants: {extra[0]!r} has no prompts in the release {folder} of datasets.{name} "
                 f"(it has {man['variants']})")
+    for m, vs in (extra_variants or {}).items():
+        for v in vs:
+            if f"prompts/{m}/{v}.jsonl" not in man.get("files", {}):
+                return (f"{key}.extra_variants.{m}: {v!r} has no prompts for {m!r} in the release {folder}")
     return None
 
 
@@ -57,7 +62,7 @@ def check_pin(folder: str | Path, want: str | None) -> None:
                            f"(a changed release; `lrworld verify` on the folder lists its files)")
 
 
-def check(name: str, entry: dict, variants: list[str]) -> tuple[Path, dict | None]:
+def check(name: str, entry: dict, variants: list[str], extra_variants: dict | None = None) -> tuple[Path, dict | None]:
     """(release folder, manifest), or ConfigError naming the key the release cannot serve. A
     release at a URL is checked where it is fetched (its manifest: None here); once fetched, a
     pinned one is checked against its pin here too."""
@@ -78,15 +83,15 @@ def check(name: str, entry: dict, variants: list[str]) -> tuple[Path, dict | Non
         check_pin(folder, pin(entry))
     except ReleaseError as exc:
         raise ConfigError(f"config: datasets.{name}.source.release_sha256: {exc}") from None
-    line = problem(name, man, folder, entry["domain"], entry["measures"], variants)
+    line = problem(name, man, folder, entry["domain"], entry["measures"], variants, extra_variants)
     if line:
         raise ConfigError(line)
     return folder, man
 
 
-def files(dataset: str, measures, variants, results_paths: list[str]) -> list[str]:
+def files(dataset: str, measures, variants, results_paths: list[str], extra_variants: dict | None = None) -> list[str]:
     """The release paths behind these results paths, in order."""
-    by_built = {b: r for r, b in layout.pairs(dataset, measures, variants)}
+    by_built = {b: r for r, b in layout.pairs(dataset, measures, variants, extra_variants)}
     return [by_built[p] for p in results_paths]
 
 

@@ -4,10 +4,13 @@ report entries, and their inputs. Every analysis is switched on by config (varia
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from snakemake.io import expand, report
 
 from lrworld.core.schema import ConfigError
 from lrworld.models.registry import capabilities
+from lrworld.prompts.variants import kind as variant_kind
 from lrworld.workflow import resources
 
 A_OUT = "results/analysis/{dataset}"
@@ -34,8 +37,6 @@ class AnalysisPlan:
         cfg = plan.config["analysis"]
         self.cfg = cfg
         self.on = cfg["enabled"]
-        self.shuffles = plan.variants_of_kind("shuffle")
-        self.kshots = plan.variants_of_kind("kshot")
         for i, pair in enumerate(cfg["model_pairs"]):
             for k in ("small", "large"):
                 if pair[k] not in plan.config["models"]:
@@ -62,15 +63,20 @@ class AnalysisPlan:
             out += [f"{d}/{t}.csv" for t in ("scores", "slots", "popularity", "prompt_tokens", "latency")]
             if self.cfg["report_cards"]:
                 out += [f"results/analysis/{ds}/cards/{m}.html" for m in spec["measures"]]
-            if self.shuffles:
+            kinds = {variant_kind(v) for m in spec["measures"] for v in self.plan.measure_variants(ds, m)}
+            if "shuffle" in kinds:
                 out.append(f"{d}/position.csv")
-            if "noisy" in self.plan.variants and "zero_shot" in self.plan.variants:
+            if "noisy" in kinds and "zero_shot" in self.plan.variants:
                 out.append(f"{d}/noise_drop.csv")
             if self.model_pairs:
                 out.append(f"{d}/model_size.csv")
-            if self.kshots:
+            if "kshot" in kinds:
                 out.append(f"{d}/kshot.csv")
         return out
+
+    def shuffle_prompts(self, dataset: str) -> list[str]:
+        """The prompt files of every shuffle<s> cell of a dataset (its measures' own variants)."""
+        return [f for f in self.plan.prompt_files(dataset) if variant_kind(Path(f).stem) == "shuffle"]
 
     def question_files(self, dataset: str) -> list[str]:
         return expand("results/questions/{dataset}/{measure}.jsonl", dataset=dataset,

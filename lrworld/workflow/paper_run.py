@@ -6,22 +6,34 @@ from __future__ import annotations
 
 from lrworld.paper import experiments
 from lrworld.paper import figures as paper
+from lrworld.prompts.variants import kind
 from lrworld.workflow.plan import Plan
 
 
 def paper_run(plan: Plan, scale: dict) -> dict | None:
-    """{model: {paper_name, planned, paper}} (None: the config does not ask the paper's counts).
+    """{model: {paper_name, planned, paper, experiments: {variant kind: {planned, paper}}}} (None:
+    the config does not ask the paper's counts).
     `scale`: lrworld.workflow.scale.scale of the same plan."""
     if plan.config["questions"]["per_measure"] != paper.PAPER_COUNTS:
         return None
-    per_model = experiments.prompts_per_model()
-    variants = len(scale["variants"])
+    per_model = experiments.prompts_per_experiment()
 
-    def planned(model: str) -> int:
-        return variants * sum(plan.n_questions(ds, m) for ds in plan.datasets for m in plan.model_measures(model, ds))
+    def planned(model: str) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for ds in plan.datasets:
+            for m in plan.model_measures(model, ds):
+                for v in plan.measure_variants(ds, m):
+                    out[kind(v)] = out.get(kind(v), 0) + plan.n_questions(ds, m)
+        return out
 
-    return {m: {"paper_name": name, "planned": planned(m), "paper": per_model.get(name, 0)}
-            for m, name in plan.paper_names().items() if name and name != paper.RANDOM}
+    res = {}
+    for m, name in plan.paper_names().items():
+        if name and name != paper.RANDOM:
+            mine, theirs = planned(m), per_model.get(name, {})
+            res[m] = {"paper_name": name, "planned": sum(mine.values()), "paper": sum(theirs.values()),
+                      "experiments": {e: {"planned": mine.get(e, 0), "paper": theirs.get(e, 0)}
+                                      for e in sorted({*mine, *theirs}, key=lambda e: (e != "zero_shot", e))}}
+    return res
 
 
 def format_paper_run(res: dict | None) -> str:
@@ -30,5 +42,6 @@ def format_paper_run(res: dict | None) -> str:
     lines = ["the paper's own run, per model (lrworld.paper.experiments): prompts planned here / asked by the paper"]
     for m, r in res.items():
         ratio = f" ({r['planned'] / r['paper']:.1f}x)" if r["paper"] else " (the paper did not run it)"
-        lines.append(f"  {m} ({r['paper_name']}): {r['planned']:,} / {r['paper']:,}{ratio}")
+        per = ", ".join(f"{e} {n['planned']:,} / {n['paper']:,}" for e, n in r["experiments"].items())
+        lines.append(f"  {m} ({r['paper_name']}): {r['planned']:,} / {r['paper']:,}{ratio}: {per}")
     return "\n".join(lines)

@@ -26,7 +26,7 @@ from lrworld.core.package_files import packaged
 from lrworld.prompts.render import template_id
 from lrworld.release import layout as release_layout, source as release_source
 from lrworld.paper import figures as paper
-from lrworld.prompts.variants import kind as variant_kind, template_variant
+from lrworld.prompts.variants import all_variants, measure_variants, template_variant
 from lrworld.workflow import code, resources
 from lrworld.workflow.analysis import AnalysisPlan
 from lrworld.workflow.docs import DocsPlan
@@ -49,7 +49,9 @@ class Plan:
         self.root = Path(root)
         self.datasets = config["datasets"]
         self.models = enabled_models(config)
-        self.variants = config["variants"]
+        self.variants = config["variants"]  # every measure's; a dataset's extra_variants add to a measure's
+        self.all_variants = all_variants(config)
+        self.extra_variants = [v for v in self.all_variants if v not in self.variants]
         self.measures = sorted({m for ds in self.datasets.values() for m in ds["measures"]})
         self.cache_dir = config["cache_dir"]
         self.digests = DigestStore()
@@ -66,7 +68,7 @@ class Plan:
         self.gt = self._groundtruth()
         self.gt_measures = [m for m in self.measures if m in self.gt_artifacts]
         # datasets scored from a release (source: {benchmark: ...}): {name: (folder, manifest)}
-        self.benchmarks = {name: release_source.check(name, ds, self.variants)
+        self.benchmarks = {name: release_source.check(name, ds, self.variants, ds.get("extra_variants"))
                            for name, ds in self.datasets.items() if release_source.is_benchmark(ds)}
         self.analysis = AnalysisPlan(self)
         self.llara = LlaraPlan(self)
@@ -267,7 +269,8 @@ class Plan:
         patterns = {"data": release_layout.DATA, "questions": release_layout.QUESTIONS,
                     "prompts": release_layout.PROMPTS}[kind].values()
         outputs = [p.format(**dict(wc.items())) for p in patterns]
-        rels = release_source.files(wc.dataset, self.datasets[wc.dataset]["measures"], self.variants, outputs)
+        ds = self.datasets[wc.dataset]
+        rels = release_source.files(wc.dataset, ds["measures"], self.variants, outputs, ds.get("extra_variants"))
         return ([] if man is None else [str(folder / r) for r in rels]), rels
 
     def release_digests(self, kind: str, wc) -> dict[str, str]:
@@ -379,16 +382,20 @@ class Plan:
         planned = self.datasets[dataset]["measures"]
         return list(planned) if named is None else [m for m in planned if m in named.get(dataset, ())]
 
-    def prompt_files(self, dataset: str, variants=None, model: str | None = None) -> list[str]:
-        """A dataset's prompt files (those of the measures `model` answers, if given)."""
-        variants = self.variants if variants is None else variants
-        measures = self.datasets[dataset]["measures"] if model is None else self.model_measures(model, dataset)
-        return self._listed(("prompts", dataset, model, *variants), lambda: expand(
-            "results/prompts/{dataset}/{measure}/{variant}.jsonl", dataset=dataset,
-            measure=measures, variant=variants))
+    def measure_variants(self, dataset: str, measure: str) -> list[str]:
+        """The variants a measure of a dataset is asked in: `variants`, then its `extra_variants`."""
+        return measure_variants(self.variants, self.datasets[dataset], measure)
 
-    def variants_of_kind(self, kind: str) -> list[str]:
-        return [v for v in self.variants if variant_kind(v) == kind]
+    def _cells(self, dataset: str, measures, variants=None) -> list[tuple[str, str]]:
+        """(measure, variant) of these measures: each measure's own variants, or `variants` for all."""
+        return [(m, v) for m in measures for v in (self.measure_variants(dataset, m) if variants is None else variants)]
+
+    def prompt_files(self, dataset: str, variants=None, model: str | None = None) -> list[str]:
+        """A dataset's prompt files (those of the measures `model` answers, if given): each measure's
+        variants, or `variants` on every measure."""
+        measures = self.datasets[dataset]["measures"] if model is None else self.model_measures(model, dataset)
+        return self._listed(("prompts", dataset, model, None if variants is None else tuple(variants)), lambda: [
+            f"results/prompts/{dataset}/{m}/{v}.jsonl" for m, v in self._cells(dataset, measures, variants)])
 
     # -- answers -----------------------------------------------------------------------------------
     def scopes(self) -> list[str]:
@@ -436,11 +443,9 @@ class Plan:
         return self.llara.answer_inputs(scope, model) if track == "llara" else []
 
     def responses_files(self, dataset: str, variants=None) -> list[str]:
-        variants = self.variants if variants is None else variants
-        return self._listed(("responses", dataset, *variants), lambda: [
-            f for model in self.models for f in expand(
-                "results/responses/{dataset}/{model}/{measure}/{variant}.jsonl", dataset=dataset, model=model,
-                measure=self.model_measures(model, dataset), variant=variants)])
+        return self._listed(("responses", dataset, None if variants is None else tuple(variants)), lambda: [
+            f"results/responses/{dataset}/{model}/{m}/{v}.jsonl" for model in self.models
+            for m, v in self._cells(dataset, self.model_measures(model, dataset), variants)])
 
     # -- scores and tables -------------------------------------------------------------------------
     # One score job per (dataset, model, measure) over its variants: a quarter of the
@@ -454,6 +459,14 @@ class Plan:
 
     # the job's clock record (start, end, host): one per score job, which every variant's record cites
     SCORE_JOB = "results/provenance/{dataset}/{model}/{measure}.score-job.json"
+    # a measure's extra_variants: one `score_extra` job per (dataset, model, measure, variant)
+    EXTRA_CELL = "{dataset}/{model}/{measure}/{variant}"
+    EXTRA_SCORE_JOB = f"results/provenance/{EXTRA_CELL}.score-job.json"
+
+    def score_job(self, dataset: str, model: str, measure: str, variant: str) -> str:
+        """The clock record of the job that scores a cell: its measure's score job, or its own."""
+        pattern = self.SCORE_JOB if variant in self.variants else self.EXTRA_SCORE_JOB
+        return pattern.format(dataset=dataset, model=model, measure=measure, variant=variant)
 
     def score_outputs(self) -> dict:
         """The `score` rule's outputs: each variant's responses and score (the same paths as when
@@ -464,7 +477,7 @@ class Plan:
             out.update({f"responses_{v}": f"results/responses/{cell}.jsonl", f"score_{v}": f"results/scores/{cell}.json"})
         return {**out, "job": self.SCORE_JOB}
 
-    def score_replies(self, wc) -> dict:
+    def score_replies(self, wc, variants=None) -> dict:
         """{variant: digest of its cached replies} from the answer summary (a `score` param): the
         summary is an ancient input, so another measure's re-ask leaves this score alone, but a
         reply of its own changed in the cache re-runs it. Read once the summary exists (before,
@@ -478,7 +491,8 @@ class Plan:
             got = self._json_as_it_is(replies_record(self.cache_dir, "lrworld", wc.dataset, wc.model))
             if got is None:
                 raise FileOrDirectoryNotFoundError(path)
-        return {v: got.get(f"results/prompts/{wc.dataset}/{wc.measure}/{v}.jsonl") for v in self.variants}
+        return {v: got.get(f"results/prompts/{wc.dataset}/{wc.measure}/{v}.jsonl")
+                for v in (self.variants if variants is None else variants)}
 
     def _json_as_it_is(self, path: Path):
         """A JSON file's content (None if absent), parsed once per version of the file: every score
@@ -496,9 +510,8 @@ class Plan:
 
     def score_files(self, dataset: str) -> list[str]:
         return self._listed(("scores", dataset), lambda: [
-            f for model in self.models for f in expand(
-                "results/scores/{dataset}/{model}/{measure}/{variant}.json", dataset=dataset, model=model,
-                measure=self.model_measures(model, dataset), variant=self.variants)])
+            f"results/scores/{dataset}/{model}/{m}/{v}.json" for model in self.models
+            for m, v in self._cells(dataset, self.model_measures(model, dataset))])
 
     def table_records(self, dataset: str) -> list[str]:
         """The provenance record of every score of a dataset (what its table's record cites)."""
@@ -518,7 +531,7 @@ class Plan:
                           subcategory="{dataset}", labels={"model": "{model}", "measure": "{measure}", "variant": v})
                 for v in self.variants}
 
-    def record_files(self, dataset: str, model: str, measure: str) -> dict:
+    def record_files(self, dataset: str, model: str, measure: str, variants=None) -> dict:
         """The chain of each variant's score of a (dataset, model, measure), by role
         (lrworld/provenance/record.py), plus the raw and metadata files at its end. The record job
         declares only the score job's clock record (written last by the job that writes the
@@ -535,10 +548,11 @@ class Plan:
                   "items": f"results/data/{dataset}/items.parquet",
                   "ingest_report": f"results/data/{dataset}/ingest_report.json"}
         roles = {v: {"score": f"results/scores/{cell}/{v}.json",
-                     "score_job": self.SCORE_JOB.format(dataset=dataset, model=model, measure=measure),
+                     "score_job": self.score_job(dataset, model, measure, v),
                      "responses": f"results/responses/{cell}/{v}.jsonl",
                      "prompts": f"results/prompts/{dataset}/{measure}/{v}.jsonl",
-                     "template": self.template(dataset, measure, v), **shared} for v in self.variants}
+                     "template": self.template(dataset, measure, v), **shared}
+                 for v in (self.variants if variants is None else variants)}
         return {"roles": roles, **self._chain_end(dataset)}
 
     def _chain_end(self, dataset: str) -> dict:
@@ -559,11 +573,11 @@ class Plan:
                                          if rule.script else [])
         return self._chain_code
 
-    def provenance_config(self, dataset: str, model: str, measure: str) -> dict[str, dict]:
+    def provenance_config(self, dataset: str, model: str, measure: str, variants=None) -> dict[str, dict]:
         """{variant: the config subset that shaped its score} (hashed and shown in its record)."""
         return {v: {"seed": self.config["seed"], "questions": self.config["questions"], "measure": measure,
                     "variant": v, "dataset": {dataset: self.datasets[dataset]},
-                    "model": {model: self.model_params(model)}} for v in self.variants}
+                    "model": {model: self.model_params(model)}} for v in (self.variants if variants is None else variants)}
 
     def provenance_table_config(self, dataset: str) -> dict:
         return {"seed": self.config["seed"], "questions": self.config["questions"], "variants": self.variants,

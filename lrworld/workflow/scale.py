@@ -1,5 +1,5 @@
 """`lrworld plan`: what a config asks before any data exists: per dataset, its questions (the
-config's count per measure, or the paper's), prompts (x variants), answers (x models), and the
+config's count per measure, or the paper's), prompts (x each measure's variants), answers (x models), and the
 main jobs (questions, prompts, answer, score), so the paper's scale is known before a cluster run.
 
 Counts are what the config asks; a dataset with fewer eligible users gets fewer questions (its
@@ -41,16 +41,20 @@ def scale(directory: str | Path = ".", cli_files=(), paper_models: bool = False,
     out = {"variants": variants, "models": models, "datasets": {}}
     for ds, spec in plan.datasets.items():
         per = {m: plan.n_questions(ds, m) for m in spec["measures"]}
+        asked = {m: plan.measure_variants(ds, m) for m in spec["measures"]}
         known = all(n is not None for n in per.values())
         questions = sum(per.values()) if known else None
         out["datasets"][ds] = {
             "paper_table": paper_dataset(spec), "questions_per_measure": per, "questions": questions,
-            "prompts": None if questions is None else questions * len(variants),
-            "answers": None if questions is None else len(variants) * sum(
-                per[m] for model in models for m in plan.model_measures(model, ds)),
-            "jobs": {"questions": len(per), "prompts": len(per) * len(variants),
+            "extra_variants": {m: vs[len(variants):] for m, vs in asked.items() if len(vs) > len(variants)},
+            "prompts": None if questions is None else sum(per[m] * len(asked[m]) for m in per),
+            "answers": None if questions is None else sum(
+                per[m] * len(asked[m]) for model in models for m in plan.model_measures(model, ds)),
+            # one score job per (model, measure) over `variants`, one per cell of an extra variant
+            "jobs": {"questions": len(per), "prompts": sum(len(vs) for vs in asked.values()),
                      "answer": sum(1 for model in models if plan.model_measures(model, ds)),
-                     "score": sum(len(plan.model_measures(model, ds)) for model in models)}}
+                     "score": sum(1 + len(asked[m]) - len(variants) for model in models
+                                  for m in plan.model_measures(model, ds))}}
     known = [d for d in out["datasets"].values() if d["questions"] is not None]
     out["total"] = {k: sum(d[k] for d in known) for k in ("questions", "prompts", "answers")}
     out["total"]["jobs"] = sum(sum(d["jobs"].values()) for d in out["datasets"].values())
@@ -66,11 +70,15 @@ def format_scale(res: dict) -> str:
              n(d["answers"]), f"{d['jobs']['questions']} + {d['jobs']['prompts']} + {d['jobs']['answer']} + "
                               f"{d['jobs']['score']}"] for ds, d in res["datasets"].items())
     t = res["total"]
+    extra = any(d["extra_variants"] for d in res["datasets"].values())
     lines = [f"{len(res['models'])} models ({', '.join(res['models'])}) x {len(res['variants'])} variants "
-             f"({', '.join(res['variants'])})", ""]
+             f"({', '.join(res['variants'])})" + (" on every measure, with the extra_variants below" if extra else ""), ""]
     lines += pipe_table(head, rows, right=[False, False] + [True] * 5)
     lines += ["", f"total: {t['questions']:,} questions, {t['prompts']:,} prompts, {t['answers']:,} answers, "
                   f"{t['jobs']:,} question, prompt, answer and score jobs"]
     for ds, d in res["datasets"].items():
         lines.append(f"{ds}: " + ", ".join(f"{m} {n(c)}" for m, c in d["questions_per_measure"].items()))
+    for ds, d in res["datasets"].items():
+        if d["extra_variants"]:
+            lines.append(f"{ds} extra_variants: " + "; ".join(f"{m} +{', '.join(vs)}" for m, vs in d["extra_variants"].items()))
     return "\n".join(lines)

@@ -1,6 +1,6 @@
 """`snakemake -n` with config/paper.yaml plans the paper's 31 measures (Amazon 11, Netflix 10,
 MovieLens-25M 10) and the two LastFM ones, fetching every URL source first, and not config.yaml's
-ML-100K (its datasets replace config.yaml's)."""
+ML-100K (its datasets replace config.yaml's); each measure in the variants the paper ran on it."""
 
 import re
 import shutil
@@ -9,6 +9,10 @@ import sys
 from pathlib import Path
 
 import yaml
+
+from lrworld.paper import experiments
+from lrworld.data.paper_dataset import paper_dataset
+from tests.graph import job_counts
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -41,3 +45,12 @@ def test_paper_config_plans_every_measure(tmp_path):
     assert fetched == {"amazon", "netflix", "ml25m"}  # config.yaml's ml100k is not planned
     assert set(re.findall(r"output: results/data/([^/]+)/interactions\.parquet", out)) == set(paper["datasets"])
     assert set(re.findall(r"output: results/raw/([^/]+)/metadata/manifest\.json", out)) == {"amazon", "ml25m", "lastfm"}
+    # the paper's variants per (dataset, measure), as lrworld.paper.experiments reads them from its
+    # tables: one prompt file, and for an extra variant one score_extra job, per cell
+    prompts = set(re.findall(r"output: results/prompts/([^/]+)/([a-z_0-9]+)/([a-z_0-9]+)\.jsonl", out))
+    by_paper = {}
+    for ds, m, v in prompts:
+        by_paper.setdefault((paper_dataset(paper["datasets"][ds]), m), set()).add(v)
+    assert by_paper == {k: set(v) for k, v in experiments.variants_per_measure().items()}
+    counts = job_counts(proc.stdout)
+    assert (counts["score"], counts["score_extra"]) == (33, 8 + 3 * 5 + 2)  # RANDOM, the one enabled model

@@ -1,7 +1,5 @@
 """The paper's ablation and LastFM tables as transcribed in lrworld/paper/figures.tsv (Tables 4, 5,
-7, 8, 23, 25), re-read from the paper's own text cell by cell, so a typo in the data fails here.
-Table 26 (one Netflix question's candidates and the GPTs' picks) is a case study with no figure
-to stand beside a run, and is not transcribed."""
+7, 8, 23, 25, 26), re-read from the paper's own text cell by cell, so a typo in the data fails here."""
 
 from __future__ import annotations
 
@@ -109,3 +107,20 @@ def test_tables_7_and_8_lastfm(seed):
         for model, v in zip(heads, _cells(block, label, 6)):
             printed[("lastfm", ROW[model], measure, "score")] = v
     _same(_ours("8"), printed)
+
+
+def test_table_26_case_study(seed):
+    # one Netflix mem_item_item question: each slot's similarity to the target (x100), the gold's
+    # slot, and each GPT's pick (Table 5's models)
+    block = seed[seed.index("Table 26. A Case Study"):seed.index("Table 27. A Brief Summary")]
+    cell = r"(?:[^|\\]|\\\|)+"  # a title may hold escaped pipes (Dramas\|Thrillers)
+    sims = re.findall(rf"\| (\d+)(?: \(Ground Truth\))? \| {cell}\| {cell}\| ({NUMBER}) \|", block)
+    printed = {("netflix", "", "mem_item_item", f"similarity_x100_slot{k}"): v for k, v in sims}
+    printed[("netflix", "", "mem_item_item", "gold_slot")] = re.search(r"\| (\d+) \(Ground Truth\)", block).group(1)
+    for model, slot in re.findall(r"\| (GPT-[\w.-]+) \| (\d+)\b", block):
+        printed[("netflix", ROW.get(model, model), "mem_item_item", "picked_slot")] = slot
+    assert len(printed) == 10 + 1 + 5
+    _same(_ours("26"), printed)
+    # its models are Table 5's, whose zero-shot figures stand beside the same runs
+    assert {m for (_, m, _, metric) in printed if metric == "picked_slot"} == {
+        r["model"] for r in P.figures() if r["paper_table"] == "5" and r["dataset"] == "netflix"} - {"Mistral"}

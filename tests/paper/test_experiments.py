@@ -39,3 +39,10 @@ def test_prompts_per_model():
     assert got["Llama3-70B"] == got["Qwen2-72B"] == 17_593 + 16_170 + 3 * 488
     assert got["GPT-3.5-Turbo"] == 38_241 and got["Falcon"] == 38_241 + 4_455
     assert sum(got.values()) == 608_427  # answers over the 18 models
+
+
+def test_prompts_per_experiment():
+    per = E.prompts_per_experiment()
+    assert per["Llama-3"] == {"zero_shot": 38_485, "noisy": 16_170, "shuffle": 4_455, "cot": 488, "kshot": 488}
+    assert per["GPT-4"] == {"zero_shot": 305 + 454}
+    assert {m: sum(v.values()) for m, v in per.items()} == E.prompts_per_model()
