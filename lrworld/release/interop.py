@@ -16,7 +16,7 @@ import yaml
 from lrworld.audit import shortcuts
 from lrworld.core import io
 from lrworld.questions import witnesses
-from lrworld.prompts.variants import generates
+from lrworld.prompts.variants import generates, measure_variants
 from lrworld.scoring import parse as parse_module
 
 PARQUET = "parquet/{measure}.parquet"
@@ -25,11 +25,23 @@ INSPECT = "inspect_task.py"
 COLUMNS = ["qid", "variant", "prompt", "labels", "candidates", "answer_index", "prompt_sha256"]
 
 
+def variants_of(manifest: dict, measure: str) -> list[str]:
+    """The variants a measure's prompts were built in: the release's `variants` and its dataset
+    entry's `extra_variants` for the measure (lrworld.prompts.variants.measure_variants, as scored)."""
+    entry = ((manifest.get("config") or {}).get("dataset") or {}).get(manifest["dataset"]) or {}
+    return measure_variants(list(manifest["variants"]), entry, measure)
+
+
+def all_variants(manifest: dict) -> list[str]:
+    """Every variant some measure of the release has, the release's `variants` first."""
+    return list(dict.fromkeys(v for m in manifest["measures"] for v in [*manifest["variants"], *variants_of(manifest, m)]))
+
+
 def tables(folder: Path, manifest: dict) -> dict[str, pd.DataFrame]:
     """{measure: its prompts of every variant}, in the order of the release's prompt files."""
     out = {}
     for m in manifest["measures"]:
-        rows = [r for v in manifest["variants"] for r in io.read_jsonl(folder / f"prompts/{m}/{v}.jsonl")]
+        rows = [r for v in variants_of(manifest, m) for r in io.read_jsonl(folder / f"prompts/{m}/{v}.jsonl")]
         out[m] = pd.DataFrame([{c: r.get(c) for c in COLUMNS} for r in rows], columns=COLUMNS)
     return out
 
@@ -320,7 +332,7 @@ def card(manifest: dict, measures: list[str], tasks: list[str] = (), by_measure:
     """`backed`: measure -> how many sources back its golds (`questions.witnesses.summary`)."""
     ds = manifest["dataset"]
     by_measure = by_measure or {}
-    variants = list(manifest["variants"])
+    variants = all_variants(manifest)
     header = {"configs": [{"config_name": m, "data_files": [{"split": "test", "path": PARQUET.format(measure=m)}]}
                           for m in measures],
               "license": "other", "task_categories": ["multiple-choice", "text-generation"],
@@ -398,9 +410,10 @@ def write(folder: Path, manifest: dict) -> list[str]:
     (folder / "lm_eval").mkdir(exist_ok=True)
     ds, tasks = manifest["dataset"], []
     answerable = [m for m, df in by_measure.items() if single_answer(df)]
-    for v in manifest["variants"]:
+    variants = all_variants(manifest)
+    for v in variants:
         of_variant = []
-        for m in answerable:
+        for m in (m for m in answerable if v in variants_of(manifest, m)):
             task = lm_eval_task(ds, m, v)
             text = yaml.safe_dump(task, sort_keys=False)
             # lm-eval's `!function` tag (not plain YAML): the table beside the release, one variant's rows
@@ -419,14 +432,14 @@ def write(folder: Path, manifest: dict) -> list[str]:
         tasks += of_variant
     if tasks:
         utils = [LM_EVAL_UTILS] + [f"def only_{v}(docs):\n    return docs.filter(lambda d: d['variant'] == {v!r})\n"
-                                   for v in manifest["variants"]]
+                                   for v in variants]
         (folder / "lm_eval/utils.py").write_text("\n".join(utils), encoding="utf-8")
         written.append("lm_eval/utils.py")
         (folder / PARSER).write_text(Path(parse_module.__file__).read_text(encoding="utf-8"), encoding="utf-8")
         written.append(PARSER)
         (folder / INSPECT).write_text(INSPECT_TASK.format(
-            dataset=ds, measures=answerable, variants=list(manifest["variants"]), metric=METRIC,
-            generating=[v for v in manifest["variants"] if generates(v)], gen_tokens=GEN_TOKENS), encoding="utf-8")
+            dataset=ds, measures=answerable, variants=variants, metric=METRIC,
+            generating=[v for v in variants if generates(v)], gen_tokens=GEN_TOKENS), encoding="utf-8")
         written.append(INSPECT)
     # the question reports the release carries (release/layout.py)
     reports = [io.read_json(p) for m in by_measure if (p := folder / f"questions/{m}.report.json").is_file()]

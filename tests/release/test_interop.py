@@ -105,3 +105,28 @@ def test_the_inspect_task_asks_the_prompt_up_to_its_options():
     assert ns["question"](row) == "History:\n1. X\n2. Y\n\nWhich next?"
     row = {"prompt": "Which genre?\nA. War\nB. Comedy\nC. Crime\nD. Horror\n\nAnswer:\n", "labels": list("ABCD")}
     assert ns["question"](row) == "Which genre?"
+
+
+def test_a_measures_extra_variants_are_exported_as_they_are_scored(tmp_path):
+    # mcq is asked in zero_shot and (extra_variants) shuffle1 and cot; hit10 in zero_shot only
+    man = {"dataset": "toy", "domain": "movie", "lrworld_version": "0.1.0", "measures": ["mcq", "hit10"],
+           "variants": ["zero_shot"], "audit": {"passed": True, "violations": 0}, "licences": {},
+           "config": {"dataset": {"toy": {"format": "ml-100k", "extra_variants": {"mcq": ["shuffle1", "cot"]}}}}}
+    for m, n, vs in (("mcq", 4, ["zero_shot", "shuffle1", "cot"]), ("hit10", 10, ["zero_shot"])):
+        (tmp_path / f"prompts/{m}").mkdir(parents=True, exist_ok=True)
+        for v in vs:
+            (tmp_path / f"prompts/{m}/{v}.jsonl").write_text(json.dumps(_prompt("q1", v, n, 1)) + "\n")
+    assert interop.variants_of(man, "mcq") == ["zero_shot", "shuffle1", "cot"]
+    assert interop.all_variants(man) == ["zero_shot", "shuffle1", "cot"]
+    written = interop.write(tmp_path, man)
+    assert [w for w in sorted(written) if w.startswith("lm_eval/lrworld")] == [
+        "lm_eval/lrworld_toy_hit10.yaml", "lm_eval/lrworld_toy_mcq.yaml", "lm_eval/lrworld_toy_mcq_cot.yaml",
+        "lm_eval/lrworld_toy_mcq_shuffle1.yaml"]
+    assert {"lm_eval/_lrworld_toy_shuffle1.yaml", "lm_eval/_lrworld_toy_cot.yaml"} <= set(written)
+    t = pq.read_table(tmp_path / "parquet/mcq.parquet").to_pylist()
+    assert [r["variant"] for r in t] == ["zero_shot", "shuffle1", "cot"]
+    # cot, asked on one measure only, is still a generation task there
+    cot = yaml.safe_load((tmp_path / "lm_eval/lrworld_toy_mcq_cot.yaml").read_text().replace("!function ", ""))
+    assert cot["output_type"] == "generate_until"
+    assert "def only_shuffle1(docs)" in (tmp_path / "lm_eval/utils.py").read_text()
+    assert "'shuffle1'" in (tmp_path / "inspect_task.py").read_text()
