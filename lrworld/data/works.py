@@ -67,73 +67,116 @@ def _conflict(a: dict, b: dict) -> bool:
     return any(k in b and b[k] != v for k, v in a.items())
 
 
-def work_groups(items: pd.DataFrame, report: dict | None = None) -> list[list[str]]:
-    """Groups (two or more ids, canonical first) of items that are one work. `report`, when given,
-    gets every group's basis and what was kept apart."""
-    report = {} if report is None else report
-    n = len(items)
-    ext = _ids_of(items)
-    ids = items["item_id"].astype(str).tolist()
-    parent = list(range(n))
+class _Union:
+    """Union-find over item rows; `basis` holds what first joined a group, under the root it had then."""
 
-    def find(k):
+    def __init__(self, n: int):
+        self.parent = list(range(n))
+        self.basis: dict[int, str] = {}
+
+    def find(self, k: int) -> int:
+        parent = self.parent
         while parent[k] != k:
             parent[k] = parent[parent[k]]
             k = parent[k]
         return k
 
-    basis: dict[int, str] = {}
-    # 1. one external id, one work (whatever the titles)
+    def join(self, k: int, j: int, basis: str) -> None:
+        """k's group into j's; j's root keeps the first basis it got."""
+        self.parent[self.find(k)] = self.find(j)
+        self.basis.setdefault(self.find(j), basis)
+
+
+def work_groups(items: pd.DataFrame, report: dict | None = None) -> list[list[str]]:
+    """Groups (two or more ids, canonical first) of items that are one work. `report`, when given,
+    gets every group's basis and what was kept apart."""
+    report = {} if report is None else report
+    ext = _ids_of(items)
+    ids = items["item_id"].astype(str).tolist()
+    union = _Union(len(items))
+    _join_by_external_id(ext, union)
+    kept_apart, damaged = [], 0
+    if "year" in items and "title" in items:
+        kept_apart, damaged = _join_by_title_year(items, ids, ext, union)
+    out, how = _groups_in_id_order(ids, union)
+    report.update({"basis": how, "kept_apart": kept_apart, "damaged_titles_not_merged": damaged})
+    return out
+
+
+def _join_by_external_id(ext: list[dict], union: _Union) -> None:
+    """One external id, one work (whatever the titles), unless another external id both have differs."""
     first: dict[tuple, int] = {}
     for k, e in enumerate(ext):
         for c, v in e.items():
             j = first.setdefault((c, v), k)
-            if j != k and not _conflict(ext[find(j)], e):
-                parent[find(k)] = find(j)
-                basis.setdefault(find(j), c)
-    # 2. title + year, only for exact, undamaged titles, and never across two external ids
-    kept_apart, damaged = [], 0
-    if "year" in items and "title" in items:
-        bad = items["title_damaged"].fillna(False).astype(bool).tolist() if "title_damaged" in items else [False] * n
-        by_key: dict[str, list[int]] = {}
-        for k, (t, y) in enumerate(zip(items["title"], items["year"])):
-            if y is None or pd.isna(y) or not str(t).strip():
-                continue
-            if bad[k]:
-                damaged += 1
-                continue
-            by_key.setdefault(f"{display_key(t)}|{int(y)}", []).append(k)
-        for key, rows in by_key.items():
-            if len(rows) < 2:
-                continue
-            merged_ids: dict = {}
-            for r in rows:
-                for c, v in ext[r].items():
-                    merged_ids.setdefault(c, set()).add(v)
-            if any(len(v) > 1 for v in merged_ids.values()):
-                rows = [rows[k] for k in _order(pd.Series([ids[r] for r in rows]))]
-                # two external ids (Emma 1996: tt0116191, tt0118308): two works of one title
-                kept_apart.append(f"{items['title'].iat[rows[0]]} ({key.rsplit('|', 1)[1]}): "
-                                  + " / ".join(f"{ids[r]}" + (f" ({', '.join(f'{c} {v}' for c, v in ext[r].items())})"
-                                                              if ext[r] else "") for r in rows))
-                continue
-            for r in rows[1:]:
-                if find(r) != find(rows[0]):
-                    parent[find(r)] = find(rows[0])
-                    basis.setdefault(find(rows[0]), "title_year")
+            if j != k and not _conflict(ext[union.find(j)], e):
+                union.join(k, j, c)
+
+
+def _by_title_year(items: pd.DataFrame) -> tuple[dict[str, list[int]], int]:
+    """(display key|year -> rows, titles flagged damaged): the rows a title + year may merge."""
+    n = len(items)
+    bad = items["title_damaged"].fillna(False).astype(bool).tolist() if "title_damaged" in items else [False] * n
+    by_key: dict[str, list[int]] = {}
+    damaged = 0
+    for k, (t, y) in enumerate(zip(items["title"], items["year"])):
+        if y is None or pd.isna(y) or not str(t).strip():
+            continue
+        if bad[k]:
+            damaged += 1
+            continue
+        by_key.setdefault(f"{display_key(t)}|{int(y)}", []).append(k)
+    return by_key, damaged
+
+
+def _join_by_title_year(items: pd.DataFrame, ids: list[str], ext: list[dict], union: _Union) -> tuple[list[str], int]:
+    """Title + year joins exact, undamaged titles, never across two external ids; returns (the
+    groups kept apart, as report lines; titles not merged as damaged)."""
+    by_key, damaged = _by_title_year(items)
+    kept_apart = []
+    for key, rows in by_key.items():
+        if len(rows) < 2:
+            continue
+        if _two_external_ids(rows, ext):
+            # two external ids (Emma 1996: tt0116191, tt0118308): two works of one title
+            kept_apart.append(_kept_apart_line(items, ids, ext, key, rows))
+            continue
+        for r in rows[1:]:
+            if union.find(r) != union.find(rows[0]):
+                union.join(r, rows[0], "title_year")
+    return kept_apart, damaged
+
+
+def _two_external_ids(rows: list[int], ext: list[dict]) -> bool:
+    """Whether the rows hold two values of one external id."""
+    merged_ids: dict = {}
+    for r in rows:
+        for c, v in ext[r].items():
+            merged_ids.setdefault(c, set()).add(v)
+    return any(len(v) > 1 for v in merged_ids.values())
+
+
+def _kept_apart_line(items: pd.DataFrame, ids: list[str], ext: list[dict], key: str, rows: list[int]) -> str:
+    """'Title (year): id (its external ids) / id ...', ids in numeric-aware order."""
+    rows = [rows[k] for k in _order(pd.Series([ids[r] for r in rows]))]
+    return (f"{items['title'].iat[rows[0]]} ({key.rsplit('|', 1)[1]}): "
+            + " / ".join(f"{ids[r]}" + (f" ({', '.join(f'{c} {v}' for c, v in ext[r].items())})"
+                                        if ext[r] else "") for r in rows))
+
+
+def _groups_in_id_order(ids: list[str], union: _Union) -> tuple[list[list[str]], dict[str, str]]:
+    """(groups of two or more ids, each and all in numeric-aware id order; canonical id -> basis)."""
     groups: dict[int, list[int]] = {}
-    for k in range(n):
-        groups.setdefault(find(k), []).append(k)
+    for k in range(len(ids)):
+        groups.setdefault(union.find(k), []).append(k)
     out, how = [], {}
     for root, rows in groups.items():
         if len(rows) > 1:
             gid = pd.Series([ids[r] for r in rows])
             g = [gid.iat[k] for k in _order(gid)]
             out.append(g)
-            how[g[0]] = basis.get(root, "title_year")
-    out = [out[k] for k in _order(pd.Series([g[0] for g in out]))]
-    report.update({"basis": how, "kept_apart": kept_apart, "damaged_titles_not_merged": damaged})
-    return out
+            how[g[0]] = union.basis.get(root, "title_year")
+    return [out[k] for k in _order(pd.Series([g[0] for g in out]))], how
 
 
 def title_year_only(report: dict) -> list[str]:

@@ -115,129 +115,213 @@ def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, m
     the gold-share cap (a dropped target's status says which)."""
     debias = debias or Debias()
     # the direction (target kind -> candidate kind) is the measure's registry entry's
-    gold = measures.by_id(measure).gold
-    tkind, ckind = gold.target, gold.candidate
+    direction = measures.by_id(measure).gold
+    tkind, ckind = direction.target, direction.candidate
     n_seeds = n_trainings(embeddings)
     t_ids, Ts = _matrices(embeddings, tkind, column, n_seeds)
     c_ids, Cs = _matrices(embeddings, ckind, column, n_seeds)
     c_pos = {cid: j for j, cid in enumerate(c_ids)}
-    kmeans_seed = int(rng_for(seed, dataset, measure, "kmeans").integers(2**31))
-    features = np.hstack(Ts) / np.sqrt(n_seeds)
     if max_visits is None:
         max_visits = 20 * n_targets
-    targets = kmeans_targets(features, k, max_visits, kmeans_seed, threads)
+    targets = _visits(Ts, k, max_visits, seed, dataset, measure, threads)
     counts = training_counts(interactions)
     cap = GoldCap(debias.cap(n_targets, HIT10))
+    ranks, lengths = _matched_ranks(debias, interactions, ckind, c_ids, display)
+    trained_c = eligible_by_count(c_ids, counts[ckind], min_interactions)
+    trained_t = eligible_by_count(t_ids, counts[tkind], min_interactions)
+    known = _known_of_targets(interactions, tkind, t_ids, targets)
+    key = _work_key(c_ids, display) if ckind == "item" else None
+    draw = _Negatives(seed, dataset, measure, n_candidates - 1, c_ids, c_pos, display, key, ranks, lengths)
+    rows = _Rows(measure, c_ids, margin)
+    tally = Counter({"skipped": 0, "rejected": 0, "kept": 0, "visited": 0, "few": 0, SEED_DISAGREEMENT: 0,
+                     MARGIN: 0, GOLD_SHARE: 0, NO_MATCH: 0, "agreeing": 0, "pool_top": 0})
+    for r, cl, dist in targets:
+        if tally["kept"] >= n_targets:
+            break
+        if not trained_t[r]:
+            tally["few"] += 1
+            continue
+        cos = np.stack([C @ T[r] for C, T in zip(Cs, Ts)])  # (trainings, entities), float64
+        target = str(t_ids[r])
+        in_pool = trained_c.copy()
+        in_pool[[c_pos[i] for i in known.get(target, set()) if i in c_pos]] = False
+        pool = np.flatnonzero(in_pool)
+        if len(pool) < n_positives + n_candidates - 1:
+            tally["skipped"] += 1
+            continue
+        ranked, gold, lead = _consensus_best(cos, pool)
+        eligible = _never_negative(in_pool, pool, ranked, cos, n_positives)
+        if cap.full(str(c_ids[gold])):
+            tally[GOLD_SHARE] += 1
+            rows.add(cl, target, dist, gold, cos, True, 0, 0, 0, lead, lead, GOLD_SHARE)
+            continue
+        drawn = draw.negatives(target, gold, eligible, known)
+        if drawn is None:
+            tally[NO_MATCH] += 1
+            rows.add(cl, target, dist, gold, cos, True, 0, 0, 0, lead, lead, NO_MATCH)
+            continue
+        negs, rej = drawn
+        if len(negs) < n_candidates - 1:
+            tally["skipped"] += 1
+            continue
+        tally["visited"] += 1
+        agreeing, on_top, mg, status = _agreement(cos, gold, negs, pool, lead, margin)
+        tally["agreeing"] += agreeing
+        tally["pool_top"] += on_top
+        if status != KEPT:
+            tally[status] += 1
+            rows.add(cl, target, dist, gold, cos, True, 0, agreeing, on_top, mg, lead, status)
+            continue
+        tally["rejected"] += rej
+        tally["kept"] += 1
+        cap.take(str(c_ids[gold]))
+        rank_of = {int(c): i for i, c in enumerate(ranked)}
+        for j, c in enumerate([gold, *negs]):
+            rows.add(cl, target, dist, c, cos, j == 0, rank_of[int(c)], agreeing, on_top, mg, lead, KEPT)
+    few_candidates = int((~trained_c).sum())
+    table = rows.frame()
+    # the report of the questions built from this table reads them (groundtruth/questions.py)
+    table["min_interactions"] = min_interactions
+    table["dropped_few_interactions"] = tally["few"]
+    table["candidates_few_interactions"] = few_candidates
+    return table, _stats(measure, k, n_seeds, margin, tally, draw.fallbacks, n_positives, column, min_interactions,
+                         few_candidates)
+
+
+def _visits(Ts: list[np.ndarray], k: int, max_visits: int, seed: int, dataset: str, measure: str,
+            threads: int) -> list:
+    """The targets to visit, in k-means round-robin order (kmeans_targets) over every training's
+    embeddings side by side."""
+    kmeans_seed = int(rng_for(seed, dataset, measure, "kmeans").integers(2**31))
+    features = np.hstack(Ts) / np.sqrt(len(Ts))
+    return kmeans_targets(features, k, max_visits, kmeans_seed, threads)
+
+
+def _matched_ranks(debias: Debias, interactions: pd.DataFrame, ckind: str, c_ids: np.ndarray,
+                   display: dict[str, str] | None) -> tuple[Ranks | None, Ranks | None]:
+    """(ranks by interactions, ranks by shown text length) the matched draw reads; None each where unused."""
     ranks = None
     if debias.matched:  # the counts a popularity answerer reads: every interaction
         ranks = Ranks(interactions[f"{ckind}_id"].astype(str).value_counts().to_dict(), [str(c) for c in c_ids])
     # item options are shown by title: their text length is matched too (the display key's)
     lengths = (Ranks({str(c): len(display.get(str(c), "")) for c in c_ids}, [str(c) for c in c_ids])
                if ranks is not None and display is not None and ckind == "item" else None)
-    fallbacks = Counter()
-    trained_c = eligible_by_count(c_ids, counts[ckind], min_interactions)
-    trained_t = eligible_by_count(t_ids, counts[tkind], min_interactions)
-    # only the targets' interactions: never a per-entity set of the whole data
+    return ranks, lengths
+
+
+def _known_of_targets(interactions: pd.DataFrame, tkind: str, t_ids: np.ndarray, targets: list) -> dict[str, set]:
+    """target id -> the candidates it interacted with, for the visited targets only (never a
+    per-entity set of the whole data)."""
     tcol, ccol = ("user_id", "item_id") if tkind == "user" else ("item_id", "user_id")
     sub = interactions[interactions[tcol].astype(str).isin({str(t_ids[r]) for r, _, _ in targets})]
-    known = {str(t): set(g.astype(str)) for t, g in sub.groupby(tcol, sort=False)[ccol]}
-    key = None
-    if display is not None and ckind == "item":
-        def key(c):
-            return enforced.work_key(c_ids[c], display)
-    cols = {c: [] for c in PROTO_COLUMNS}
+    return {str(t): set(g.astype(str)) for t, g in sub.groupby(tcol, sort=False)[ccol]}
 
-    def row(cl, target, dist, cand, cos, is_answer, rank, agreeing, on_top, mg, lead, status):
-        for name, v in zip(PROTO_COLUMNS, (measure, cl, target, dist, str(c_ids[cand]), float(cos.mean(axis=0)[cand]),
-                                           is_answer, rank, [float(x) for x in cos[:, cand]], agreeing, on_top, mg,
-                                           lead, margin, status)):
-            cols[name].append(v)
 
-    skipped = rejected = kept = visited = few = 0
-    counts = {SEED_DISAGREEMENT: 0, MARGIN: 0, GOLD_SHARE: 0, NO_MATCH: 0}
-    agreeing_total = pool_top_total = 0
-    for r, cl, dist in targets:
-        if kept >= n_targets:
-            break
-        if not trained_t[r]:
-            few += 1
-            continue
-        cos = np.stack([C @ T[r] for C, T in zip(Cs, Ts)])  # (trainings, entities), float64
-        in_pool = trained_c.copy()
-        in_pool[[c_pos[i] for i in known.get(str(t_ids[r]), set()) if i in c_pos]] = False
-        pool = np.flatnonzero(in_pool)
-        if len(pool) < n_positives + n_candidates - 1:
-            skipped += 1
-            continue
-        score = consensus_score(cos)
-        ranked = pool[np.lexsort((pool, -score[pool]))]
-        gold = int(ranked[0])
-        lead = float(score[gold] - score[ranked[1]])  # over the pool's consensus runner-up
-        # never a negative: a positive of the consensus or of any one training
-        eligible = in_pool.copy()
-        eligible[ranked[:n_positives]] = False
-        for c in cos:
-            eligible[pool[np.lexsort((pool, -c[pool]))][:n_positives]] = False
-        target = str(t_ids[r])
-        if cap.full(str(c_ids[gold])):
-            counts[GOLD_SHARE] += 1
-            row(cl, target, dist, gold, cos, True, 0, 0, 0, lead, lead, GOLD_SHARE)
-            continue
+def _consensus_best(cos: np.ndarray, pool: np.ndarray) -> tuple[np.ndarray, int, float]:
+    """(the pool by consensus score, best first, ties by code; the gold; its lead over the runner-up)."""
+    score = consensus_score(cos)
+    ranked = pool[np.lexsort((pool, -score[pool]))]
+    gold = int(ranked[0])
+    return ranked, gold, float(score[gold] - score[ranked[1]])
+
+
+def _never_negative(in_pool: np.ndarray, pool: np.ndarray, ranked: np.ndarray, cos: np.ndarray,
+                    n_positives: int) -> np.ndarray:
+    """The pool less every positive: the consensus's and each training's n_positives highest."""
+    eligible = in_pool.copy()
+    eligible[ranked[:n_positives]] = False
+    for c in cos:
+        eligible[pool[np.lexsort((pool, -c[pool]))][:n_positives]] = False
+    return eligible
+
+
+def _agreement(cos: np.ndarray, gold: int, negs: list[int], pool: np.ndarray, lead: float,
+               margin: float) -> tuple[int, int, float, str]:
+    """(trainings whose argmax of the question's options is the gold, trainings whose argmax of the
+    pool is the gold, the smallest of the lead and the gold's gap over each training's best
+    negative, the status: kept only when every training agrees by the margin)."""
+    gaps = cos[:, gold] - cos[:, negs].max(axis=1)  # per training: gold over the best shown negative
+    agreeing = int((gaps > 0).sum())
+    on_top = sum(int(pool[np.argmax(c[pool])]) == gold for c in cos)  # first max: smallest code on ties
+    mg = min(lead, float(gaps.min()))
+    status = SEED_DISAGREEMENT if agreeing < len(cos) else MARGIN if mg < margin else KEPT
+    return agreeing, on_top, mg, status
+
+
+def _work_key(c_ids: np.ndarray, display: dict[str, str] | None):
+    """Candidate code -> what a reader takes the item for (None without `display`)."""
+    if display is None:
+        return None
+
+    def key(c):
+        return enforced.work_key(c_ids[c], display)
+    return key
+
+
+class _Negatives:
+    """Each target's negatives: its own permutation of every candidate, uniform (first_eligible) or
+    matched by interactions (and item text length)."""
+
+    def __init__(self, seed: int, dataset: str, measure: str, n: int, c_ids: np.ndarray, c_pos: dict,
+                 display: dict[str, str] | None, key, ranks: Ranks | None, lengths: Ranks | None):
+        self.seed, self.dataset, self.measure, self.n = seed, dataset, measure, n
+        self.c_ids, self.c_pos, self.display, self.key = c_ids, c_pos, display, key
+        self.ranks, self.lengths = ranks, lengths
+        self.fallbacks = Counter()
+
+    def negatives(self, target: str, gold: int, eligible: np.ndarray, known: dict) -> tuple[list, int] | None:
+        """(negatives, look-alikes rejected), or None when no matched set exists."""
+        seed, dataset, measure = self.seed, self.dataset, self.measure
+        key, c_ids, c_pos = self.key, self.c_ids, self.c_pos
         order = rng_for(seed, dataset, measure, "negatives", target).permutation(len(c_ids))
         # an item reading like the gold, an earlier pick or an item the target met is taken (enforced.Met)
-        taken = [key(gold), *enforced.Met(known.get(target, ()), display).by_work] if key else ()
-        if ranks is not None:
-            drawn = matched([str(c_ids[i]) for i in order if eligible[i]], str(c_ids[gold]), n_candidates - 1, ranks,
+        taken = [key(gold), *enforced.Met(known.get(target, ()), self.display).by_work] if key else ()
+        if self.ranks is not None:
+            drawn = matched([str(c_ids[i]) for i in order if eligible[i]], str(c_ids[gold]), self.n, self.ranks,
                             rng_for(seed, dataset, measure, "matched", target),
-                            key=(lambda c: key(c_pos[c])) if key else None, taken=taken, lengths=lengths,
-                            fallbacks=fallbacks)
+                            key=(lambda c: key(c_pos[c])) if key else None, taken=taken, lengths=self.lengths,
+                            fallbacks=self.fallbacks)
             if drawn is None:
-                counts[NO_MATCH] += 1
-                row(cl, target, dist, gold, cos, True, 0, 0, 0, lead, lead, NO_MATCH)
-                continue
-            negs, rej = [c_pos[c] for c in drawn[0]], drawn[1]
-        else:
-            negs, rej = first_eligible(order, eligible, n_candidates - 1, key, taken)
-        if len(negs) < n_candidates - 1:
-            skipped += 1
-            continue
-        visited += 1
-        gaps = cos[:, gold] - cos[:, negs].max(axis=1)  # per training: gold over the best shown negative
-        agreeing = int((gaps > 0).sum())  # trainings whose argmax of the question's options is the gold
-        agreeing_total += agreeing
-        on_top = sum(int(pool[np.argmax(c[pool])]) == gold for c in cos)  # first max: smallest code on ties
-        pool_top_total += on_top
-        mg = min(lead, float(gaps.min()))
-        status = SEED_DISAGREEMENT if agreeing < n_seeds else MARGIN if mg < margin else KEPT
-        if status != KEPT:
-            counts[status] += 1
-            row(cl, target, dist, gold, cos, True, 0, agreeing, on_top, mg, lead, status)
-            continue
-        rejected += rej
-        kept += 1
-        cap.take(str(c_ids[gold]))
-        rank_of = {int(c): i for i, c in enumerate(ranked)}
-        for j, c in enumerate([gold, *negs]):
-            row(cl, target, dist, c, cos, j == 0, rank_of[int(c)], agreeing, on_top, mg, lead, KEPT)
-    table = pd.DataFrame(cols).astype({"cluster": "int64", "centroid_distance": "float64",
-                                       "cosine": "float64", "is_answer": bool, "rank": "int64",
-                                       "seeds_agreeing": "int64", "seeds_pool_argmax": "int64", "margin": "float64",
-                                       "consensus_margin": "float64", "min_margin": "float64"})
-    stats = {"measure": measure, "k": k, "seeds": n_seeds, "margin": margin, "n_targets": kept,
-             "considered": visited, "dropped_seed_disagreement": counts[SEED_DISAGREEMENT],
-             "dropped_margin": counts[MARGIN], "skipped": skipped,
-             "dropped_gold_share": counts[GOLD_SHARE], "dropped_no_matched_distractors": counts[NO_MATCH],
-             **fallbacks,
-             "seed_agreement": round(agreeing_total / (n_seeds * visited), 4) if visited else None,
-             "pool_argmax_agreement": round(pool_top_total / (n_seeds * visited), 4) if visited else None,
-             "n_positives": n_positives, "embedding": column, "negatives_rejected_same_text": rejected,
-             "min_interactions": min_interactions, "dropped_few_interactions": few,
-             "candidates_few_interactions": int((~trained_c).sum())}
-    # the report of the questions built from this table reads them (groundtruth/questions.py)
-    table["min_interactions"] = min_interactions
-    table["dropped_few_interactions"] = few
-    table["candidates_few_interactions"] = int((~trained_c).sum())
-    return table, stats
+                return None
+            return [c_pos[c] for c in drawn[0]], drawn[1]
+        return first_eligible(order, eligible, self.n, key, taken)
+
+
+class _Rows:
+    """The table's columns (PROTO_COLUMNS), a row at a time."""
+
+    def __init__(self, measure: str, c_ids: np.ndarray, margin: float):
+        self.measure, self.c_ids, self.margin = measure, c_ids, margin
+        self.cols = {c: [] for c in PROTO_COLUMNS}
+
+    def add(self, cl, target, dist, cand, cos, is_answer, rank, agreeing, on_top, mg, lead, status):
+        for name, v in zip(PROTO_COLUMNS, (self.measure, cl, target, dist, str(self.c_ids[cand]),
+                                           float(cos.mean(axis=0)[cand]), is_answer, rank,
+                                           [float(x) for x in cos[:, cand]], agreeing, on_top, mg, lead, self.margin,
+                                           status)):
+            self.cols[name].append(v)
+
+    def frame(self) -> pd.DataFrame:
+        return pd.DataFrame(self.cols).astype({"cluster": "int64", "centroid_distance": "float64",
+                                               "cosine": "float64", "is_answer": bool, "rank": "int64",
+                                               "seeds_agreeing": "int64", "seeds_pool_argmax": "int64",
+                                               "margin": "float64", "consensus_margin": "float64",
+                                               "min_margin": "float64"})
+
+
+def _stats(measure: str, k: int, n_seeds: int, margin: float, tally: Counter, fallbacks: Counter, n_positives: int,
+           column: str, min_interactions: int, few_candidates: int) -> dict:
+    visited = tally["visited"]
+    return {"measure": measure, "k": k, "seeds": n_seeds, "margin": margin, "n_targets": tally["kept"],
+            "considered": visited, "dropped_seed_disagreement": tally[SEED_DISAGREEMENT],
+            "dropped_margin": tally[MARGIN], "skipped": tally["skipped"],
+            "dropped_gold_share": tally[GOLD_SHARE], "dropped_no_matched_distractors": tally[NO_MATCH],
+            **fallbacks,
+            "seed_agreement": round(tally["agreeing"] / (n_seeds * visited), 4) if visited else None,
+            "pool_argmax_agreement": round(tally["pool_top"] / (n_seeds * visited), 4) if visited else None,
+            "n_positives": n_positives, "embedding": column, "negatives_rejected_same_text": tally["rejected"],
+            "min_interactions": min_interactions, "dropped_few_interactions": tally["few"],
+            "candidates_few_interactions": few_candidates}
 
 
 def all_prototypes(embeddings, interactions, n_targets, k=10, seed=0, n_positives=10, column="gmf", threads=1, *,

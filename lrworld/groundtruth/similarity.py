@@ -68,12 +68,7 @@ def similar_pairs(interactions: pd.DataFrame, kind: str, n_targets: int, thresho
     `debias`: negatives matched by interactions and the gold-share cap (lrworld/questions/distractors.py);
     a target so dropped keeps one row, its status `gold_share` or `no_matched_distractors`."""
     debias = debias or Debias()
-    if kind not in ("item", "user"):
-        raise ValueError(f"kind must be 'item' or 'user', got {kind!r}")
-    idx = index_interactions(interactions)
-    B = binary_matrix(idx)  # users x items
-    M = (B.T if kind == "item" else B).tocsr()
-    ids = idx.item_ids if kind == "item" else idx.user_ids
+    M, ids = _entity_matrix(interactions, kind)
     degree = np.diff(M.indptr)
     norms = np.sqrt(degree.astype(np.float64))
     rng = rng_for(seed, dataset, "similar_pairs", kind)
@@ -81,80 +76,133 @@ def similar_pairs(interactions: pd.DataFrame, kind: str, n_targets: int, thresho
     order = rng.permutation(eligible)
     n_neg = n_candidates - 1
     rows = []
-    skipped_no_pos = skipped_few_neg = visited = rejected = 0
+    skipped = Counter({"no_positive": 0, "few_negatives": 0, "same_work": 0})
+    visited = rejected = 0
     dropped = []
     key = (lambda c: enforced.work_key(ids[c], display)) if display is not None else None
-    skipped_same_work = 0
     cap = GoldCap(debias.cap(n_targets, HIT10))
+    ranks, lengths = _matched_ranks(debias, degree, ids, display)
+    fallbacks = Counter()
+    if max_visits is None:
+        max_visits = 20 * n_targets
+    for t, s in _target_cosines(M, order[:max_visits], norms, block, done=lambda: len(rows) >= n_targets):
+        if len(rows) >= n_targets:
+            break
+        visited += 1
+        s[t] = -np.inf  # never the target itself
+        pos = np.flatnonzero(s > threshold)
+        if len(pos) == 0:
+            skipped["no_positive"] += 1
+            continue
+        best = pos[np.argmax(s[pos])]  # first max = smallest code = smallest id (sorted codes)
+        if key and enforced.same_work(ids[best], ids[t], display):
+            # the gold would read like the target: no question a reader can answer
+            skipped["same_work"] += 1
+            continue
+        lead = float(s[best] - np.max(np.delete(s, [best, t]))) if len(s) > 2 else float("inf")
+        if lead < margin:
+            dropped.append((t, best, s[best], len(pos), lead, "margin"))
+            continue
+        if cap.full(int(best)):
+            dropped.append((t, best, s[best], len(pos), lead, "gold_share"))
+            continue
+        neg_pool, cutoff, rule = _negative_pool(s, t, best, threshold, n_neg, fallback_quantile)
+        if len(neg_pool) < n_neg:
+            skipped["few_negatives"] += 1
+            continue
+        draw = rng_for(seed, dataset, "similar_pairs", kind, "negatives", str(ids[t]))
+        # never a negative reading like the gold, another pick or the target (enforced.same_work)
+        taken = [key(best), key(t)] if key else ()
+        got = _drawn_negatives(neg_pool, best, n_neg, draw, key, taken, ranks, lengths, fallbacks)
+        if got is None:
+            dropped.append((t, best, s[best], len(pos), lead, "no_matched_distractors"))
+            continue
+        negs, rej = got
+        rejected += rej
+        if len(negs) < n_neg:
+            skipped["few_negatives"] += 1
+            continue
+        negs = np.asarray(negs)
+        cap.take(int(best))
+        rows.append((t, best, negs, s[best], s[negs], len(pos), cutoff, rule, lead))
+    stats = {"kind": kind, "n_entities": int(M.shape[0]), "n_eligible": int(len(eligible)),
+             "n_visited": visited, "n_targets": len(rows), "skipped_no_positive": skipped["no_positive"],
+             "skipped_few_negatives": skipped["few_negatives"],
+             "skipped_gold_same_work_as_target": skipped["same_work"],
+             "n_quantile_fallback": sum(r[7] == "below_quantile" for r in rows),
+             "negatives_rejected_same_text": rejected, **_dropped_counts(dropped, margin, fallbacks),
+             "threshold": threshold, "fallback_quantile": fallback_quantile, "min_degree": min_degree}
+    return _pairs_frame(kind, ids, rows, dropped), stats
+
+
+def _entity_matrix(interactions: pd.DataFrame, kind: str) -> tuple[sp.csr_matrix, np.ndarray]:
+    """(binary matrix with one row per entity of `kind`, the entities' ids by row)."""
+    if kind not in ("item", "user"):
+        raise ValueError(f"kind must be 'item' or 'user', got {kind!r}")
+    idx = index_interactions(interactions)
+    B = binary_matrix(idx)  # users x items
+    M = (B.T if kind == "item" else B).tocsr()
+    return M, idx.item_ids if kind == "item" else idx.user_ids
+
+
+def _matched_ranks(debias: Debias, degree: np.ndarray, ids, display: dict[str, str] | None):
+    """(ranks by interactions, ranks by shown text length) the matched draw reads; None each where unused."""
     ranks = Ranks(dict(enumerate(degree.tolist())), range(len(degree))) if debias.matched else None
     # item options are shown by title: their text length is matched too (the display key's)
     lengths = (Ranks({c: len(display.get(str(ids[c]), "")) for c in range(len(ids))}, range(len(ids)))
                if debias.matched and display is not None else None)
-    fallbacks = Counter()
-    if max_visits is None:
-        max_visits = 20 * n_targets
-    order = order[:max_visits]
+    return ranks, lengths
+
+
+def _target_cosines(M: sp.csr_matrix, order: np.ndarray, norms: np.ndarray, block: int, done):
+    """(target, its cosine row against every entity) in `order`, computed a block of rows at a
+    time; no block is computed once `done()`."""
     for start in range(0, len(order), block):
-        if len(rows) >= n_targets:
-            break
+        if done():
+            return
         blk = order[start:start + block]
         sims = cosine_rows(M, blk, norms)
         for j, t in enumerate(blk):
-            if len(rows) >= n_targets:
-                break
-            visited += 1
-            s = sims[j]
-            s[t] = -np.inf  # never the target itself
-            pos = np.flatnonzero(s > threshold)
-            if len(pos) == 0:
-                skipped_no_pos += 1
-                continue
-            best = pos[np.argmax(s[pos])]  # first max = smallest code = smallest id (sorted codes)
-            if key and enforced.same_work(ids[best], ids[t], display):
-                # the gold would read like the target: no question a reader can answer
-                skipped_same_work += 1
-                continue
-            lead = float(s[best] - np.max(np.delete(s, [best, t]))) if len(s) > 2 else float("inf")
-            if lead < margin:
-                dropped.append((t, best, s[best], len(pos), lead, "margin"))
-                continue
-            if cap.full(int(best)):
-                dropped.append((t, best, s[best], len(pos), lead, "gold_share"))
-                continue
-            cutoff, rule = float(threshold), "below_threshold"
+            yield t, sims[j]
+
+
+def _negative_pool(s: np.ndarray, t: int, best: int, threshold: float, n_neg: int,
+                   fallback_quantile: float | None) -> tuple[np.ndarray, float, str]:
+    """(pool, cutoff, rule): the entities at or below the threshold but the target; when fewer
+    than n_neg, those at or below the target's `fallback_quantile` cosine, if that is below the answer's."""
+    cutoff, rule = float(threshold), "below_threshold"
+    neg_pool = np.flatnonzero(s <= cutoff)
+    neg_pool = neg_pool[neg_pool != t]
+    if len(neg_pool) < n_neg and fallback_quantile is not None:
+        others = np.delete(s, t)
+        q = float(np.quantile(others, fallback_quantile))
+        if q < s[best]:
+            cutoff, rule = q, "below_quantile"
             neg_pool = np.flatnonzero(s <= cutoff)
             neg_pool = neg_pool[neg_pool != t]
-            if len(neg_pool) < n_neg and fallback_quantile is not None:
-                others = np.delete(s, t)
-                q = float(np.quantile(others, fallback_quantile))
-                if q < s[best]:
-                    cutoff, rule = q, "below_quantile"
-                    neg_pool = np.flatnonzero(s <= cutoff)
-                    neg_pool = neg_pool[neg_pool != t]
-            if len(neg_pool) < n_neg:
-                skipped_few_neg += 1
-                continue
-            draw = rng_for(seed, dataset, "similar_pairs", kind, "negatives", str(ids[t]))
-            # never a negative reading like the gold, another pick or the target (enforced.same_work)
-            taken = [key(best), key(t)] if key else ()
-            if ranks is not None:
-                got = matched([int(c) for c in neg_pool[draw.permutation(len(neg_pool))]], int(best), n_neg, ranks,
-                              draw, key, taken, lengths=lengths, fallbacks=fallbacks)
-                if got is None:
-                    dropped.append((t, best, s[best], len(pos), lead, "no_matched_distractors"))
-                    continue
-                negs, rej = got
-            else:
-                negs, rej = draw_distinct(neg_pool, n_neg, draw, key, taken)
-            rejected += rej
-            if len(negs) < n_neg:
-                skipped_few_neg += 1
-                continue
-            negs = np.asarray(negs)
-            cap.take(int(best))
-            rows.append((t, best, negs, s[best], s[negs], len(pos), cutoff, rule, lead))
+    return neg_pool, cutoff, rule
+
+
+def _drawn_negatives(neg_pool: np.ndarray, best: int, n_neg: int, draw: np.random.Generator, key, taken,
+                     ranks: Ranks | None, lengths: Ranks | None, fallbacks: Counter):
+    """(negatives, look-alikes rejected): matched by interactions with `ranks` (None when no
+    matched set exists), else uniform."""
+    if ranks is not None:
+        return matched([int(c) for c in neg_pool[draw.permutation(len(neg_pool))]], int(best), n_neg, ranks,
+                       draw, key, taken, lengths=lengths, fallbacks=fallbacks)
+    return draw_distinct(neg_pool, n_neg, draw, key, taken)
+
+
+def _dropped_counts(dropped: list[tuple], margin: float, fallbacks: Counter) -> dict:
+    """The stats of the dropped targets, per reason (and the matched draw's fallbacks)."""
+    return {"dropped_margin": sum(d[5] == "margin" for d in dropped), "margin": margin,
+            "dropped_gold_share": sum(d[5] == "gold_share" for d in dropped),
+            "dropped_no_matched_distractors": sum(d[5] == "no_matched_distractors" for d in dropped), **fallbacks}
+
+
+def _pairs_frame(kind: str, ids, rows: list[tuple], dropped: list[tuple]) -> pd.DataFrame:
+    """PAIR_COLUMNS: each kept target's answer and negatives, then one row per dropped target."""
     out = {c: [] for c in PAIR_COLUMNS}
-    n_fallback = sum(r[7] == "below_quantile" for r in rows)
     for t, best, negs, sb, sn, npos, cutoff, rule, lead in rows:
         cands = np.r_[best, negs]
         out["kind"] += [kind] * len(cands)
@@ -175,12 +223,4 @@ def similar_pairs(interactions: pd.DataFrame, kind: str, n_targets: int, thresho
     pairs["similarity"] = pairs["similarity"].astype("float64")
     pairs["is_answer"] = pairs["is_answer"].astype(bool)
     pairs["n_positives"] = pairs["n_positives"].astype("int64")
-    stats = {"kind": kind, "n_entities": int(M.shape[0]), "n_eligible": int(len(eligible)),
-             "n_visited": visited, "n_targets": len(rows), "skipped_no_positive": skipped_no_pos,
-             "skipped_few_negatives": skipped_few_neg, "skipped_gold_same_work_as_target": skipped_same_work,
-             "n_quantile_fallback": n_fallback,
-             "negatives_rejected_same_text": rejected, "dropped_margin": sum(d[5] == "margin" for d in dropped),
-             "margin": margin, "dropped_gold_share": sum(d[5] == "gold_share" for d in dropped),
-             "dropped_no_matched_distractors": sum(d[5] == "no_matched_distractors" for d in dropped), **fallbacks,
-             "threshold": threshold, "fallback_quantile": fallback_quantile, "min_degree": min_degree}
-    return pairs, stats
+    return pairs

@@ -45,46 +45,43 @@ def _contains(a, b) -> bool:
 def join(items: pd.DataFrame, inter, files: dict, opts: dict):
     (path,) = files["hetrec_directors"]
     (movies_path,) = files["hetrec_movies"]
-    df = read_delimited(path, sep="\t", header=True, encoding="latin-1", dtypes={"movieID": "id"})
-    if "directorName" not in df.columns:
-        raise DataError(f"{path}: missing column 'directorName'; found {list(df.columns)}")
-    movies = read_delimited(movies_path, sep="\t", header=True, encoding="latin-1", dtypes={"id": "id"})
-    missing = [c for c in ("id", "title", "imdbID", "year") if c not in movies.columns]
-    if missing:
-        raise DataError(f"{movies_path}: missing column(s) {missing}; found {list(movies.columns)[:6]}")
-    het = movies.set_index("id")[["title", "imdbID", "year"] + (["spanishTitle"] if "spanishTitle" in movies else [])]
+    df = _read_directors(path)
+    het = _read_movies(movies_path)
     grouped = df.groupby("movieID")["directorName"].agg(lambda s: [x for x in s if isinstance(x, str)])
     guard = Guard(opts.get("year_tolerance", 1))
     out = items.copy()
     imdb = out["imdb_id"] if "imdb_id" in out.columns else [None] * len(out)
-    ml100k = opts.get("format") in FORMATS and FORMATS.get(opts["format"]).item_ids != "movielens"
-    if ml100k:
-        # a format that numbers its films its own way (ML-100K): HetRec's row is found by the item's
-        # IMDb id (from the IMDb details), else by its title and year
-        by_imdb = {imdb_number(v): k for k, v in zip(het.index, het["imdbID"]) if imdb_number(v) is not None}
-        by_title, _ = align_title_year(out, het["title"].tolist(), het["year"].tolist(),
-                                       opts.get("year_tolerance", 1))
-    kept, other_work = {}, []
+    if opts.get("format") in FORMATS and FORMATS.get(opts["format"]).item_ids != "movielens":
+        kept, other_work = _aligned_by_imdb_or_title(out, imdb, het, grouped, guard, opts.get("year_tolerance", 1))
+    else:
+        kept, other_work = _aligned_by_movie_id(out, imdb, het, grouped, guard), []
+    out["director"] = [fill(cur, grouped[kept[i]]) if i in kept else cur
+                       for i, cur in zip(out["item_id"].astype(str), out["director"])]
+    return out, {"source": str(path), "rows": len(df), "aligned": len(kept), **guard.report(),
+                 "other_work": other_work}
+
+
+def _read_directors(path) -> pd.DataFrame:
+    df = read_delimited(path, sep="\t", header=True, encoding="latin-1", dtypes={"movieID": "id"})
+    if "directorName" not in df.columns:
+        raise DataError(f"{path}: missing column 'directorName'; found {list(df.columns)}")
+    return df
+
+
+def _read_movies(movies_path) -> pd.DataFrame:
+    """HetRec's movies by id: title, IMDb id, year (and the Spanish title where the file has one)."""
+    movies = read_delimited(movies_path, sep="\t", header=True, encoding="latin-1", dtypes={"id": "id"})
+    missing = [c for c in ("id", "title", "imdbID", "year") if c not in movies.columns]
+    if missing:
+        raise DataError(f"{movies_path}: missing column(s) {missing}; found {list(movies.columns)[:6]}")
+    return movies.set_index("id")[["title", "imdbID", "year"] + (["spanishTitle"] if "spanishTitle" in movies else [])]
+
+
+def _aligned_by_movie_id(out: pd.DataFrame, imdb, het: pd.DataFrame, grouped: pd.Series, guard: Guard) -> dict:
+    """item id -> HetRec movie id for a dataset in HetRec's id space: the same id, when the guard
+    finds HetRec's row to be the item's work."""
+    kept = {}
     for i, t, y, im in zip(out["item_id"].astype(str), out["title"], out["year"], imdb):
-        if ml100k:
-            n = imdb_number(im)
-            hid = by_imdb.get(n) if n is not None else (het.index[by_title[i]] if i in by_title else None)
-            if hid is None or hid not in grouped.index:
-                continue
-            r = het.loc[hid]
-            # the id is the other source's: HetRec's title and year must still be the item's
-            if not (guard.same_work(i, t, y, None, r["title"], r["year"], None, r.get("spanishTitle"))
-                    or n is not None and _contains(t, r["title"])):
-                if n is None:
-                    continue
-                other_work.append((i, n, f"item {i} {t!r} ({y}): tt{n:07d} is HetRec's {r['title']!r} "
-                                         f"({r['year']})"))
-                # the film itself may still be in HetRec under its title
-                hid = het.index[by_title[i]] if i in by_title else None
-                if hid is None or hid not in grouped.index:
-                    continue
-            kept[i] = hid
-            continue
         if i not in grouped.index:
             continue
         if i not in het.index:
@@ -93,7 +90,37 @@ def join(items: pd.DataFrame, inter, files: dict, opts: dict):
         r = het.loc[i]
         if guard.same_work(i, t, y, im, r["title"], r["year"], r["imdbID"], r.get("spanishTitle")):
             kept[i] = i
-    out["director"] = [fill(cur, grouped[kept[i]]) if i in kept else cur
-                       for i, cur in zip(out["item_id"].astype(str), out["director"])]
-    return out, {"source": str(path), "rows": len(df), "aligned": len(kept), **guard.report(),
-                 "other_work": other_work}
+    return kept
+
+
+def _aligned_by_imdb_or_title(out: pd.DataFrame, imdb, het: pd.DataFrame, grouped: pd.Series, guard: Guard,
+                              tolerance: int) -> tuple[dict, list]:
+    """(item id -> HetRec movie id, the IMDb ids HetRec titles as another film) for a format that
+    numbers its films its own way (ML-100K): HetRec's row is found by the item's IMDb id (from the
+    IMDb details), else by its title and year."""
+    by_imdb = {imdb_number(v): k for k, v in zip(het.index, het["imdbID"]) if imdb_number(v) is not None}
+    by_title, _ = align_title_year(out, het["title"].tolist(), het["year"].tolist(), tolerance)
+
+    def by_title_of(i):
+        return het.index[by_title[i]] if i in by_title else None
+
+    kept, other_work = {}, []
+    for i, t, y, im in zip(out["item_id"].astype(str), out["title"], out["year"], imdb):
+        n = imdb_number(im)
+        hid = by_imdb.get(n) if n is not None else by_title_of(i)
+        if hid is None or hid not in grouped.index:
+            continue
+        r = het.loc[hid]
+        # the id is the other source's: HetRec's title and year must still be the item's
+        if not (guard.same_work(i, t, y, None, r["title"], r["year"], None, r.get("spanishTitle"))
+                or n is not None and _contains(t, r["title"])):
+            if n is None:
+                continue
+            other_work.append((i, n, f"item {i} {t!r} ({y}): tt{n:07d} is HetRec's {r['title']!r} "
+                                     f"({r['year']})"))
+            # the film itself may still be in HetRec under its title
+            hid = by_title_of(i)
+            if hid is None or hid not in grouped.index:
+                continue
+        kept[i] = hid
+    return kept, other_work
