@@ -113,10 +113,11 @@ def build_assoc_rule_questions(interactions: pd.DataFrame, rules: pd.DataFrame, 
                 words = history_overlap([shown(x) for x in (c, *shuffled)], [shown(x) for x in a])
                 overlap = Ranks(dict(zip((c, *shuffled), words)), (c, *shuffled))
             got = matched(shuffled, c, N_CANDIDATES - 1, ranks, draw, key, taken, lengths=lengths, fallbacks=report,
-                          overlap=overlap)
+                          overlap=overlap, every_draw=True)
             if got is None:
                 # named by what runs short: the popularity side, or only the overlap one
-                by_count = overlap is not None and matched(shuffled, c, N_CANDIDATES - 1, ranks, draw, key, taken)
+                by_count = overlap is not None and matched(shuffled, c, N_CANDIDATES - 1, ranks, draw, key, taken,
+                                                           every_draw=True)
                 report["dropped_no_overlap_matched_distractors" if by_count else "dropped_no_matched_distractors"] += 1
                 continue
             negs, rej = got

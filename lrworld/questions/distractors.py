@@ -9,8 +9,10 @@
   counted at most as often, each side nearest the gold's rank first (bands of `BAND` of the pool by
   rank, random within a band: the gold's stratum). Picking the most (or least) counted option then
   finds the gold 1 time in n + 1. A question whose gold has too few entities on the drawn side
-  (the most popular item when m > 0) is dropped and counted: such a gold can only be told by its
-  count. Every distractor comes from the builder's own eligible pool, so it stays false.
+  (the most popular item when m > 0; with `every_draw`, on either side) is dropped and counted:
+  such a gold can only be told by its count. Item options of a question with a history
+  (assoc_rule) are matched on the words they share with it too (`render.history_overlap`). Every
+  distractor comes from the builder's own eligible pool, so it stays false.
 - `max_gold_share`: one entity is the gold of at most max(1, floor(share x questions asked))
   questions; a question over the cap is dropped and counted (`dropped_gold_share`). One share for
   every measure, or one per question type (`{mcq: x, hit10: y}`, a type left out: no cap): a
@@ -104,7 +106,8 @@ class Ranks:
 
 def matched(order: Sequence, gold: Hashable, n: int, ranks: Ranks, rng: np.random.Generator,
             key: Callable | None = None, taken: Iterable = (), lengths: Ranks | None = None,
-            fallbacks: Counter | None = None, overlap: Ranks | None = None) -> tuple[list, int] | None:
+            fallbacks: Counter | None = None, overlap: Ranks | None = None,
+            every_draw: bool = False) -> tuple[list, int] | None:
     """n distractors out of `order` (the eligible pool, already in the builder's random order, the
     gold left out): m ~ U{0..n} of them counted at least as often as the gold, n - m at most as
     often, each side nearest the gold's rank first. `overlap` (item options of a question with a
@@ -115,10 +118,12 @@ def matched(order: Sequence, gold: Hashable, n: int, ranks: Ranks, rng: np.rando
     draw is without the length and `fallbacks[LENGTH_FALLBACK]` counts it. The rankings' sides are
     combined in any way the pool can fill (one drawn at random), so each ranking's count stays as
     drawn. `key`: an option whose key is taken (the gold's, an earlier pick's) is rejected and
-    counted. None when a ranking has fewer than n on one side (whatever was drawn, so the kept
-    golds' ranks stay uniform) or the pool cannot fill the drawn counts."""
+    counted. None when the pool cannot fill the drawn counts; with `every_draw`, also whenever a
+    ranking has fewer than n on one side, whatever was drawn: a refusal that hung on the draw would
+    keep the draws that put the gold on top (a pool of items; in a pool of a few values it would
+    leave the most and the least frequent no question at all)."""
     sides = [_sides(order, gold, ranks)] + ([_sides(order, gold, overlap)] if overlap is not None else [])
-    if any(sum(side in s for s in by[0].values()) < n for by in sides for side in (0, 1)):
+    if every_draw and any(sum(side in s for s in by[0].values()) < n for by in sides for side in (0, 1)):
         return None
     wants = [int(rng.integers(n + 1)) for _ in sides]
     if lengths is not None:

@@ -27,17 +27,21 @@ def test_the_golds_rank_among_its_options_is_uniform():
     assert set(places) == set(range(10)) and all(150 < c < 250 for c in places.values())
 
 
-def test_a_gold_with_too_few_entities_on_one_side_is_refused_whatever_was_drawn():
+def test_a_gold_with_too_few_entities_on_one_side_is_refused_whatever_was_drawn_or_as_drawn():
     ranks = Ranks(COUNTS, COUNTS)
     # 2 entities above e197: never 3 distractors above it, so every draw refuses it (a refusal that
     # hung on the draw would keep the draws that put it on top)
     pool = [e for e in COUNTS if e != "e197"]
-    assert all(matched(pool, "e197", 3, ranks, rng_for(0, "top", q)) is None for q in range(100))
+    assert all(matched(pool, "e197", 3, ranks, rng_for(0, "top", q), every_draw=True) is None for q in range(100))
     # 3 above e196: every draw is kept, the gold's place uniform over 0..3
     pool = [e for e in COUNTS if e != "e196"]
-    places = Counter(sum(COUNTS[n] > 196 for n in matched(pool, "e196", 3, ranks, rng_for(0, "top", q))[0])
-                     for q in range(400))
+    places = Counter(sum(COUNTS[n] > 196 for n in matched(pool, "e196", 3, ranks, rng_for(0, "top", q),
+                                                         every_draw=True)[0]) for q in range(400))
     assert set(places) == {0, 1, 2, 3} and all(70 < c < 130 for c in places.values()), places
+    # without every_draw (a pool of a few values): refused only when the drawn side runs short
+    pool = [e for e in COUNTS if e != "e197"]
+    kept = [o for o in (matched(pool, "e197", 3, ranks, rng_for(0, "top", q)) for q in range(200)) if o]
+    assert 120 < len(kept) < 180 and all(sum(COUNTS[n] > 197 for n in negs) < 3 for negs, _ in kept)  # m < 3: 3 in 4
 
 
 def test_with_an_overlap_full_of_ties_a_rule_breaking_ties_at_random_finds_the_gold_at_most_at_chance():
