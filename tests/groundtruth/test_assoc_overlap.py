@@ -1,5 +1,5 @@
 """Matched assoc_rule options on real ML-100K: the words an option shares with the antecedents
-(what the `history_overlap` shortcut reads off the prompt) no longer point at the consequent."""
+(what the `history_overlap` shortcut reads off the prompt) do not point at the consequent."""
 
 from lrworld.groundtruth import questions as Q
 from lrworld.prompts.render import ItemTexts, item_keys, item_shower, render_all, template_path
