@@ -36,6 +36,7 @@ rule similar_pairs:
         n_questions=lambda wc: W.gt_n_questions(wc.dataset, f"mem_{wc.kind}_{wc.kind}"),
         distractors=config["questions"]["distractors"],  # uniform | matched (docs/groundtruth.md)
         max_gold_share=config["questions"]["max_gold_share"],
+        exclude_values=config["questions"]["exclude_values"],  # what a prompt shows of an item (matched)
         seed=W.gt["seed"],
         code=W.code("groundtruth_similarity.py"),
     log:
@@ -86,6 +87,7 @@ rule prototypes:
         n_questions=lambda wc: W.gt_n_questions(wc.dataset, "neu_item2users", "neu_user2items"),
         distractors=config["questions"]["distractors"],  # uniform | matched (docs/groundtruth.md)
         max_gold_share=config["questions"]["max_gold_share"],
+        exclude_values=config["questions"]["exclude_values"],  # what a prompt shows of an item (matched)
         seed=W.gt["seed"],
         code=W.code("groundtruth_prototypes.py"),
     log:
@@ -136,6 +138,7 @@ rule gt_questions:
         n_questions=lambda wc: W.gt_n_questions(wc.dataset, wc.gt_measure),
         distractors=config["questions"]["distractors"],  # uniform | matched (docs/groundtruth.md)
         max_gold_share=config["questions"]["max_gold_share"],
+        exclude_values=config["questions"]["exclude_values"],  # what a prompt shows of an item (matched)
         seed=W.gt["seed"],
         code=lambda wc: W.gt_questions_code(wc.gt_measure),
     log:

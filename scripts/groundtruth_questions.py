@@ -18,11 +18,12 @@ sm = snakemake  # noqa: F821
 log = runlog.setup(sm)
 measure, dataset = sm.wildcards.gt_measure, sm.wildcards.dataset
 inter = pd.read_parquet(sm.input.interactions)
-items = pd.read_parquet(sm.input.item_table, columns=["item_id", "title", "year"])
+items = pd.read_parquet(sm.input.item_table)
 artifact = pd.concat([pd.read_parquet(f) for f in sm.input.artifact], ignore_index=True)
 debias = Debias(sm.params.distractors, sm.params.max_gold_share)
 qs, built = build_from_artifact(measures.by_id(measure), inter, artifact, int(sm.params.n_questions),
-                                int(sm.params.seed), dataset, display=item_keys(items), debias=debias)
+                                int(sm.params.seed), dataset, display=item_keys(items), debias=debias, items=items,
+                                exclude_values=dict(sm.params.exclude_values))
 if not qs:
     # A dataset too small for 10 candidates (9 negatives besides the answer) is an error, not an
     # empty question file that would only fail later at scoring.

@@ -15,11 +15,13 @@ it (their artifacts already draw look-alike-free item negatives).
 from __future__ import annotations
 
 from collections import Counter
+from typing import Callable
 
 import numpy as np
 import pandas as pd
 
 from lrworld.core.display import display_key
+from lrworld.prompts.render import history_overlap
 from lrworld.questions import enforced
 from lrworld.questions.distractors import Debias, GoldCap, Ranks, matched
 from lrworld.questions.measures import HIT10
@@ -56,14 +58,17 @@ def _user_key(recent: list[str], display: dict[str, str]) -> str:
 
 def build_assoc_rule_questions(interactions: pd.DataFrame, rules: pd.DataFrame, n_questions: int,
                                seed: int, dataset: str, display: dict[str, str] | None = None,
-                               debias: Debias | None = None):
+                               debias: Debias | None = None, shown: Callable[[str], str] | None = None):
     """One question per sampled rule A -> {c} with lift > 1 (single-item consequent).
 
     Negatives: 9 items drawn uniformly from the dataset's items, excluding the items of A and every
     consequent item of any mined rule with the same antecedent A (so no negative is a known rule
     consequent of A: each has support(A+x) < min_support or confidence(A->x) < min_confidence), and
     (with `display`, item id -> display key) any item that reads like the answer or a drawn negative.
-    `debias`: negatives matched by interactions, the gold-share cap (lrworld/questions/distractors.py)."""
+    `debias`: negatives matched by interactions, the gold-share cap (lrworld/questions/distractors.py);
+    with `shown` (item id -> the text the prompt shows) also by the words each shares with the
+    antecedents' texts (a sequel's title, a franchise's, the genres), the `history_overlap`
+    shortcut's signal: a rule whose consequent no pool can match so is dropped and counted."""
     debias = debias or Debias()
     cap = GoldCap(debias.cap(n_questions, HIT10))
     all_items = np.asarray(sorted(interactions["item_id"].astype(str).unique()), dtype=object)
@@ -81,9 +86,10 @@ def build_assoc_rule_questions(interactions: pd.DataFrame, rules: pd.DataFrame, 
     out, report = [], Counter()
     ranks = (Ranks(interactions["item_id"].astype(str).value_counts().to_dict(), all_items)
              if debias.matched else None)
-    # options are shown by title: their text length is matched too (the display key's)
-    lengths = (Ranks({i: len(display.get(i, "")) for i in all_items}, all_items)
-               if debias.matched and display is not None else None)
+    # options are shown by title: their text length is matched too (the shown text's, else the display key's)
+    length = (lambda i: len(shown(i))) if shown is not None else (lambda i: len(display.get(i, "")))
+    lengths = (Ranks({i: length(i) for i in all_items}, all_items)
+               if debias.matched and (display is not None or shown is not None) else None)
     for i in order:
         if len(out) >= n_questions:
             break
@@ -101,10 +107,18 @@ def build_assoc_rule_questions(interactions: pd.DataFrame, rules: pd.DataFrame, 
         # never a negative reading like the answer, another pick or an antecedent (enforced.same_work)
         taken = [key(c), *map(key, a)] if key else ()
         if ranks is not None:
-            got = matched(list(pool[draw.permutation(len(pool))]), c, N_CANDIDATES - 1, ranks, draw, key, taken,
-                          lengths=lengths, fallbacks=report)
+            shuffled = list(pool[draw.permutation(len(pool))])
+            overlap = None
+            if shown is not None:
+                words = history_overlap([shown(x) for x in (c, *shuffled)], [shown(x) for x in a])
+                overlap = Ranks(dict(zip((c, *shuffled), words)), (c, *shuffled))
+            got = matched(shuffled, c, N_CANDIDATES - 1, ranks, draw, key, taken, lengths=lengths, fallbacks=report,
+                          overlap=overlap, every_draw=True)
             if got is None:
-                report["dropped_no_matched_distractors"] += 1
+                # named by what runs short: the popularity side, or only the overlap one
+                by_count = overlap is not None and matched(shuffled, c, N_CANDIDATES - 1, ranks, draw, key, taken,
+                                                           every_draw=True)
+                report["dropped_no_overlap_matched_distractors" if by_count else "dropped_no_matched_distractors"] += 1
                 continue
             negs, rej = got
         else:

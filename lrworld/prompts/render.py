@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import re
 import string
+from functools import lru_cache
 from pathlib import Path
+from typing import Callable, Sequence
 
 import pandas as pd
 
@@ -87,8 +89,8 @@ class ItemTexts:
 USER_ITEMS_SHOWN = 5
 
 
-def render(template: str, question: dict, texts: ItemTexts) -> dict:
-    labels = labels_for(len(question["candidates"]))
+def item_shower(question: dict, texts: ItemTexts) -> Callable[[str], str]:
+    """item id -> the text a prompt of `question` shows for the item (its `qtype`, its `item_texts`)."""
     if "item_texts" in question:
         # Items shown by a text field only (logline, image caption): the question carries the texts,
         # so no title can leak into the prompt.
@@ -96,10 +98,13 @@ def render(template: str, question: dict, texts: ItemTexts) -> dict:
 
         def show(it):
             return clean(shown[str(it)])
-    elif question.get("qtype") == "hit10":
-        show = texts.detailed
-    else:
-        show = texts
+        return show
+    return texts.detailed if question.get("qtype") == "hit10" else texts
+
+
+def render(template: str, question: dict, texts: ItemTexts) -> dict:
+    labels = labels_for(len(question["candidates"]))
+    show = item_shower(question, texts)
     # Ground-truth questions (rules/groundtruth.smk) carry their context: antecedent items, a
     # target item or user, and the recent items of each candidate user.
     ctx = question.get("context") or {}
@@ -139,18 +144,26 @@ def render(template: str, question: dict, texts: ItemTexts) -> dict:
 _WORD = re.compile(r"[^\W\d_]{3,}")
 
 
-def _words(text: str) -> set[str]:
-    return set(_WORD.findall(text.lower()))
+@lru_cache(maxsize=1 << 16)
+def _words(text: str) -> frozenset[str]:
+    return frozenset(_WORD.findall(text.lower()))
+
+
+def history_overlap(texts: Sequence[str], hist_texts: Sequence[str]) -> list[int]:
+    """Per text, the words of three letters or more it shares with the history's texts: what the
+    `history_overlap` shortcut reads, and a stratum matched distractors are drawn on
+    (lrworld/groundtruth/questions.py)."""
+    history = _words(" ".join(hist_texts))
+    return [len(_words(t) & history) for t in texts]
 
 
 def option_signals(question: dict, cand_texts: list[str], hist_texts: list[str]) -> dict[str, list]:
     """What a shortcut answerer reads per option, in the prompt's option order (never shown to a
     model): the question's `signals` (lrworld/questions/signals.py) and `history_overlap`, the
     words of three letters or more the option's text shares with the history's texts."""
-    history = _words(" ".join(hist_texts))
     out = {name: [by_option.get(str(c)) for c in question["candidates"]]
            for name, by_option in (question.get("signals") or {}).items()}
-    out["history_overlap"] = [len(_words(t) & history) for t in cand_texts]
+    out["history_overlap"] = history_overlap(cand_texts, hist_texts)
     return out
 
 

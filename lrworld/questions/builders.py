@@ -9,11 +9,13 @@ How it is called follows from the measure:
   `build(measure, dataset, windows, items, seed, item_texts=, limit=, exclude=) -> (questions, report)`.
 - `ARTIFACT` (the measure names an `artifact`): built from that ground-truth artifact by the
   `gt_questions` rule (`lrworld.groundtruth.questions`), called as
-  `build(interactions, artifact_df, n_questions, seed, dataset, display=) -> (questions, report)`.
+  `build(interactions, artifact_df, n_questions, seed, dataset, display=) -> (questions, report)`
+  (and `debias=`, `shown=` where it takes them: `build_from_artifact`).
 """
 
 from __future__ import annotations
 
+from inspect import signature
 from typing import Callable
 
 from lrworld.core.registry import resolve
@@ -38,15 +40,22 @@ def builder(measure) -> Callable:
 
 
 def build_from_artifact(measure, interactions, artifact_df, n_questions: int, seed: int, dataset: str,
-                        display: dict[str, str] | None = None, debias=None):
+                        display: dict[str, str] | None = None, debias=None, items=None,
+                        exclude_values: dict[str, list[str]] | None = None):
     """An ARTIFACT measure's questions: the one call the `gt_questions` rule, `lrworld plan` and the
     tests make, so the plan counts the questions the rule writes. `debias` (a
-    `distractors.Debias`) reaches builders that take it only when it asks for something."""
+    `distractors.Debias`) reaches builders that take it only when it asks for something; with
+    matched distractors, a builder that takes `shown` gets what a prompt shows of an item option
+    (from `items` and `questions.exclude_values`), to match the words it shares with the history."""
     from lrworld.questions.distractors import Debias
 
     from lrworld.questions import signals
 
     extra = {"debias": debias} if debias is not None and debias != Debias() else {}
+    if debias is not None and debias.matched and items is not None and "shown" in signature(builder(measure)).parameters:
+        from lrworld.prompts.render import ItemTexts, item_shower
+
+        extra["shown"] = item_shower({"qtype": measure.qtype}, ItemTexts(items, exclude_values))
     qs, report = builder(measure)(interactions, artifact_df, n_questions, seed, dataset, display=display, **extra)
     # what a knowledge-free answerer may know of each option (the shortcut rows, the audit's findings)
     signals.attach(qs, signals.popularity(interactions))

@@ -9,8 +9,10 @@
   counted at most as often, each side nearest the gold's rank first (bands of `BAND` of the pool by
   rank, random within a band: the gold's stratum). Picking the most (or least) counted option then
   finds the gold 1 time in n + 1. A question whose gold has too few entities on the drawn side
-  (the most popular item when m > 0) is dropped and counted: such a gold can only be told by its
-  count. Every distractor comes from the builder's own eligible pool, so it stays false.
+  (the most popular item when m > 0; with `every_draw`, on either side) is dropped and counted:
+  such a gold can only be told by its count. Item options of a question with a history
+  (assoc_rule) are matched on the words they share with it too (`render.history_overlap`). Every
+  distractor comes from the builder's own eligible pool, so it stays false.
 - `max_gold_share`: one entity is the gold of at most max(1, floor(share x questions asked))
   questions; a question over the cap is dropped and counted (`dropped_gold_share`). One share for
   every measure, or one per question type (`{mcq: x, hit10: y}`, a type left out: no cap): a
@@ -21,10 +23,11 @@ Every draw takes the builder's own stream (`rng_for(seed, dataset, measure, ...)
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Callable, Hashable, Iterable, Mapping, Sequence
+from typing import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -103,34 +106,80 @@ class Ranks:
 
 def matched(order: Sequence, gold: Hashable, n: int, ranks: Ranks, rng: np.random.Generator,
             key: Callable | None = None, taken: Iterable = (), lengths: Ranks | None = None,
-            fallbacks: Counter | None = None) -> tuple[list, int] | None:
+            fallbacks: Counter | None = None, overlap: Ranks | None = None,
+            every_draw: bool = False) -> tuple[list, int] | None:
     """n distractors out of `order` (the eligible pool, already in the builder's random order, the
     gold left out): m ~ U{0..n} of them counted at least as often as the gold, n - m at most as
-    often, each side nearest the gold's rank first. `lengths` (item options shown by text): also
-    l ~ U{0..n} of them at least as long as the gold's text, n - l at most as long, the two sides
-    paired at random; where the pool has too few in some (popularity, length) cell the draw is by
-    popularity alone and `fallbacks[LENGTH_FALLBACK]` counts it. `key`: an option whose key is
-    taken (the gold's, an earlier pick's) is rejected and counted. None when a side runs short."""
-    m = int(rng.integers(n + 1))
-    pop = _sides(order, gold, ranks)
-    slots = [(0,) if i < m else (1,) for i in range(n)]
+    often, each side nearest the gold's rank first. `overlap` (item options of a question with a
+    history: the words each shares with it, `render.history_overlap`): also o ~ U{0..n} of them
+    sharing at least as many words as the gold, n - o at most as many. `lengths` (item options
+    shown by text): also l ~ U{0..n} of them at least as long as the gold's text, n - l at most as
+    long; where the pool cannot fill l, the nearest count it can, and where it can fill none the
+    draw is without the length and `fallbacks[LENGTH_FALLBACK]` counts it. The rankings' sides are
+    combined in any way the pool can fill (one drawn at random), so each ranking's count stays as
+    drawn. `key`: an option whose key is taken (the gold's, an earlier pick's) is rejected and
+    counted. None when the pool cannot fill the drawn counts; with `every_draw`, also whenever a
+    ranking has fewer than n on one side, whatever was drawn: a refusal that hung on the draw would
+    keep the draws that put the gold on top (a pool of items; in a pool of a few values it would
+    leave the most and the least frequent no question at all)."""
+    sides = [_sides(order, gold, ranks)] + ([_sides(order, gold, overlap)] if overlap is not None else [])
+    if every_draw and any(sum(side in s for s in by[0].values()) < n for by in sides for side in (0, 1)):
+        return None
+    wants = [int(rng.integers(n + 1)) for _ in sides]
     if lengths is not None:
-        long_ = set(rng.permutation(n)[:int(rng.integers(n + 1))].tolist())
-        both = _draw(order, [(p, int(i not in long_)) for i, (p,) in enumerate(slots)],
-                     [pop, _sides(order, gold, lengths)], key, taken)
-        if both is not None:
-            return [both[0][i] for i in rng.permutation(n)], both[1]
+        ranked = _ranked(order, [*sides, _sides(order, gold, lengths)])
+        want = int(rng.integers(n + 1))
+        nearest = rng.permutation(n + 1)
+        for w in sorted(nearest.tolist(), key=lambda w: abs(w - want)):
+            got = _fill(ranked, n, [*wants, w], key, taken, rng)
+            if got is not None:
+                return got
         if fallbacks is not None:
             fallbacks[LENGTH_FALLBACK] += 1
-    got = _draw(order, slots, [pop], key, taken)
-    if got is None:
-        return None
-    # the draw order of a uniform draw: the sides interleaved at random
-    return [got[0][i] for i in rng.permutation(len(got[0]))], got[1]
+    return _fill(_ranked(order, sides), n, wants, key, taken, rng)
 
 
 # counted where matched() could not also match the text length (the question keeps popularity's)
 LENGTH_FALLBACK = "matched_length_fallback"
+# ways of combining the rankings' sides tried before a draw gives up
+FILL_TRIES = 12
+
+
+def _ranked(order: Sequence, sides: list[tuple[dict, dict]]) -> dict[tuple, list]:
+    """Per cell (one side per ranking): its entities, nearest the gold's bands first (the first
+    ranking's band before the next's), `order` breaking ties."""
+    pos = {e: i for i, e in enumerate(order)}
+    return {cell: sorted((e for e in order if all(c in s[0][e] for c, s in zip(cell, sides))),
+                         key=lambda e: (*(s[1][e] for s in sides), pos[e]))
+            for cell in itertools.product((0, 1), repeat=len(sides))}
+
+
+def _fill(ranked: dict[tuple, list], n: int, wants: list[int], key: Callable | None, taken: Iterable,
+          rng: np.random.Generator) -> tuple[list, int] | None:
+    """n entities, wants[r] of them on side 0 of ranking r (the rest on side 1): the counts per
+    cell that the cells' sizes allow, tried in random order."""
+    ways = list(_counts(list(ranked), n, wants, {c: len(v) for c, v in ranked.items()}))
+    for i in rng.permutation(len(ways))[:FILL_TRIES].tolist():
+        got = _draw(ranked, ways[i], key, taken)
+        if got is not None:
+            # the draw order of a uniform draw: the sides interleaved at random
+            return [got[0][j] for j in rng.permutation(n)], got[1]
+    return None
+
+
+def _counts(cells: list[tuple], n: int, wants: list[int], size: dict) -> Iterator[dict]:
+    """Every {cell: count} of n entities with wants[r] on side 0 of ranking r, no cell over its size."""
+    if not cells:
+        if n == 0 and not any(wants):
+            yield {}
+        return
+    cell, rest = cells[0], cells[1:]
+    for k in range(min(n, size[cell]) + 1):
+        left = [w - k * (c == 0) for w, c in zip(wants, cell)]
+        if min(left) < 0:
+            break
+        for more in _counts(rest, n - k, left, size):
+            yield {cell: k, **more} if k else more
 
 
 def _sides(order: Sequence, gold: Hashable, ranks: Ranks) -> tuple[dict, dict]:
@@ -143,18 +192,15 @@ def _sides(order: Sequence, gold: Hashable, ranks: Ranks) -> tuple[dict, dict]:
     return side, band
 
 
-def _draw(order: Sequence, slots: list[tuple[int, ...]], sides: list[tuple[dict, dict]], key: Callable | None,
+def _draw(ranked: dict[tuple, list], counts: dict[tuple, int], key: Callable | None,
           taken: Iterable) -> tuple[list, int] | None:
-    """One entity per slot (a side per ranking), nearest the gold's bands first (the first
-    ranking's band before the next's), `order` breaking ties; None when a cell runs short."""
-    pos = {e: i for i, e in enumerate(order)}
+    """counts[cell] entities of each cell, nearest the gold's bands first (`ranked`: the cell's
+    entities in that order); None when a cell runs short."""
     seen = set(taken)
     picked, rejected, chosen = [], 0, set()
-    for cell, want in sorted(Counter(slots).items()):
-        ranked = sorted((e for e in order if all(c in s[0][e] for c, s in zip(cell, sides))),
-                        key=lambda e: (*(s[1][e] for s in sides), pos[e]))
+    for cell, want in sorted(counts.items()):
         got = 0
-        for e in ranked:
+        for e in ranked[cell]:
             if got == want:
                 break
             if e in chosen:

@@ -16,7 +16,7 @@ def notes(short: dict[str, str] | None) -> list[str]:
 
 # the counts of what an artifact dropped, in the order a reader checks them
 _DROPS = ("dropped_margin", "dropped_seed_disagreement", "dropped_few_interactions", "dropped_gold_share",
-          "dropped_no_matched_distractors", "dropped_same_text",
+          "dropped_no_matched_distractors", "dropped_no_overlap_matched_distractors", "dropped_same_text",
           "skipped_too_few_negatives")
 
 

@@ -119,7 +119,8 @@ class PlannedPrompts:
             artifact = pd.concat([self._artifact(ds, f) for f in extra], ignore_index=True)
             qs, _ = build_from_artifact(measures.by_id(measure), inter, artifact, int(p.gt_n_questions(ds, measure)),
                                         int(p.gt["seed"]), ds, display=item_keys(items[["item_id", "title", "year"]]),
-                                        debias=Debias(cfg["questions"]["distractors"], cfg["questions"]["max_gold_share"]))
+                                        debias=Debias(cfg["questions"]["distractors"], cfg["questions"]["max_gold_share"]),
+                                        items=items, exclude_values=dict(cfg["questions"]["exclude_values"]))
             return qs
         from lrworld.questions.build import build_questions
 

@@ -1,5 +1,6 @@
 """Matched distractors and the gold-share cap on hand-made pools: the gold's rank among its
-options by count is uniform, the picks come from the pool nearest the gold's rank, the cap counts."""
+options by count (and by words shared with a history) is uniform, the picks come from the pool
+nearest the gold's rank, the cap counts."""
 
 from collections import Counter
 
@@ -26,13 +27,48 @@ def test_the_golds_rank_among_its_options_is_uniform():
     assert set(places) == set(range(10)) and all(150 < c < 250 for c in places.values())
 
 
-def test_a_gold_with_too_few_entities_on_the_drawn_side_is_refused():
+def test_a_gold_with_too_few_entities_on_one_side_is_refused_whatever_was_drawn_or_as_drawn():
     ranks = Ranks(COUNTS, COUNTS)
-    pool = [e for e in COUNTS if e != "e199"]
-    outcomes = [matched(pool, "e199", 3, ranks, rng_for(0, "top", q)) for q in range(200)]
-    kept = [o for o in outcomes if o is not None]
-    # only m = 0 (every distractor below) is possible for the most counted entity: 1 draw in 4
-    assert 30 < len(kept) < 70 and all(max(COUNTS[n] for n in negs) < 199 for negs, _ in kept)
+    # 2 entities above e197: never 3 distractors above it, so every draw refuses it (a refusal that
+    # hung on the draw would keep the draws that put it on top)
+    pool = [e for e in COUNTS if e != "e197"]
+    assert all(matched(pool, "e197", 3, ranks, rng_for(0, "top", q), every_draw=True) is None for q in range(100))
+    # 3 above e196: every draw is kept, the gold's place uniform over 0..3
+    pool = [e for e in COUNTS if e != "e196"]
+    places = Counter(sum(COUNTS[n] > 196 for n in matched(pool, "e196", 3, ranks, rng_for(0, "top", q),
+                                                         every_draw=True)[0]) for q in range(400))
+    assert set(places) == {0, 1, 2, 3} and all(70 < c < 130 for c in places.values()), places
+    # without every_draw (a pool of a few values): refused only when the drawn side runs short
+    pool = [e for e in COUNTS if e != "e197"]
+    kept = [o for o in (matched(pool, "e197", 3, ranks, rng_for(0, "top", q)) for q in range(200)) if o]
+    assert 120 < len(kept) < 180 and all(sum(COUNTS[n] > 197 for n in negs) < 3 for negs, _ in kept)  # m < 3: 3 in 4
+
+
+def test_with_an_overlap_full_of_ties_a_rule_breaking_ties_at_random_finds_the_gold_at_most_at_chance():
+    ranks = Ranks(COUNTS, COUNTS)
+    gold, pool = "e101", [e for e in COUNTS if e != "e101"]
+    # words shared with a history: mostly 0 or 1, the gold sharing 1, independent of the count
+    words = {e: (0, 1, 1, 2, 0)[i % 5] for i, e in enumerate(COUNTS)}
+
+    def at_random(overlap_of, tag, n):
+        """The gold's chance under "most words shared, ties at random", and its places by count."""
+        found, by_count = [], Counter()
+        for q in range(n):
+            rng = rng_for(0, tag, q)
+            order = [pool[i] for i in rng.permutation(len(pool))]
+            got = matched(order, gold, 9, ranks, rng, overlap=overlap_of(order, rng))
+            if got is None:  # the pool cannot fill the drawn pair of counts
+                continue
+            values = [words[gold]] + [words[n] for n in got[0]]
+            top = [i for i, v in enumerate(values) if v == max(values)]
+            found.append((0 in top) / len(top))
+            by_count[sum(COUNTS[n] > COUNTS[gold] for n in got[0])] += 1
+        return sum(found) / len(found), len(found), by_count
+
+    chance, kept, by_count = at_random(lambda order, rng: Ranks(words, [gold, *order]), "o", 2000)
+    # at most chance (1 in 10): a tie sits on both sides, the gold shares the top with its ties
+    assert 0.04 < chance < 0.11 and kept > 1800, (chance, kept)
+    assert len(by_count) == 10 and all(kept / 10 * 0.75 < c < kept / 10 * 1.25 for c in by_count.values())
 
 
 def test_a_key_rejects_look_alikes():
@@ -78,8 +114,9 @@ def test_with_lengths_the_golds_rank_by_text_length_is_uniform_too_or_the_fallba
     assert all(150 < c < 250 for c in by_count.values()) and len(by_count) == 10
     # ties in length (5 entities per length) make "longer" a little rarer than "at least as long"
     assert len(by_length) == 10 and all(100 < c < 320 for c in by_length.values()), by_length
-    # a pool whose texts are all shorter than the gold's: popularity alone, counted
+    # a pool whose texts are all shorter than the gold's: the nearest count of longer ones it can fill (none)
     short = Ranks({e: 0 if e != gold else 99 for e in COUNTS}, COUNTS)
     fallbacks = Counter()
     got = [matched(pool, gold, 9, ranks, rng_for(0, "s", q), lengths=short, fallbacks=fallbacks) for q in range(50)]
-    assert all(g is not None for g in got) and 0 < fallbacks["matched_length_fallback"] <= 50
+    assert all(g is not None for g in got) and not fallbacks
+    assert Counter(sum(COUNTS[n] > COUNTS[gold] for n in negs) for negs, _ in got).keys() > {0, 9}
