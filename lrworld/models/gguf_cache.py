@@ -9,7 +9,9 @@ changed GGUF file has another digest, so another folder. `LRWORLD_GGUF_CACHE` na
 folders live (default `$XDG_CACHE_HOME/lrworld/gguf`, else `~/.cache/lrworld/gguf`; on a cluster
 point it at a shared file system so every node converts a file once); `off` loads from the GGUF
 file every time. A folder appears whole or not at all (written beside, then renamed), so jobs on
-several nodes may convert the same file at once.
+several nodes may convert the same file at once. A job killed while converting leaves its folder
+beside, named by its host and process: the next conversion removes it once that process is gone (or,
+from another host, once it has not changed for a day), so a killed first load costs no disk for good.
 """
 
 from __future__ import annotations
@@ -18,12 +20,15 @@ import json
 import logging
 import os
 import shutil
+import socket
 import tempfile
+import time
 from pathlib import Path
 
 log = logging.getLogger(__name__)
 ENV = "LRWORLD_GGUF_CACHE"
 DONE = "lrworld-gguf.json"  # written last: a folder without it is not used
+STALE_S = 24 * 3600  # another host's half folder untouched this long is abandoned
 
 
 def cache_root() -> Path | None:
@@ -52,6 +57,34 @@ def converted(weights_sha256: str) -> Path | None:
     return folder
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process
+        return True
+    return True
+
+
+def sweep_abandoned(folder: Path) -> list[Path]:
+    """Remove the half folders that killed conversions into `folder` left beside it; the removed."""
+    removed = []
+    for tmp in folder.parent.glob(f".{folder.name}.*"):
+        host, pid, _ = (tmp.name[len(folder.name) + 2:].rsplit(".", 2) + ["", ""])[:3]
+        try:
+            if host == socket.gethostname() and pid.isdigit():
+                gone = not _alive(int(pid))
+            else:
+                gone = time.time() - tmp.stat().st_mtime > STALE_S
+        except OSError:  # removed by another job meanwhile
+            continue
+        if gone:
+            shutil.rmtree(tmp, ignore_errors=True)
+            removed.append(tmp)
+    return removed
+
+
 def convert(location: str, gguf_file: str, weights_sha256: str) -> Path | None:
     """Dequantize `gguf_file` of `location` into its cache folder; the folder (None when the cache
     is off or cannot be written: the caller then loads from the GGUF file as before)."""
@@ -62,7 +95,9 @@ def convert(location: str, gguf_file: str, weights_sha256: str) -> Path | None:
 
     try:
         folder.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
+        for gone in sweep_abandoned(folder):
+            log.info("GGUF cache: removed %s, left by a killed conversion", gone)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.{socket.gethostname()}.{os.getpid()}.", dir=folder.parent))
     except OSError as exc:
         log.warning("GGUF cache %s not writable (%s): loading %s from the GGUF file", folder.parent, exc, gguf_file)
         return None

@@ -5,16 +5,12 @@ from __future__ import annotations
 
 import os
 
-import torch
-
-from lrworld.core.io import atomic_path
-from lrworld.core.tensors import load_tensors
+from lrworld.core.tensors import load_tensors, save_tensors
 
 
 def save_rec_model(path: str | os.PathLike, model, name: str, n_items: int, hparams: dict) -> None:
-    with atomic_path(path) as tmp:
-        torch.save({"name": name, "n_items": int(n_items), "hparams": dict(hparams),
-                    "state_dict": model.state_dict() if hasattr(model, "state_dict") else {}}, tmp)
+    save_tensors({"name": name, "n_items": int(n_items), "hparams": dict(hparams),
+                  "state_dict": model.state_dict() if hasattr(model, "state_dict") else {}}, path)
 
 
 def load_rec_model(path: str | os.PathLike):

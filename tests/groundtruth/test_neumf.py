@@ -4,6 +4,7 @@ import numpy as np
 import pandas as pd
 import torch
 
+from lrworld.core.tensors import load_tensors, save_tensors
 from lrworld.data.contract import finalize_interactions
 from lrworld.groundtruth import neumf
 from lrworld.groundtruth.neumf import embedding_matrix, leave_one_out, train_neumf
@@ -36,6 +37,19 @@ def test_training_is_seeded_and_logged(caplog):
     assert 0.0 <= a["hr10"] <= 1.0
     progress = [r.getMessage() for r in caplog.records if r.name == "lrworld.progress"]
     assert progress[-1].startswith("neumf: 100%|") and "batch/s" in progress[-1]
+
+
+def test_one_training_saved_twice_writes_the_same_bytes(tmp_path):
+    # what the neumf rule writes: a resumed build's neumf.pt must carry the clean build's digest
+    res = neumf.train_neumf_seeds(_tiny(), seeds=1, dataset="fx", epochs=1, factors=4, layers=(8, 4),
+                                  batch_size=64, device="cpu", eval_users=20, log=lambda *_: None)
+    a, b = tmp_path / "a" / "neumf.pt", tmp_path / "b" / "neumf.pt"
+    save_tensors(res, a)
+    save_tensors(res, b)
+    assert a.read_bytes() == b.read_bytes()
+    assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file()) == ["neumf.pt", "neumf.pt"]  # no temp left
+    back = load_tensors(a)["seeds"][0]
+    assert all(torch.equal(back["state_dict"][k], v) for k, v in res["seeds"][0]["state_dict"].items())
 
 
 def test_ml100k_sanity_hr10_beats_random(ml100k_neumf):

@@ -2,6 +2,10 @@
 GGUF file's logits bit for bit, the same identity, and a folder left half-written is never read."""
 
 import json
+import os
+import socket
+import subprocess
+import sys
 
 import pytest
 import torch
@@ -21,6 +25,25 @@ def test_a_folder_without_its_done_file_is_not_read(tmp_path, monkeypatch):
     (folder / gguf_cache.DONE).write_text("{}")
     assert gguf_cache.converted("ab" * 32) == folder
     assert folder.name.startswith("ab" * 32 + "-transformers-")
+
+
+def test_a_killed_conversions_half_folder_is_removed_once_its_process_is_gone(tmp_path, monkeypatch):
+    monkeypatch.setenv(gguf_cache.ENV, str(tmp_path))
+    folder = gguf_cache.folder_for("ab" * 32)
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    host = socket.gethostname()
+    left = {name: tmp_path / f".{folder.name}.{name}" for name in
+            (f"{host}.{dead.stdout.strip()}.k1", f"{host}.{os.getpid()}.k2", "node7.cluster.12.k3", "node8.13.k4")}
+    for half in left.values():
+        half.mkdir()
+        (half / "model.safetensors").write_bytes(b"half")
+    old = left["node8.13.k4"]
+    os.utime(old, (old.stat().st_atime, old.stat().st_mtime - gguf_cache.STALE_S - 60))
+    removed = gguf_cache.sweep_abandoned(folder)
+    # this host's dead process and another host's day-old folder go; a live or recent conversion stays
+    assert sorted(removed) == sorted([left[f"{host}.{dead.stdout.strip()}.k1"], old])
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        f".{folder.name}.{n}" for n in (f"{host}.{os.getpid()}.k2", "node7.cluster.12.k3"))
 
 
 def test_off_turns_the_cache_off(monkeypatch):

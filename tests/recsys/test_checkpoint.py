@@ -16,6 +16,8 @@ def test_round_trip_keeps_item_table(tmp_path, name):
     back = load_rec_model(tmp_path / "m.pt")
     assert item_table(back).shape == (13, 8)
     assert torch.equal(item_table(back), item_table(m))
+    save_rec_model(tmp_path / "again" / "m.pt", m, name, 12, {"hidden": 8})
+    assert (tmp_path / "again" / "m.pt").read_bytes() == (tmp_path / "m.pt").read_bytes()  # bytes from contents only
 
 
 def test_popularity_has_no_embeddings(tmp_path):

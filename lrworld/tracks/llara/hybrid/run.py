@@ -12,7 +12,7 @@ import torch
 from lrworld.config.assembly import entry_defaults
 from lrworld.core.io import sha256_file, sha256_text, dumps_canonical, write_json
 from lrworld.core.seeding import rng_for
-from lrworld.core.tensors import load_tensors
+from lrworld.core.tensors import load_tensors, save_tensors
 from lrworld.tracks.llara.hybrid.projector import MlpProjector
 from lrworld.tracks.llara.hybrid.tokens import SPECIAL_TOKENS, add_placeholder_tokens, item_table
 
@@ -111,8 +111,8 @@ def save_trained(model, projector, tok, out_adapter: str | os.PathLike, out_proj
     rows = {"input": model.get_input_embeddings().weight[ids].detach().cpu().clone()}
     if (out := _untied_output(model)) is not None:
         rows["output"] = out.weight[ids].detach().cpu().clone()
-    torch.save({"projector": projector.state_dict(), "rec_size": projector.rec_size,
-                "llm_size": projector.llm_size, "placeholder_rows": rows}, out_projector)
+    save_tensors({"projector": projector.state_dict(), "rec_size": projector.rec_size,
+                  "llm_size": projector.llm_size, "placeholder_rows": rows}, out_projector)
     return {"adapter_sha256": sha256_file(Path(out_adapter) / "adapter_model.safetensors"),
             "projector_sha256": sha256_file(out_projector)}
 

@@ -29,7 +29,7 @@ import torch
 
 from lrworld.core.io import sha256_file
 from lrworld.core.seeding import rng_for
-from lrworld.core.tensors import load_tensors
+from lrworld.core.tensors import load_tensors, save_tensors
 from lrworld.tracks.llara.hybrid import curriculum
 from lrworld.tracks.llara.hybrid.projector import MlpProjector
 from lrworld.tracks.llara.hybrid.tokens import add_placeholder_tokens, hybrid_prompt, wrap_embeds
@@ -99,12 +99,6 @@ def trainable_state(model, projector) -> dict:
     from peft import get_peft_model_state_dict
 
     return {"lora": get_peft_model_state_dict(model), "projector": projector.state_dict()}
-
-
-def _atomic_save(obj, path: Path) -> None:
-    tmp = path.with_suffix(".tmp")
-    torch.save(obj, tmp)
-    os.replace(tmp, path)
 
 
 def _diff(old: dict | None, new: dict) -> str:
@@ -221,11 +215,11 @@ def train(examples: Sequence[dict], template: str, tok, base_model, items: torch
         if every and (step % every == 0 or step == S):
             m = validate(model, projector, tok, val_examples, template, items, token_ids, val_hybrid, hp, device)
             if not curve or m["hit_ratio_at_1"] > max(c["hit_ratio_at_1"] for c in curve):
-                _atomic_save(trainable_state(model, projector), best_path)
+                save_tensors(trainable_state(model, projector), best_path)
             curve.append({"step": step, **m})
             log(f"step {step}/{S} validation HitRatio@1 {m['hit_ratio_at_1']:.4f} (valid {m['valid_ratio']:.4f})")
         if step % hp["checkpoint_every"] == 0 or step == S:
-            _atomic_save({**trainable_state(model, projector), "optimizer": opt.state_dict(), "step": step, "run": run_key,
+            save_tensors({**trainable_state(model, projector), "optimizer": opt.state_dict(), "step": step, "run": run_key,
                           "losses": losses, "val_curve": curve, "seconds": seconds + time.time() - t0}, state_path)
             log(f"step {step}/{S} loss {total:.4f} ({n_hybrid} of {acc} micro-batches hybrid); checkpoint")
     seconds += time.time() - t0
