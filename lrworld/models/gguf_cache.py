@@ -85,6 +85,16 @@ def sweep_abandoned(folder: Path) -> list[Path]:
     return removed
 
 
+def _usual_modes(folder: Path) -> None:
+    """The modes the umask gives a new folder and file (mkdtemp makes 0700, and some writers 0600),
+    so a cache shared by a group on a cluster is readable by it as the umask allows."""
+    mask = os.umask(0)
+    os.umask(mask)
+    folder.chmod(0o777 & ~mask)
+    for f in folder.iterdir():
+        f.chmod(0o666 & ~mask)
+
+
 def convert(location: str, gguf_file: str, weights_sha256: str) -> Path | None:
     """Dequantize `gguf_file` of `location` into its cache folder; the folder (None when the cache
     is off or cannot be written: the caller then loads from the GGUF file as before)."""
@@ -112,6 +122,7 @@ def convert(location: str, gguf_file: str, weights_sha256: str) -> Path | None:
         model.save_pretrained(tmp)
         tok.save_pretrained(tmp)
         (tmp / DONE).write_text(json.dumps({"gguf_file": gguf_file, "weights_sha256": weights_sha256}))
+        _usual_modes(tmp)
         try:
             tmp.rename(folder)
         except OSError:  # another job renamed its copy first: theirs is the same conversion

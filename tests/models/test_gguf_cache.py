@@ -68,3 +68,17 @@ def test_the_converted_copy_gives_the_gguf_files_logits_and_identity(tmp_path, m
     # a second backend reads the folder, without converting again
     again = make_backend("smol", dict(SMOL))
     assert again._converted() == str(folder) and len(list(tmp_path.iterdir())) == 1
+
+
+def test_a_converted_folder_takes_the_umasks_modes(tmp_path):
+    folder = tmp_path / "conv"
+    folder.mkdir(mode=0o700)
+    (folder / "model.safetensors").write_bytes(b"x")
+    (folder / "model.safetensors").chmod(0o600)
+    old = __import__("os").umask(0o022)
+    try:
+        gguf_cache._usual_modes(folder)
+    finally:
+        __import__("os").umask(old)
+    assert oct(folder.stat().st_mode & 0o777) == "0o755"
+    assert oct((folder / "model.safetensors").stat().st_mode & 0o777) == "0o644"
