@@ -81,6 +81,40 @@ def _unit_vectors(emb: pd.DataFrame, need: dict[str, set]) -> dict[str, list[dic
     return out
 
 
+def _target_of(q: dict, gold: measures.Gold) -> str:
+    """The id of the entity question `q` asks about."""
+    return str((q.get("context") or {}).get(f"target_{gold.target}"))
+
+
+def _rows_by_target(t: pd.DataFrame, gold: measures.Gold, qs: list[dict]) -> dict[str, pd.DataFrame]:
+    """target -> its rows of artifact table `t`, for the targets the questions name."""
+    targets = {_target_of(q, gold) for q in qs}
+    t = t[t["target"].astype(str).isin(targets)]
+    return {k: g for k, g in t.groupby(t["target"].astype(str), sort=False)}
+
+
+def _one_hot_sets(interactions: pd.DataFrame, gold: measures.Gold, qs: list[dict]) -> dict[str, set]:
+    """One-hot sets of the entities the questions name (targets and candidates): item -> its users,
+    user -> its items."""
+    ids = set()
+    for q in qs:
+        ids.add(_target_of(q, gold))
+        ids.update(map(str, q["candidates"]))
+    col, other = ("item_id", "user_id") if gold.target == "item" else ("user_id", "item_id")
+    sub = interactions[interactions[col].astype(str).isin(ids)]
+    return {str(k): set(g.astype(str)) for k, g in sub.groupby(col, sort=False)[other]}
+
+
+def _named_ids(neural: dict[str, measures.Gold], questions: dict[str, list[dict]]) -> dict[str, set]:
+    """kind (item, user) -> the ids the neural questions name, as targets or candidates."""
+    need: dict[str, set] = {"item": set(), "user": set()}
+    for m, g in neural.items():
+        for q in questions[m]:
+            need[g.target].add(_target_of(q, g))
+            need[g.candidate].update(map(str, q["candidates"]))
+    return need
+
+
 class Evidence:
     """The ground-truth artifacts and the interactions the golds are re-derived from, indexed for
     the targets the questions name."""
@@ -97,49 +131,47 @@ class Evidence:
                 continue
             t = self._table(m, gold, artifacts)
             if t is not None:
-                targets = {str((q.get("context") or {}).get(f"target_{gold.target}")) for q in questions[m]}
-                t = t[t["target"].astype(str).isin(targets)]
-                self.tables[m] = {k: g for k, g in t.groupby(t["target"].astype(str), sort=False)}
+                self.tables[m] = _rows_by_target(t, gold, questions[m])
             if gold.recompute == measures.INTERACTIONS:
-                # one-hot sets of the entities the questions name: item -> users, user -> items
-                ids = set()
-                for q in questions[m]:
-                    ids.add(str((q.get("context") or {}).get(f"target_{gold.target}")))
-                    ids.update(map(str, q["candidates"]))
-                col, other = ("item_id", "user_id") if gold.target == "item" else ("user_id", "item_id")
-                sub = interactions[interactions[col].astype(str).isin(ids)]
-                self.sets[m] = {str(k): set(g.astype(str)) for k, g in sub.groupby(col, sort=False)[other]}
-        # unit GMF vectors per kind and training, of the ids the neural questions name: from the
-        # saved NeuMF weights where the audit has them (`neumf`, the rawest artifact), else from
-        # embeddings.parquet; `stored` keeps embeddings.parquet's to compare with the weights'
+                self.sets[m] = _one_hot_sets(interactions, gold, questions[m])
+        self._read_vectors(artifacts, questions)
+        self._read_rules(artifacts)
+
+    def _read_vectors(self, artifacts: dict[str, pd.DataFrame], questions: dict[str, list[dict]]) -> None:
+        """Unit GMF vectors per kind and training, of the ids the neural questions name: from the
+        saved NeuMF weights where the audit has them (`neumf`, the rawest artifact), else from
+        embeddings.parquet; `stored` keeps embeddings.parquet's to compare with the weights'."""
         self.vectors: dict[str, list[dict[str, np.ndarray]]] = {}
         self.stored: dict[str, list[dict[str, np.ndarray]]] = {}
         self.source = "embeddings.parquet"
         emb, weights = artifacts.get("embeddings"), artifacts.get("neumf")
         neural = {m: g for m, g in self.golds.items() if g.recompute == measures.EMBEDDINGS}
-        if (emb is not None or weights is not None) and neural:
-            need: dict[str, set] = {"item": set(), "user": set()}
-            for m, g in neural.items():
-                for q in questions[m]:
-                    need[g.target].add(str((q.get("context") or {}).get(f"target_{g.target}")))
-                    need[g.candidate].update(map(str, q["candidates"]))
-            if emb is not None:
-                self.stored = _unit_vectors(emb, need)
-            if weights is not None:
-                self.vectors, self.source = _unit_vectors(weights, need), "the NeuMF weights (neumf.pt)"
-            else:
-                self.vectors = self.stored
+        if (emb is None and weights is None) or not neural:
+            return
+        need = _named_ids(neural, questions)
+        if emb is not None:
+            self.stored = _unit_vectors(emb, need)
+        if weights is not None:
+            self.vectors, self.source = _unit_vectors(weights, need), "the NeuMF weights (neumf.pt)"
+        else:
+            self.vectors = self.stored
+
+    def _read_rules(self, artifacts: dict[str, pd.DataFrame]) -> None:
+        """`rules`: (antecedents, consequent) -> (support, confidence, lift) of the mined rules with
+        one consequent; `consequents`: antecedents -> every consequent of a rule (None and unset
+        without a rules artifact)."""
         self.rules = None
         ruled = [m for m, g in self.golds.items() if g.recipe == measures.RULE]
         r = artifacts.get(measures.by_id(ruled[0]).artifact) if ruled else None
-        if r is not None:
-            self.rules = {}
-            self.consequents: dict[tuple, set] = {}
-            for a, c, s, cf, lift in zip(r["antecedents"], r["consequents"], r["support"], r["confidence"], r["lift"]):
-                a, c = tuple(sorted(map(str, a))), tuple(sorted(map(str, c)))
-                self.consequents.setdefault(a, set()).update(c)
-                if len(c) == 1:
-                    self.rules[(a, c[0])] = (float(s), float(cf), float(lift))
+        if r is None:
+            return
+        self.rules = {}
+        self.consequents: dict[tuple, set] = {}
+        for a, c, s, cf, lift in zip(r["antecedents"], r["consequents"], r["support"], r["confidence"], r["lift"]):
+            a, c = tuple(sorted(map(str, a))), tuple(sorted(map(str, c)))
+            self.consequents.setdefault(a, set()).update(c)
+            if len(c) == 1:
+                self.rules[(a, c[0])] = (float(s), float(cf), float(lift))
 
     @staticmethod
     def _table(measure: str, gold: measures.Gold, artifacts: dict[str, pd.DataFrame]) -> pd.DataFrame | None:
@@ -226,70 +258,96 @@ def _embedding_checks(path, q, ev, m, target, cands, a, g, violation) -> list:
     return out
 
 
+def _own_evidence_failures(ev: Evidence, m: str, gold: measures.Gold, target: str, scores, cands: list[str],
+                           a: int) -> list[str]:
+    """Why the answer is not the argmax of the scores the question carries, nor of the cosines
+    recomputed from the interactions (where its gold is recomputed from them)."""
+    why = []
+    if isinstance(scores, list) and len(scores) == len(cands):
+        why.append(_argmax_failure([float(s) for s in scores], a, cands, f"{gold.score} (the question's evidence)"))
+    if gold.recompute == measures.INTERACTIONS:
+        rec = [ev.cosine(m, target, c) for c in cands]
+        why.append(_argmax_failure(rec, a, cands, "cosine (recomputed from the interactions)"))
+    return [w for w in why if w]
+
+
+def _artifact_failures(g: pd.DataFrame | None, col: str, target: str, scores, cands: list[str],
+                       a: int) -> list[tuple[str, str]]:
+    """(check, detail) of each way the target's rows `g` of the ground-truth artifact disagree with
+    the question: its candidates, its answer, the argmax of its scores (under every NeuMF training
+    where it has them), the scores the question carries."""
+    if g is None:
+        return [("gold_differs_from_artifact", f"target {target} is not in the ground-truth artifact")]
+    answer = cands[a]
+    art = dict(zip(g["candidate"].astype(str), g[col].astype(float)))
+    gold = [str(x) for x in g.loc[g["is_answer"].astype(bool), "candidate"]]
+    if set(art) != set(cands):
+        return [("gold_differs_from_artifact", f"candidates {sorted(set(cands) - set(art))} are not the artifact's "
+                                               f"for target {target}")]
+    if gold != [answer]:
+        return [("gold_differs_from_artifact", f"the answer {answer} is not the artifact's ({', '.join(gold)}) "
+                                               f"for target {target}")]
+    out = []
+    why = _argmax_failure([art[c] for c in cands], a, cands, f"{col} (the artifact)")
+    if why:
+        out.append(("gold_not_argmax", why))
+    if "seed_cosines" in g:
+        out += [("gold_not_argmax", why) for why in _per_training_failures(g, cands, a)]
+    if isinstance(scores, list) and any(abs(float(s) - art[c]) > 1e-6 for s, c in zip(scores, cands)):
+        out.append(("evidence_differs_from_artifact", f"the question's {col} values differ from the artifact's"))
+    return out
+
+
+def _table_checks(path: str, q: dict, ev: Evidence, m: str, gold: measures.Gold, cands: list[str], a: int,
+                  violation) -> list:
+    """The checks of a gold read from a table artifact: against the question's own scores, the
+    recomputed cosines, the embeddings and the artifact's rows for its target."""
+    target = _target_of(q, gold)
+    scores = (q.get("evidence") or {}).get(gold.score)
+    out = [violation(path, q["qid"], "gold_not_argmax", why)
+           for why in _own_evidence_failures(ev, m, gold, target, scores, cands, a)]
+    g = ev.tables.get(m, {}).get(target) if m in ev.tables else None
+    if gold.recompute == measures.EMBEDDINGS:
+        out += _embedding_checks(path, q, ev, m, target, cands, a, g, violation)
+    if m in ev.tables:
+        out += [violation(path, q["qid"], check, detail)
+                for check, detail in _artifact_failures(g, gold.score, target, scores, cands, a)]
+    return out
+
+
+def _rule_failures(q: dict, ev: Evidence, cands: list[str], a: int) -> list[tuple[str, str]]:
+    """(check, detail) of each way an association-rule question disagrees with the mined rules: its
+    gold is not the consequent of a rule with lift > 1, its support or confidence is not the
+    rule's, a negative is a consequent of a rule with the same antecedents."""
+    evidence, answer = q.get("evidence") or {}, cands[a]
+    ants = tuple(sorted(map(str, (q.get("context") or {}).get("antecedents") or [])))
+    out = []
+    rule = ev.rules.get((ants, answer))
+    if rule is None or rule[2] <= 1.0:
+        why = "is not a mined rule" if rule is None else f"has lift {rule[2]:.3f} <= 1"
+        out.append(("rule_not_in_artifact", f"{'+'.join(ants)} -> {answer} {why}"))
+    else:
+        for k, v in zip(("support", "confidence"), rule[:2]):
+            if k in evidence and abs(float(evidence[k]) - v) > 1e-9:
+                out.append(("evidence_differs_from_artifact", f"{k} {float(evidence[k]):.4f} in the question, "
+                                                              f"{v:.4f} in the rules"))
+    for n in cands[:a] + cands[a + 1:]:
+        if n in ev.consequents.get(ants, set()):
+            out.append(("negative_is_rule_consequent", f"the negative {n} is a consequent of a rule with antecedent "
+                                                       f"{'+'.join(ants)}"))
+    return out
+
+
 def gold_checks(path: str, q: dict, ev: Evidence, violation) -> list:
     """The re-derivation checks of one HitRate@1 question (answer_index already in range).
     `violation(path, qid, check, detail)` makes a Violation."""
     m = q.get("measure") or q["qid"].split("/")[-2]
-    out = []
-
-    def bad(check, detail):
-        out.append(violation(path, q["qid"], check, detail))
-
     cands, a = [str(c) for c in q["candidates"]], q["answer_index"]
-    answer, ctx, evidence = cands[a], q.get("context") or {}, q.get("evidence") or {}
     gold = ev.golds.get(m)
     if gold is None:
-        return out
+        return []
     if gold.recipe == measures.TABLE:
-        col, kind = gold.score, gold.target
-        target = str(ctx.get(f"target_{kind}"))
-        scores = evidence.get(col)
-        if isinstance(scores, list) and len(scores) == len(cands):
-            why = _argmax_failure([float(s) for s in scores], a, cands, f"{col} (the question's evidence)")
-            if why:
-                bad("gold_not_argmax", why)
-        if gold.recompute == measures.INTERACTIONS:
-            rec = [ev.cosine(m, target, c) for c in cands]
-            why = _argmax_failure(rec, a, cands, "cosine (recomputed from the interactions)")
-            if why:
-                bad("gold_not_argmax", why)
-        g = ev.tables.get(m, {}).get(target) if m in ev.tables else None
-        if gold.recompute == measures.EMBEDDINGS:
-            out += _embedding_checks(path, q, ev, m, target, cands, a, g, violation)
-        if m in ev.tables:
-            if g is None:
-                bad("gold_differs_from_artifact", f"target {target} is not in the ground-truth artifact")
-                return out
-            art = dict(zip(g["candidate"].astype(str), g[col].astype(float)))
-            gold = [str(x) for x in g.loc[g["is_answer"].astype(bool), "candidate"]]
-            if set(art) != set(cands):
-                bad("gold_differs_from_artifact", f"candidates {sorted(set(cands) - set(art))} are not the artifact's "
-                                                  f"for target {target}")
-            elif gold != [answer]:
-                bad("gold_differs_from_artifact", f"the answer {answer} is not the artifact's ({', '.join(gold)}) "
-                                                  f"for target {target}")
-            else:
-                why = _argmax_failure([art[c] for c in cands], a, cands, f"{col} (the artifact)")
-                if why:
-                    bad("gold_not_argmax", why)
-                if "seed_cosines" in g:
-                    for why in _per_training_failures(g, cands, a):
-                        bad("gold_not_argmax", why)
-                if isinstance(scores, list) and any(abs(float(s) - art[c]) > 1e-6 for s, c in zip(scores, cands)):
-                    bad("evidence_differs_from_artifact", f"the question's {col} values differ from the artifact's")
-    elif gold.recipe == measures.RULE and ev.rules is not None:
-        ants = tuple(sorted(map(str, ctx.get("antecedents") or [])))
-        rule = ev.rules.get((ants, answer))
-        if rule is None or rule[2] <= 1.0:
-            why = "is not a mined rule" if rule is None else f"has lift {rule[2]:.3f} <= 1"
-            bad("rule_not_in_artifact", f"{'+'.join(ants)} -> {answer} {why}")
-        else:
-            for k, v in zip(("support", "confidence"), rule[:2]):
-                if k in evidence and abs(float(evidence[k]) - v) > 1e-9:
-                    bad("evidence_differs_from_artifact", f"{k} {float(evidence[k]):.4f} in the question, {v:.4f} "
-                                                          f"in the rules")
-        for n in cands[:a] + cands[a + 1:]:
-            if n in ev.consequents.get(ants, set()):
-                bad("negative_is_rule_consequent", f"the negative {n} is a consequent of a rule with antecedent "
-                                                   f"{'+'.join(ants)}")
-    return out
+        return _table_checks(path, q, ev, m, gold, cands, a, violation)
+    if gold.recipe == measures.RULE and ev.rules is not None:
+        return [violation(path, q["qid"], check, detail) for check, detail in _rule_failures(q, ev, cands, a)]
+    return []

@@ -22,6 +22,7 @@ the dataset, the measure and the user (`seeding`): one question's draws do not d
 from __future__ import annotations
 
 from collections import Counter
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -120,6 +121,70 @@ def _by_item(items: pd.DataFrame, column: str, value=lambda v: v, keep=lambda v:
     return {str(i): value(v) for i, v in zip(items["item_id"], items[column]) if keep(v)}
 
 
+def _item_values(items: pd.DataFrame, field: str, key, exclude: list[str] | None) -> tuple[dict, dict, Counter]:
+    """(item id -> its values as read, item id -> its values less the excluded ones, excluded value ->
+    how many times it was removed from an item)."""
+    names = field in facts.NAME_FIELDS
+    excluded_keys = {key(v) for v in exclude or []}
+    raw = {str(i): [facts.clean_name(x) for x in _values(v)] if names else _values(v)
+           for i, v in zip(items["item_id"], items[field])}
+    excluded = Counter(x for vs in raw.values() for x in vs if key(x) in excluded_keys)
+    values = {i: [x for x in vs if key(x) not in excluded_keys] for i, vs in raw.items()}
+    return raw, values, excluded
+
+
+class _Pool(NamedTuple):
+    """The values a field's distractors are drawn from: one spelling per value key."""
+    spelling: dict[str, str]  # value key -> its most frequent spelling (ties: alphabetical)
+    values: list[str]  # the spellings, sorted
+    keys: list[str]  # their value keys, in the same order
+    merged: int  # spellings read that are not a key's one spelling
+    ranks: Ranks  # a value's count: the items that carry it (what a label-frequency answerer reads)
+
+
+def _value_pool(values: dict[str, list[str]], key) -> _Pool:
+    """The pool of the values items carry (`values`: item id -> its values)."""
+    freq = Counter(x for vs in values.values() for x in vs)
+    spelling: dict[str, str] = {}
+    for x in sorted(freq, key=lambda x: (-freq[x], x)):
+        spelling.setdefault(key(x), x)
+    pool = sorted(spelling.values())
+    ranks = Ranks(Counter(spelling[key(x)] for vs in values.values() for x in dict.fromkeys(vs)), pool)
+    return _Pool(spelling, pool, [key(v) for v in pool], len(freq) - len(pool), ranks)
+
+
+def _no_value_reason(item: str, raw: dict, dropped: dict, titles: dict, examples: dict[str, list[str]]) -> str:
+    """Why a positive without a value to ask makes no question. A target its covering sources
+    disagree on is listed in `examples` under its reason, with what each source said."""
+    if item in dropped:
+        # the sources that cover the film name different people: no gold can be trusted
+        reason, _, detail = dropped[item].partition(": ")
+        listed = examples.setdefault(reason, [])
+        entry = f"item {item} {titles.get(item, '')!r}: {detail}"
+        if entry not in listed:
+            listed.append(entry)
+        return reason
+    return "positive_has_only_excluded_values" if raw.get(item) else "positive_has_no_value"
+
+
+def _answer_value(measure: Measure, own: list[str], rng: np.random.Generator) -> str:
+    """The value asked of the positive: a random one of its values, or its first (the main director,
+    the lead actor), as the measure's `answer_policy` says."""
+    if measure.answer_policy == "random":
+        return own[int(rng.integers(len(own)))]
+    return own[0]
+
+
+def _value_negatives(eligible: list[str], gold: str, n_neg: int, ranks: Ranks, matched_draw: bool,
+                     rng: np.random.Generator) -> list[str] | None:
+    """`n_neg` distractors out of `eligible`: matched to the gold's label frequency, or uniform.
+    None: no matched draw."""
+    if matched_draw:
+        drawn = matched([eligible[i] for i in rng.permutation(len(eligible))], gold, n_neg, ranks, rng)
+        return None if drawn is None else drawn[0]
+    return [eligible[i] for i in rng.choice(len(eligible), size=n_neg, replace=False)]
+
+
 def build_field_values(measure: Measure, dataset: str, windows: list[Window], items: pd.DataFrame, seed: int,
                        limit: int | None = None, exclude: list[str] | None = None,
                        debias: Debias | None = None) -> tuple[list[dict], dict]:
@@ -127,76 +192,45 @@ def build_field_values(measure: Measure, dataset: str, windows: list[Window], it
     debias = debias or Debias()
     if field not in items.columns:
         raise ValueError(f"{dataset}/{measure.id}: items have no column {field!r}; configure the metadata source")
-    names = field in facts.NAME_FIELDS
     # names compare as people ("Scott, Ridley" is "Ridley Scott"), other values as texts
     key = enforced.value_key(field)
-    excluded_keys = {key(v) for v in exclude or []}
-    raw = {str(i): [facts.clean_name(x) for x in _values(v)] if names else _values(v)
-           for i, v in zip(items["item_id"], items[field])}
-    excluded = Counter(x for vs in raw.values() for x in vs if key(x) in excluded_keys)
-    values = {i: [x for x in vs if key(x) not in excluded_keys] for i, vs in raw.items()}
+    raw, values, excluded = _item_values(items, field, key, exclude)
     # names a covering source gave for the item but not agreed on: never one of its distractors
     also = _by_item(items, f"{field}_other", lambda v: [key(x) for x in _values(v)])
     dropped = _by_item(items, f"{field}_dropped", keep=lambda v: isinstance(v, str))
     witnesses = _by_item(items, f"{field}_witnesses")
     backers = _by_item(items, f"{field}_sources")
     titles = _by_item(items, "title", str) if dropped else {}
-    # one spelling per value key: the most frequent (ties: alphabetical)
-    freq = Counter(x for vs in values.values() for x in vs)
-    spelling: dict[str, str] = {}
-    for x in sorted(freq, key=lambda x: (-freq[x], x)):
-        spelling.setdefault(key(x), x)
-    pool = sorted(spelling.values())
-    pool_keys = [key(v) for v in pool]
-    merged = len(freq) - len(pool)
+    pool = _value_pool(values, key)
     n_neg = measure.n_candidates - 1
     skipped, skip_examples = Counter(), {}
     kept_out = 0
     questions, used_witnesses, used_sources = [], Counter(), Counter()
-    # a value's count: the items that carry it (what a label-frequency answerer reads)
-    ranks = Ranks(Counter(spelling[key(x)] for vs in values.values() for x in dict.fromkeys(vs)), pool)
     cap = GoldCap(debias.cap(limit, MCQ))
     for w in windows:
         if limit is not None and len(questions) >= limit:
             break
         own = values.get(w.positive, [])
         if not own:
-            if w.positive in dropped:
-                # the sources that cover the film name different people: no gold can be trusted
-                reason, _, detail = dropped[w.positive].partition(": ")
-                skipped[reason] += 1
-                # every such target listed, with what each source said
-                listed = skip_examples.setdefault(reason, [])
-                entry = f"item {w.positive} {titles.get(w.positive, '')!r}: {detail}"
-                if entry not in listed:
-                    listed.append(entry)
-                continue
-            skipped["positive_has_only_excluded_values" if raw.get(w.positive) else "positive_has_no_value"] += 1
+            skipped[_no_value_reason(w.positive, raw, dropped, titles, skip_examples)] += 1
             continue
         rng, slot = _streams(seed, dataset, measure, w)
-        if measure.answer_policy == "random":
-            answer = own[int(rng.integers(len(own)))]
-        else:
-            answer = own[0]
+        answer = _answer_value(measure, own, rng)
         own_keys = {key(v) for v in own} | set(also.get(w.positive, []))
-        eligible = [v for v, k in zip(pool, pool_keys) if k not in own_keys]
+        eligible = [v for v, k in zip(pool.values, pool.keys) if k not in own_keys]
         # every value of the positive is kept out of the draw: a distractor is never also true
-        kept_out += len(pool) - len(eligible)
+        kept_out += len(pool.values) - len(eligible)
         if len(eligible) < n_neg:
             skipped["too_few_distinct_values"] += 1
             continue
         if cap.full(key(answer)):
             skipped["gold_share_cap"] += 1
             continue
-        if debias.matched:
-            gold = spelling.get(key(answer), answer)
-            drawn = matched([eligible[i] for i in rng.permutation(len(eligible))], gold, n_neg, ranks, rng)
-            if drawn is None:
-                skipped["no_matched_distractors"] += 1
-                continue
-            negatives = drawn[0]
-        else:
-            negatives = [eligible[i] for i in rng.choice(len(eligible), size=n_neg, replace=False)]
+        negatives = _value_negatives(eligible, pool.spelling.get(key(answer), answer), n_neg, pool.ranks,
+                                     debias.matched, rng)
+        if negatives is None:
+            skipped["no_matched_distractors"] += 1
+            continue
         cap.take(key(answer))
         questions.append(_question(measure, dataset, w, place_answer(answer, negatives, slot), slot, seed, "value"))
         used_witnesses[int(witnesses.get(w.positive, 1) or 1)] += 1
@@ -204,10 +238,81 @@ def build_field_values(measure: Measure, dataset: str, windows: list[Window], it
     witnessed = {"witnesses": {str(k): used_witnesses[k] for k in sorted(used_witnesses)},
                  "sources": dict(sorted(used_sources.items())), "dropped_targets": skip_examples}
     return questions, {"skipped": dict(skipped), "facts": witnessed,
-                       "values_true_of_positive_kept_out": kept_out, "value_pool": len(pool),
-                       "answer_policy": measure.answer_policy, "values_merged_by_spelling": merged,
+                       "values_true_of_positive_kept_out": kept_out, "value_pool": len(pool.values),
+                       "answer_policy": measure.answer_policy, "values_merged_by_spelling": pool.merged,
                        "excluded_values": {"field": field, "values": sorted(exclude or []),
                                            "item_values_removed": dict(sorted(excluded.items()))}}
+
+
+def _shown_texts(measure: Measure, dataset: str, items: pd.DataFrame, item_texts: dict[str, str] | None,
+                 field: str) -> dict[str, str]:
+    """item id -> the text it is shown by (items without one left out)."""
+    if item_texts is None:
+        if field not in items.columns:
+            raise ValueError(f"{dataset}/{measure.id}: items have no column {field!r}; configure the metadata "
+                             f"source")
+        item_texts = {str(i): _text(v) for i, v in zip(items["item_id"], items[field])}
+    return {k: t for k, v in item_texts.items() if (t := _text(v))}
+
+
+def _unshowable(w: Window, texts: dict[str, str], cap: GoldCap) -> str | None:
+    """Why window `w` makes no question before any draw, or None."""
+    if texts.get(w.positive) is None:
+        return "positive_has_no_text"
+    if any(h not in texts for h in w.history):
+        # A history item without text cannot be shown: the question would silently be shorter.
+        return "history_item_has_no_text"
+    if cap.full(w.positive):
+        return "gold_share_cap"
+    return None
+
+
+def _uniform_items(order, n_neg: int, met: enforced.Met, shown: set, keys: dict[str, str],
+                   works: dict[str, str] | None, seen_keys: set, seen_works: set, rejected: Counter) -> list[str]:
+    """Up to `n_neg` items of `order` that are wrong next items and read unlike every other option;
+    each item passed over is counted in `rejected` under its reason."""
+    negatives = []
+    for it in order:
+        first = met.leaked_by(it)
+        if first is not None:
+            # an item the user interacted with (or one that reads like it), shown or earlier, is not
+            # a wrong next item
+            rejected["in_shown_window" if first in shown else "in_earlier_history"] += 1
+            continue
+        if keys[it] in seen_keys:
+            # an item whose text reads like the positive's (or another negative's) would be a
+            # second correct-looking option
+            rejected["same_text_as_another_option"] += 1
+            continue
+        if enforced.work_key(it, works) in seen_works:
+            # two options a reader takes for one work
+            rejected["same_work_as_another_option"] += 1
+            continue
+        negatives.append(it)
+        seen_keys.add(keys[it])
+        seen_works.add(enforced.work_key(it, works))
+        if len(negatives) == n_neg:
+            break
+    return negatives
+
+
+def _negative_items(w: Window, n_neg: int, with_text: list[str], keys: dict[str, str], works: dict[str, str] | None,
+                    lengths: Ranks | None, rng: np.random.Generator, rejected: Counter) -> list[str] | None:
+    """The negatives of window `w`: matched by text length where `lengths` is given, else uniform.
+    None: no matched draw."""
+    shown = set(w.history) | {w.positive}
+    met = enforced.Met(set(w.known) | shown, works)
+    seen_keys = {keys[w.positive]}
+    if lengths is None:
+        seen_works = {enforced.work_key(w.positive, works)}
+        order = (with_text[i] for i in rng.permutation(len(with_text)))
+        return _uniform_items(order, n_neg, met, shown, keys, works, seen_keys, seen_works, rejected)
+    order = [with_text[i] for i in rng.permutation(len(with_text)) if met.leaked_by(with_text[i]) is None]
+    drawn = matched(order, w.positive, n_neg, lengths, rng, key=keys.get, taken=seen_keys)
+    if drawn is None:
+        return None
+    rejected["same_text_as_another_option"] += drawn[1]
+    return drawn[0]
 
 
 def build_item_text(measure: Measure, dataset: str, windows: list[Window], items: pd.DataFrame, seed: int,
@@ -218,12 +323,7 @@ def build_item_text(measure: Measure, dataset: str, windows: list[Window], items
     are matched by text length (lrworld/questions/distractors.py), the cap counts the positive."""
     debias = debias or Debias()
     field = field or measure.field
-    if item_texts is None:
-        if field not in items.columns:
-            raise ValueError(f"{dataset}/{measure.id}: items have no column {field!r}; configure the metadata "
-                             f"source")
-        item_texts = {str(i): _text(v) for i, v in zip(items["item_id"], items[field])}
-    texts = {k: t for k, v in item_texts.items() if (t := _text(v))}
+    texts = _shown_texts(measure, dataset, items, item_texts, field)
     keys = {k: display_key(t) for k, t in texts.items()}
     with_text = sorted(texts)
     # what a reader takes each item for, whatever text the question shows (the same-work rule)
@@ -239,54 +339,15 @@ def build_item_text(measure: Measure, dataset: str, windows: list[Window], items
     for w in windows:
         if limit is not None and len(questions) >= limit:
             break
-        pos_text = texts.get(w.positive)
-        if pos_text is None:
-            skipped["positive_has_no_text"] += 1
-            continue
-        missing = [h for h in w.history if h not in texts]
-        if missing:
-            # A history item without text cannot be shown: the question would silently be shorter.
-            skipped["history_item_has_no_text"] += 1
-            continue
-        if cap.full(w.positive):
-            skipped["gold_share_cap"] += 1
+        reason = _unshowable(w, texts, cap)
+        if reason is not None:
+            skipped[reason] += 1
             continue
         rng, slot = _streams(seed, dataset, measure, w)
-        shown = set(w.history) | {w.positive}
-        met = enforced.Met(set(w.known) | shown, works)
-        seen_keys = {keys[w.positive]}
-        seen_works = {enforced.work_key(w.positive, works)}
-        negatives = []
-        if lengths is not None:
-            order = [with_text[i] for i in rng.permutation(len(with_text)) if met.leaked_by(with_text[i]) is None]
-            drawn = matched(order, w.positive, n_neg, lengths, rng, key=keys.get, taken=seen_keys)
-            if drawn is None:
-                skipped["no_matched_distractors"] += 1
-                continue
-            negatives = drawn[0]
-            rejected["same_text_as_another_option"] += drawn[1]
-        for i in (() if lengths is not None else rng.permutation(len(with_text))):
-            it = with_text[i]
-            first = met.leaked_by(it)
-            if first is not None:
-                # an item the user interacted with (or one that reads like it), shown or earlier, is not
-                # a wrong next item
-                rejected["in_shown_window" if first in shown else "in_earlier_history"] += 1
-                continue
-            if keys[it] in seen_keys:
-                # an item whose text reads like the positive's (or another negative's) would be a
-                # second correct-looking option
-                rejected["same_text_as_another_option"] += 1
-                continue
-            if enforced.work_key(it, works) in seen_works:
-                # two options a reader takes for one work
-                rejected["same_work_as_another_option"] += 1
-                continue
-            negatives.append(it)
-            seen_keys.add(keys[it])
-            seen_works.add(enforced.work_key(it, works))
-            if len(negatives) == n_neg:
-                break
+        negatives = _negative_items(w, n_neg, with_text, keys, works, lengths, rng, rejected)
+        if negatives is None:
+            skipped["no_matched_distractors"] += 1
+            continue
         if len(negatives) < n_neg:
             skipped["too_few_items_with_text"] += 1
             continue
