@@ -72,28 +72,15 @@ def build_assoc_rule_questions(interactions: pd.DataFrame, rules: pd.DataFrame, 
     debias = debias or Debias()
     cap = GoldCap(debias.cap(n_questions, HIT10))
     all_items = np.asarray(sorted(interactions["item_id"].astype(str).unique()), dtype=object)
-    ants = [tuple(a) for a in rules["antecedents"]]
-    cons = [tuple(c) for c in rules["consequents"]]
-    blocked: dict[tuple, set] = {}
-    conf: dict[tuple, float] = {}
-    for a, c, cf in zip(ants, cons, rules["confidence"].to_numpy()):
-        blocked.setdefault(a, set(a)).update(c)
-        if len(c) == 1:
-            conf[(a, c[0])] = float(cf)
-    eligible = [i for i in range(len(rules)) if len(cons[i]) == 1 and rules["lift"].iat[i] > 1.0]
-    order = rng_for(seed, dataset, "assoc_rule", "rules").permutation(eligible) if eligible else []
+    rule = _RuleIndex(rules)
+    order = rng_for(seed, dataset, "assoc_rule", "rules").permutation(rule.eligible) if rule.eligible else []
     key = (lambda i: enforced.work_key(i, display)) if display is not None else None
     out, report = [], Counter()
-    ranks = (Ranks(interactions["item_id"].astype(str).value_counts().to_dict(), all_items)
-             if debias.matched else None)
-    # options are shown by title: their text length is matched too (the shown text's, else the display key's)
-    length = (lambda i: len(shown(i))) if shown is not None else (lambda i: len(display.get(i, "")))
-    lengths = (Ranks({i: length(i) for i in all_items}, all_items)
-               if debias.matched and (display is not None or shown is not None) else None)
+    ranks, lengths = _assoc_strata(interactions, all_items, debias, display, shown)
     for i in order:
         if len(out) >= n_questions:
             break
-        a, c = ants[i], cons[i][0]
+        a, c = rule.ants[i], rule.cons[i][0]
         qkey = "+".join(a) + "->" + c
         if key and any(enforced.same_work(c, x, display) for x in a):
             # the consequent reads like an antecedent: a reader sees the answer in the question
@@ -102,23 +89,13 @@ def build_assoc_rule_questions(interactions: pd.DataFrame, rules: pd.DataFrame, 
         if cap.full(c):
             report["dropped_gold_share"] += 1
             continue
-        pool = all_items[~np.isin(all_items, list(blocked[a]))]
+        pool = all_items[~np.isin(all_items, list(rule.blocked[a]))]
         draw = rng_for(seed, dataset, "assoc_rule", "negatives", qkey)
         # never a negative reading like the answer, another pick or an antecedent (enforced.same_work)
         taken = [key(c), *map(key, a)] if key else ()
         if ranks is not None:
-            shuffled = list(pool[draw.permutation(len(pool))])
-            overlap = None
-            if shown is not None:
-                words = history_overlap([shown(x) for x in (c, *shuffled)], [shown(x) for x in a])
-                overlap = Ranks(dict(zip((c, *shuffled), words)), (c, *shuffled))
-            got = matched(shuffled, c, N_CANDIDATES - 1, ranks, draw, key, taken, lengths=lengths, fallbacks=report,
-                          overlap=overlap, every_draw=True)
+            got = _matched_negatives(a, c, pool, draw, key, taken, ranks, lengths, shown, report)
             if got is None:
-                # named by what runs short: the popularity side, or only the overlap one
-                by_count = overlap is not None and matched(shuffled, c, N_CANDIDATES - 1, ranks, draw, key, taken,
-                                                           every_draw=True)
-                report["dropped_no_overlap_matched_distractors" if by_count else "dropped_no_matched_distractors"] += 1
                 continue
             negs, rej = got
         else:
@@ -128,13 +105,64 @@ def build_assoc_rule_questions(interactions: pd.DataFrame, rules: pd.DataFrame, 
             report["skipped_too_few_negatives"] += 1
             continue
         cap.take(c)
-        slot = answer_slot(seed, dataset, "assoc_rule", qkey, N_CANDIDATES)
-        cands = place_answer(c, negs, slot)
-        ev = {"support": float(rules["support"].iat[i]), "confidence": float(rules["confidence"].iat[i]),
-              "lift": float(rules["lift"].iat[i]),
-              "candidate_confidence": [conf.get((a, x)) for x in cands]}
-        out.append(_record(dataset, "assoc_rule", qkey, {"antecedents": list(a)}, cands, "item", slot, seed, ev))
-    return out, {"eligible_rules": len(eligible), **report}
+        out.append(_assoc_record(dataset, seed, rules, rule, i, a, c, qkey, negs))
+    return out, {"eligible_rules": len(rule.eligible), **report}
+
+
+class _RuleIndex:
+    """The mined rules as the builder reads them: antecedents and consequents as tuples, every
+    consequent of an antecedent (never one of its negatives), the confidence of each single-item
+    rule, and the rules a question may come from (one consequent, lift > 1)."""
+
+    def __init__(self, rules: pd.DataFrame):
+        self.ants = [tuple(a) for a in rules["antecedents"]]
+        self.cons = [tuple(c) for c in rules["consequents"]]
+        self.blocked: dict[tuple, set] = {}
+        self.conf: dict[tuple, float] = {}
+        for a, c, cf in zip(self.ants, self.cons, rules["confidence"].to_numpy()):
+            self.blocked.setdefault(a, set(a)).update(c)
+            if len(c) == 1:
+                self.conf[(a, c[0])] = float(cf)
+        self.eligible = [i for i in range(len(rules)) if len(self.cons[i]) == 1 and rules["lift"].iat[i] > 1.0]
+
+
+def _assoc_strata(interactions, all_items, debias: Debias, display, shown):
+    """(popularity ranks, text-length ranks) of the items under `matched` (None, None otherwise):
+    options are shown by title, so their length is matched too (the shown text's, else the display
+    key's)."""
+    if not debias.matched:
+        return None, None
+    ranks = Ranks(interactions["item_id"].astype(str).value_counts().to_dict(), all_items)
+    length = (lambda i: len(shown(i))) if shown is not None else (lambda i: len(display.get(i, "")))
+    lengths = Ranks({i: length(i) for i in all_items}, all_items) if (display is not None or shown is not None) else None
+    return ranks, lengths
+
+
+def _matched_negatives(a, c, pool, draw, key, taken, ranks, lengths, shown, report):
+    """(negatives, rejected) matched on popularity, length and the words shared with the
+    antecedents' shown texts; None (counted in `report` by what runs short) when no draw can."""
+    shuffled = list(pool[draw.permutation(len(pool))])
+    overlap = None
+    if shown is not None:
+        words = history_overlap([shown(x) for x in (c, *shuffled)], [shown(x) for x in a])
+        overlap = Ranks(dict(zip((c, *shuffled), words)), (c, *shuffled))
+    got = matched(shuffled, c, N_CANDIDATES - 1, ranks, draw, key, taken, lengths=lengths, fallbacks=report,
+                  overlap=overlap, every_draw=True)
+    if got is None:
+        # named by what runs short: the popularity side, or only the overlap one
+        by_count = overlap is not None and matched(shuffled, c, N_CANDIDATES - 1, ranks, draw, key, taken,
+                                                   every_draw=True)
+        report["dropped_no_overlap_matched_distractors" if by_count else "dropped_no_matched_distractors"] += 1
+    return got
+
+
+def _assoc_record(dataset, seed, rules, rule: _RuleIndex, i, a, c, qkey, negs) -> dict:
+    slot = answer_slot(seed, dataset, "assoc_rule", qkey, N_CANDIDATES)
+    cands = place_answer(c, negs, slot)
+    ev = {"support": float(rules["support"].iat[i]), "confidence": float(rules["confidence"].iat[i]),
+          "lift": float(rules["lift"].iat[i]),
+          "candidate_confidence": [rule.conf.get((a, x)) for x in cands]}
+    return _record(dataset, "assoc_rule", qkey, {"antecedents": list(a)}, cands, "item", slot, seed, ev)
 
 
 # --- candidate tables (memory similarity, NeuMF prototypes) -------------------------------------
