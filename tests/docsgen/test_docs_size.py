@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-README_LINES, DOCS_BYTES, PAGE_WORDS = 120, 180 * 1024, 2500
+README_LINES, DOCS_BYTES, PAGE_WORDS = 120, 180_000, 2500
 
 
 def pages() -> list[Path]:
