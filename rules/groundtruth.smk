@@ -66,7 +66,10 @@ rule neumf:
         "logs/gt/{dataset}/neumf.log",
     benchmark:
         "logs/benchmark/gt/{dataset}/neumf.tsv"
-    threads: 2
+    # one thread: NeuMF's batches (1,024 pairs, 16-64 dims) are too small for intra-op threads to
+    # pay for their synchronisation; on a 2-core machine 2 threads trained 1.4x to 10x slower than
+    # one, the busier the machine the worse (benchmarks/bench_neumf_threads.py)
+    threads: 1
     conda:
         "../envs/lrworld.yaml"
     script:
