@@ -4,9 +4,16 @@
 # analyses; every results table -> its docs snippet (docs/generated/). SRBench and LLaRA are
 # tracks of their own, planned when config has their section;
 # every model call of every track goes through the one `answer` rule (rules/inference.smk).
+import os
+
 from snakemake.utils import min_version
 
 min_version("9.0")
+
+# Torch's OpenMP threads spin while they wait for work: jobs that share cores (several at once on a
+# workstation, a test suite) then burn each other's time (NeuMF on 2 busy cores: 5-8x slower). Every
+# job inherits passive waiting unless the environment says otherwise (benchmarks/bench_neumf_threads.py).
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
 configfile: "config.yaml"

@@ -7,6 +7,10 @@ from pathlib import Path
 
 import pytest
 
+# before torch loads OpenMP, here and in every process a test starts: two xdist workers share the
+# two cores, and spinning OpenMP threads waste them (the Snakefile sets the same for its jobs)
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = Path(os.environ.get("LRWORLD_SHARED_DATA", ROOT.parent / "shared" / "data"))
 
