@@ -32,6 +32,7 @@ from typing import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 import numpy as np
 
 from lrworld.questions.measures import HIT10, MCQ
+from lrworld.questions.negatives import DistinctReadings
 
 UNIFORM, MATCHED = "uniform", "matched"
 MODES = (UNIFORM, MATCHED)
@@ -196,24 +197,18 @@ def _draw(ranked: dict[tuple, list], counts: dict[tuple, int], key: Callable | N
           taken: Iterable) -> tuple[list, int] | None:
     """counts[cell] entities of each cell, nearest the gold's bands first (`ranked`: the cell's
     entities in that order); None when a cell runs short."""
-    seen = set(taken)
-    picked, rejected, chosen = [], 0, set()
+    readings = DistinctReadings(key, taken)
+    picked, chosen = [], set()
     for cell, want in sorted(counts.items()):
         got = 0
         for e in ranked[cell]:
             if got == want:
                 break
-            if e in chosen:
+            if e in chosen or not readings.admit(e):
                 continue
-            if key is not None:
-                k = key(e)
-                if k in seen:
-                    rejected += 1
-                    continue
-                seen.add(k)
             picked.append(e)
             chosen.add(e)
             got += 1
         if got < want:
             return None
-    return picked, rejected
+    return picked, readings.rejected

@@ -7,6 +7,25 @@ from typing import Callable, Iterable, Sequence
 import numpy as np
 
 
+class DistinctReadings:
+    """What the options taken so far read as (`key` of each; the answer's and others' in `taken`):
+    `admit(e)` takes an entity that reads unlike all of them, else counts it in `rejected`. No `key`:
+    every entity is admitted."""
+
+    def __init__(self, key: Callable | None, taken: Iterable = ()):
+        self.key, self.seen, self.rejected = key, set(taken), 0
+
+    def admit(self, entity) -> bool:
+        if self.key is None:
+            return True
+        k = self.key(entity)
+        if k in self.seen:
+            self.rejected += 1
+            return False
+        self.seen.add(k)
+        return True
+
+
 def draw_distinct(pool: Sequence, n: int, rng: np.random.Generator, key: Callable | None = None,
                   taken: Iterable[str] = ()) -> tuple[list, int]:
     """Up to n elements of `pool`, uniformly without replacement, in draw order. With `key`, an
@@ -15,17 +34,14 @@ def draw_distinct(pool: Sequence, n: int, rng: np.random.Generator, key: Callabl
     if key is None:
         idx = rng.choice(len(pool), size=min(n, len(pool)), replace=False)
         return [pool[i] for i in idx], 0
-    seen, out, rejected = set(taken), [], 0
+    readings, out = DistinctReadings(key, taken), []
     for i in rng.permutation(len(pool)):
-        k = key(pool[i])
-        if k in seen:
-            rejected += 1
+        if not readings.admit(pool[i]):
             continue
         out.append(pool[i])
-        seen.add(k)
         if len(out) == n:
             break
-    return out, rejected
+    return out, readings.rejected
 
 
 def first_eligible(order: Sequence[int], eligible: np.ndarray, n: int, key: Callable | None = None,
@@ -34,17 +50,11 @@ def first_eligible(order: Sequence[int], eligible: np.ndarray, n: int, key: Call
     known) that are `eligible` (bool mask by entity) and, with `key`, read unlike the answer and the
     earlier picks. Unlike drawing from the eligible pool, an entity that enters or leaves the pool
     (a score near a cut, on another machine) changes the draw only if it comes before the n-th pick."""
-    seen, out, rejected = set(taken), [], 0
+    readings, out = DistinctReadings(key, taken), []
     for i in order:
-        if not eligible[i]:
+        if not eligible[i] or not readings.admit(i):
             continue
-        if key is not None:
-            k = key(i)
-            if k in seen:
-                rejected += 1
-                continue
-            seen.add(k)
         out.append(int(i))
         if len(out) == n:
             break
-    return out, rejected
+    return out, readings.rejected
