@@ -21,14 +21,9 @@ from pathlib import Path
 
 import psutil
 
+from lrworld.core.processes import alive
+
 POLL_S = 0.2
-
-
-def _alive(pid: int) -> bool:
-    try:
-        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
-    except psutil.Error:
-        return False
 
 
 def _group_alive(pgid: int) -> bool:
@@ -43,7 +38,7 @@ def _group_alive(pgid: int) -> bool:
 
 def _runner_gone(job: int, runner: int) -> bool:
     try:
-        return psutil.Process(job).ppid() != runner or not _alive(runner)
+        return psutil.Process(job).ppid() != runner or not alive(runner)
     except psutil.Error:
         return True
 
@@ -51,8 +46,8 @@ def _runner_gone(job: int, runner: int) -> bool:
 def watch(job: int, runner: int, pgid: int, grace_s: float) -> str:
     """Wait until the server group ends (the job stopped it) or its job or runner dies; what happened."""
     while _group_alive(pgid):
-        if not _alive(job) or _runner_gone(job, runner):
-            if _alive(job):
+        if not alive(job) or _runner_gone(job, runner):
+            if alive(job):
                 with _quiet():
                     os.kill(job, signal.SIGTERM)
             with _quiet():

@@ -25,6 +25,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from lrworld.core.processes import alive
+
 log = logging.getLogger(__name__)
 ENV = "LRWORLD_GGUF_CACHE"
 DONE = "lrworld-gguf.json"  # written last: a folder without it is not used
@@ -57,16 +59,6 @@ def converted(weights_sha256: str) -> Path | None:
     return folder
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # another user's process
-        return True
-    return True
-
-
 def sweep_abandoned(folder: Path) -> list[Path]:
     """Remove the half folders that killed conversions into `folder` left beside it; the removed."""
     removed = []
@@ -74,7 +66,7 @@ def sweep_abandoned(folder: Path) -> list[Path]:
         host, pid, _ = (tmp.name[len(folder.name) + 2:].rsplit(".", 2) + ["", ""])[:3]
         try:
             if host == socket.gethostname() and pid.isdigit():
-                gone = not _alive(int(pid))
+                gone = not alive(int(pid))
             else:
                 gone = time.time() - tmp.stat().st_mtime > STALE_S
         except OSError:  # removed by another job meanwhile
