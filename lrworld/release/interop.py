@@ -16,6 +16,7 @@ import yaml
 from lrworld.audit import shortcuts
 from lrworld.core import io
 from lrworld.questions import witnesses
+from lrworld.prompts.variants import all_variants as config_variants
 from lrworld.prompts.variants import generates, measure_variants
 from lrworld.scoring import parse as parse_module
 
@@ -25,16 +26,21 @@ INSPECT = "inspect_task.py"
 COLUMNS = ["qid", "variant", "prompt", "labels", "candidates", "answer_index", "prompt_sha256"]
 
 
+def _entry(manifest: dict) -> dict:
+    """The release's dataset entry as the build's config had it."""
+    return ((manifest.get("config") or {}).get("dataset") or {}).get(manifest["dataset"]) or {}
+
+
 def variants_of(manifest: dict, measure: str) -> list[str]:
     """The variants a measure's prompts were built in: the release's `variants` and its dataset
     entry's `extra_variants` for the measure (lrworld.prompts.variants.measure_variants, as scored)."""
-    entry = ((manifest.get("config") or {}).get("dataset") or {}).get(manifest["dataset"]) or {}
-    return measure_variants(list(manifest["variants"]), entry, measure)
+    return measure_variants(list(manifest["variants"]), _entry(manifest), measure)
 
 
 def all_variants(manifest: dict) -> list[str]:
     """Every variant some measure of the release has, the release's `variants` first."""
-    return list(dict.fromkeys(v for m in manifest["measures"] for v in [*manifest["variants"], *variants_of(manifest, m)]))
+    return config_variants({"variants": list(manifest["variants"]),
+                            "datasets": {manifest["dataset"]: {**_entry(manifest), "measures": manifest["measures"]}}})
 
 
 def tables(folder: Path, manifest: dict) -> dict[str, pd.DataFrame]:
