@@ -127,3 +127,9 @@ def convert(location: str, gguf_file: str, weights_sha256: str) -> Path | None:
         shutil.rmtree(tmp, ignore_errors=True)
     log.info("GGUF %s dequantized once into %s", gguf_file, folder)
     return folder
+
+
+def ensure(location: str, gguf_file: str, weights_sha256: str) -> Path | None:
+    """The converted folder of a GGUF file, converted now if no complete one exists (None: load from
+    the GGUF file)."""
+    return converted(weights_sha256) or convert(location, gguf_file, weights_sha256)

@@ -269,7 +269,7 @@ class HFBackend:
             return None
         if not hasattr(self, "_gguf_folder"):
             sha = self._weights()["weights_sha256"]
-            folder = gguf_cache.converted(sha) or gguf_cache.convert(self.location, self.gguf_file, sha)
+            folder = gguf_cache.ensure(self.location, self.gguf_file, sha)
             self._gguf_folder = str(folder) if folder else None
         return self._gguf_folder
 

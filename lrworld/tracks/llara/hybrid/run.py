@@ -82,7 +82,7 @@ def load_base(name: str, cfg: dict):
     digests = file_digests(folder, [folder / gguf] if gguf else model_files(folder))
     src, kw = loc, ({"gguf_file": gguf} if gguf else {})
     if gguf:  # the dequantized copy, made once (lrworld/models/gguf_cache.py)
-        converted = gguf_cache.converted(digests[gguf]) or gguf_cache.convert(loc, gguf, digests[gguf])
+        converted = gguf_cache.ensure(loc, gguf, digests[gguf])
         if converted:
             src, kw = str(converted), {}
     tok = AutoTokenizer.from_pretrained(src, **kw)
