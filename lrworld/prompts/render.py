@@ -11,12 +11,13 @@ import re
 import string
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable, Sequence
-
-import pandas as pd
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from lrworld.core.display import display_key
 from lrworld.core.io import sha256_text
+
+if TYPE_CHECKING:  # imported where it is used: the score and provenance jobs load this module, not pandas
+    import pandas as pd
 
 TEMPLATE_ROOT = Path(__file__).resolve().parents[1] / "templates"
 MCQ_LABELS = ("A", "B", "C", "D")
@@ -51,6 +52,8 @@ def clean(text) -> str:
 
 
 def item_text(row: dict) -> str:
+    import pandas as pd
+
     year = row.get("year")
     title = clean(row.get("title", ""))
     return f"{title} ({int(year)})" if year is not None and not pd.isna(year) else title
