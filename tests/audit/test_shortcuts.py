@@ -69,3 +69,15 @@ def test_every_declared_own_signal_is_a_signal_shortcuts_read():
     from lrworld.questions.measures import MEASURES
     assert all(set(m.own_signals) <= set(SIGNALS) for m in MEASURES)
     assert shortcuts.own_signal("mem_user_user") == ["history_overlap"] and shortcuts.own_signal("assoc_rule") == []
+
+
+def test_wilson_is_scipys_wilson_interval():
+    from scipy.stats import binomtest
+
+    for n in (1, 7, 50, 300):
+        for k in sorted({0, 1, n // 3, n // 2, n - 1, n}):
+            ci = binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+            lo, hi = shortcuts.wilson(k, n)
+            assert math.isclose(lo, ci.low, abs_tol=1e-12) and math.isclose(hi, ci.high, abs_tol=1e-12), (k, n)
+    # 12 of 50 at 95%, by hand: z^2 = 3.8415, centre 27.8415 / 107.6829 = 0.2586, half-width 0.1156
+    assert [round(x, 4) for x in shortcuts.wilson(12, 50)] == [0.143, 0.3741]
