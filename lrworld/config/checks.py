@@ -14,7 +14,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 from lrworld.config import experiments
 from lrworld.models.registry import capabilities
 from lrworld.prompts.render import template_path
-from lrworld.prompts.variants import needs_images, refusal, template_variant
+from lrworld.prompts.variants import refusal, template_variant
 from lrworld.questions import measures as measure_registry
 
 # The placeholders lrworld.prompts.render.render fills.
@@ -50,8 +50,8 @@ def check(config: dict) -> None:
     for name, m in config["models"].items():
         if line := experiments.problem(config, name, m):
             raise CheckError(line)
-    check_cells(config, enabled)
     _templates_and_refusals(config, enabled)
+    check_cells(config, enabled)
     _model_measures(config, enabled)
     _model_files(enabled)
 
@@ -104,17 +104,13 @@ def _dataset_source(name: str, d: dict) -> None:
 
 def check_cells(config: dict, models: dict) -> None:
     """What each model is asked (lrworld.config.experiments) it can answer: cot only by a model
-    that writes before it answers, an image only by one that reads images."""
+    that writes before it answers."""
     for name, m in models.items():
         asked = {v for ds in config["datasets"] for _, v in experiments.model_cells(config, m, ds)}
         if "cot" in asked and capabilities(m).reads_prompt and m.get("mode") == "choice":
             raise CheckError(f"variants: cot asks the model to reason first, but models.{name} has mode: choice "
                              f"(it would score the token after \"Let's think step by step\"); use a mode: "
                              f"generate model for cot, or drop cot")
-        shown = sorted(v for v in asked if needs_images(v))
-        if shown and capabilities(m).reads_prompt and not capabilities(m).reads_images:
-            raise CheckError(f"models.{name}: asked {shown[0]!r}, which sends an image with the prompt, but backend "
-                             f"{m['backend']!r} reads no images; ask it of a llava or openai model only")
 
 
 def _templates_and_refusals(config: dict, enabled: dict) -> None:

@@ -5,7 +5,9 @@ checks at start read.
 A model answers `variants` on each of its measures, plus the measure's `extra_variants` of the
 dataset. A model entry with `experiments: paper` answers the runs the paper made of its
 `paper_name` row on the dataset's paper table (lrworld.paper.experiments: the measures it ran, and
-on each its ablation variants besides `variants`); `measures: {dataset: [...]}` narrows either.
+on each its ablation variants besides `variants`); `measures: {dataset: [...]}` narrows either. A
+variant that sends an image (`visual`) is asked only of a model that reads images (and of the
+chance row, which reads nothing): to any other it would be the zero-shot prompt again.
 A dataset's prompt files are those of `variants` and `extra_variants` on every measure, and each
 other variant some enabled model answers there.
 """
@@ -15,7 +17,8 @@ from __future__ import annotations
 from lrworld.data.paper_dataset import paper_dataset
 from lrworld.paper import experiments
 from lrworld.paper import figures as paper
-from lrworld.prompts.variants import measure_variants
+from lrworld.models.registry import capabilities
+from lrworld.prompts.variants import measure_variants, needs_images
 
 PAPER = "paper"
 
@@ -47,7 +50,9 @@ def model_variants(config: dict, model_cfg: dict, dataset: str, measure: str) ->
     `extra_variants`, then its paper runs' others."""
     asked = measure_variants(config.get("variants", ["zero_shot"]), config["datasets"][dataset], measure)
     runs = paper_runs(config, model_cfg, dataset) or {}
-    return [*asked, *(v for v in runs.get(measure, ()) if v not in asked)]
+    can = capabilities(model_cfg)
+    sees = can.reads_images or not can.reads_prompt
+    return [v for v in [*asked, *(v for v in runs.get(measure, ()) if v not in asked)] if sees or not needs_images(v)]
 
 
 def model_cells(config: dict, model_cfg: dict, dataset: str) -> list[tuple[str, str]]:
