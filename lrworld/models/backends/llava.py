@@ -52,8 +52,7 @@ def weights_id(model: str) -> str:
 
 @register_backend("llava", schema=SCHEMA, resources=llava_resources, can=Capabilities(reads_images=True))
 class LlavaBackend:
-    """A LLaVA vision-language model through transformers: captions images for the multimodal
-    measures, and answers prompts with one image or none."""
+    """A LLaVA vision-language model through transformers: captions images, answers prompts with one image or none."""
 
     def __init__(self, name: str, cfg: dict):
         self.name = name
