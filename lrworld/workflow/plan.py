@@ -11,7 +11,7 @@ from snakemake.io import expand, report
 from snakemake_interface_storage_plugins.exceptions import FileOrDirectoryNotFoundError
 
 from lrworld.config import experiments
-from lrworld.config.assembly import CAPTIONER_KEYS, enabled_models
+from lrworld.config.assembly import CAPTIONER_KEYS, RUN_KEYS, enabled_models
 from lrworld.core.registry import ref_module
 from lrworld.core import io
 from lrworld.core.schema import ConfigError
@@ -189,8 +189,8 @@ class Plan:
     def model_params(self, model: str) -> dict:
         """A model's entry as the rules' params carry it: without the keys that only size its job,
         and a server command's secrets redacted (params land in .snakemake/metadata)."""
-        # `measures` chooses which jobs exist, not how a job answers
-        cfg = {k: v for k, v in self.model_cfg(model).items() if k != "measures"}
+        # `measures` and `experiments` choose which jobs exist, not how a job answers
+        cfg = {k: v for k, v in self.model_cfg(model).items() if k not in RUN_KEYS}
         return planned_command(resources.without_sizing(cfg))
 
     def model_weights(self, model: str) -> dict:
@@ -607,8 +607,14 @@ class Plan:
                     "model": {model: self.model_params(model)}} for v in (self.variants if variants is None else variants)}
 
     def provenance_table_config(self, dataset: str) -> dict:
+        """The table record's config subset; the dataset's `extra_variants` as built, those its models'
+        `experiments` add included (what `lrworld pack` releases)."""
+        entry = dict(self.datasets[dataset])
+        built = {m: [v for v in self.measure_variants(dataset, m) if v not in self.variants] for m in entry["measures"]}
+        if any(built.values()):
+            entry["extra_variants"] = {m: vs for m, vs in built.items() if vs}
         return {"seed": self.config["seed"], "questions": self.config["questions"], "variants": self.variants,
-                "dataset": {dataset: self.datasets[dataset]}, "models": {m: self.model_params(m) for m in self.models}}
+                "dataset": {dataset: entry}, "models": {m: self.model_params(m) for m in self.models}}
 
     def all_targets(self) -> list[str]:
         """What `rule all` builds: every track the config has a section for."""

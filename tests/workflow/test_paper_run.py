@@ -61,3 +61,19 @@ def test_a_model_of_ones_own_answers_the_zero_shot_set(tmp_path):
 def test_a_config_without_the_papers_counts_has_none():
     plan = scale.load_plan(ROOT)
     assert paper_run.paper_run(plan, scale.scale(plan=plan)) is None and paper_run.format_paper_run(None) == ""
+
+
+def test_the_table_record_names_every_variant_built_for_the_release():
+    """`lrworld pack` releases the prompt files the table record's dataset entry names: the paper
+    models' own variants are among them, as a dataset's extra_variants are."""
+    from lrworld.release import layout
+
+    plan = scale.load_plan(ROOT, [ROOT / "config/paper.yaml"], paper_models=True)
+    entry = plan.provenance_table_config("netflix")["dataset"]["netflix"]
+    assert entry["extra_variants"] == {m: ["cot", *(f"kshot{k}" for k in range(1, 6))]
+                                       for m in ("mem_user_user", "text_logline")} | {"multimodal": ["visual"]}
+    built = {b for _, b in layout.pairs("netflix", entry["measures"], plan.variants, entry["extra_variants"])
+             if b.startswith("results/prompts/")}
+    assert built == set(plan.prompt_files("netflix")) and len(built) == 10 + 2 * 6 + 1
+    assert "extra_variants" not in scale.load_plan(ROOT, [ROOT / "config/paper.yaml"]).provenance_table_config(
+        "netflix")["dataset"]["netflix"]  # RANDOM alone: zero-shot only
