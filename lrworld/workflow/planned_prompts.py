@@ -65,7 +65,8 @@ class PlannedPrompts:
             return list(io.read_jsonl(self.dir / path))
         m = PROMPT_FILE.search(path)
         questions = self._build_questions(m["ds"], m["measure"]) if m else None
-        if questions is None:
+        images = self._images(m["ds"], m["variant"]) if questions is not None else None
+        if questions is None or images is False:
             self.state[path] = "estimated"
             return None
         from lrworld.prompts.variants import render_variant_all
@@ -76,7 +77,19 @@ class PlannedPrompts:
         return render_variant_all(questions, packaged(self.plan.template(m["ds"], m["measure"], m["variant"])),
                                   items, m["variant"], seed=int(cfg["seed"]),
                                   kshot_default=int(cfg["analysis"]["kshot"]["k"]),
-                                  exclude_values=dict(cfg["questions"]["exclude_values"]))
+                                  exclude_values=dict(cfg["questions"]["exclude_values"]), images=images)
+
+    def _images(self, ds: str, variant: str) -> dict | None | bool:
+        """The images a variant sends (`visual`: the captions requests'); None for one that sends
+        none, False while they are not built."""
+        files = [self.dir / f for f in self.plan.prompt_images(ds, variant)]
+        if not files:
+            return None
+        if not files[0].exists():
+            return False
+        from lrworld.captions.requests import images_of
+
+        return images_of(list(io.read_jsonl(files[0])))
 
     def _table(self, ds: str):
         if ds not in self._tables:

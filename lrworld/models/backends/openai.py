@@ -132,7 +132,7 @@ def _number(cfg: dict, key: str, kind=float):
 
 
 @register_backend("openai", schema=SCHEMA, resources=openai_resources, check=openai_check,
-                  can=Capabilities(managed_server=True, priced=True))
+                  can=Capabilities(managed_server=True, priced=True, reads_images=True))
 class OpenAIBackend:
     """`OpenAIBackend(name, cfg)`; cfg is the model's entry in config.yaml (see docs/openai_backend.md).
 
