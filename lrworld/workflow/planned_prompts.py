@@ -83,7 +83,7 @@ class PlannedPrompts:
         try:
             self._rerun = dryrun.needrun(self.plan.root, self.dir, files, overrides, targets)
         except Exception as exc:  # noqa: BLE001  Snakemake's own error, said in one line
-            why = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            why = " ".join(str(exc).split())[:600] or type(exc).__name__
             self.warnings.append(f"snakemake -n could not plan the run ({why}): built request files are "
                                  f"counted as not yet known")
         return self._rerun
