@@ -26,7 +26,7 @@ from lrworld.models.registry import capabilities
 from lrworld.models.backends.openai import SCHEMA as OPENAI_SCHEMA, _loopback, public_url
 from lrworld.prompts.render import template_path
 from lrworld.questions import measures as measure_registry
-from lrworld.workflow import status as run_status
+from lrworld.workflow import scale, status as run_status
 from lrworld.workflow.plan import CAPTIONER, Plan
 from lrworld.workflow.planned_prompts import PROMPT_FILE, PlannedPrompts
 
@@ -87,7 +87,7 @@ def plan_costs(directory: str | Path = ".", configfiles=(), plan: Plan | None = 
     """`plan`: the run's plan when the caller has it (`lrworld plan` loads it once for both its parts)."""
     directory = Path(directory)
     if plan is None:
-        plan = _load_plan(directory, configfiles)
+        plan = scale.load_plan(directory, configfiles)
     config = plan.config
     cache_dir = Path(config["cache_dir"])
     cache_dir = cache_dir if cache_dir.is_absolute() else directory / cache_dir
@@ -98,34 +98,21 @@ def plan_costs(directory: str | Path = ".", configfiles=(), plan: Plan | None = 
         if model not in counters:
             counters[model] = _counter(model, cfg)
         files = [f for f in plan.requests(track, scope, model) if f.endswith(".jsonl")]
-        requests, *estimated = _job_requests(plan, directory, planned, read, files)
+        requests, *estimated = _job_requests(plan, planned, read, files)
         jobs.append(_job_costs(config, directory, cache_dir, (track, scope, model), cfg, counters[model],
                                requests, estimated))
     return {"directory": str(directory), "cache_dir": str(cache_dir), "jobs": jobs,
-            "warnings": _api_warnings(config, plan, jobs)}
+            "warnings": _api_warnings(config, plan, jobs) + planned.warnings}
 
 
-def _load_plan(directory: Path, configfiles) -> Plan:
-    config = run_status.load(directory, configfiles)
-    run_status.validate(config)
-    return Plan(run_status.fill_defaults(config), run_status.ROOT)
-
-
-def _records(planned: PlannedPrompts, directory: Path, path: str) -> list[dict] | None:
-    """A request file's records as the run will ask them, or None where neither built nor buildable here."""
-    if PROMPT_FILE.search(path):
-        return planned.records(path)
-    return list(io.read_jsonl(directory / path)) if (directory / path).exists() else None
-
-
-def _job_requests(plan: Plan, directory: Path, planned: PlannedPrompts, read: dict,
+def _job_requests(plan: Plan, planned: PlannedPrompts, read: dict,
                   files: list[str]) -> tuple[list[dict], int, int, int]:
     """(requests, estimated prompts, their estimated tokens, files not estimated) of one answer
     job's request files; `read` keeps each file's records for the jobs that share it."""
     requests, est_prompts, est_tokens, unknown = [], 0, 0, 0
     for f in files:
         if f not in read:
-            read[f] = _records(planned, directory, f)
+            read[f] = planned.records(f)
         if read[f] is not None:
             requests.extend(read[f])
         else:

@@ -45,6 +45,10 @@ def alt(names) -> str:
 
 
 class Plan:
+    # the --configfile files and --config settings the config was read from (lrworld/workflow/scale.py):
+    # `lrworld plan`'s dry run reads the config as the run does
+    sources: tuple[list, dict] = ([], {})
+
     def __init__(self, config: dict, root: str | Path):
         self.config = config
         self.root = Path(root)

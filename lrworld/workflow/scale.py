@@ -9,6 +9,7 @@ questions report says how many). `paper_models`: count every model entry with a 
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 from lrworld.config.assembly import enabled_models, fill_defaults, validate
@@ -30,15 +31,19 @@ def load_plan(directory: str | Path = ".", cli_files=(), paper_models: bool = Fa
     config = load(directory, cli_files, overrides)
     validate(config)
     config = fill_defaults(config)
+    overrides = copy.deepcopy(overrides or {})
     if paper_models:
-        for cfg in config["models"].values():
+        for name, cfg in config["models"].items():
             if paper.paper_name(cfg):
                 cfg["enabled"] = True
+                overrides.setdefault("models", {}).setdefault(name, {})["enabled"] = True
         try:  # the models now enabled can answer what they are asked
             check_cells(config, enabled_models(config))
         except CheckError as exc:
             fail(str(exc))
-    return Plan(config, ROOT)
+    plan = Plan(config, ROOT)
+    plan.sources = ([str(f) for f in cli_files], overrides)
+    return plan
 
 
 def scale(directory: str | Path = ".", cli_files=(), paper_models: bool = False, plan: Plan | None = None) -> dict:
