@@ -69,7 +69,9 @@ def build_questions(dataset: str, domain: str, measure_id: str, interactions: pd
     order = rng_for(seed, dataset, measure_id, "users").permutation(len(windows))
     questions, report = knowledge.build(m, dataset, [windows[i] for i in order], items, seed,
                                         item_texts=item_texts, limit=n_questions,
-                                        exclude=(exclude_values or {}).get(m.field), debias=debias)
+                                        exclude=(exclude_values or {}).get(m.field), debias=debias,
+                                        counts=interactions["item_id"].astype(str).value_counts().to_dict()
+                                        if debias is not None and debias.matched else None)
     report["windows_examined"] = len(questions) + sum(report["skipped"].values())
     questions = sorted(questions[: n_questions] if n_questions else questions, key=lambda q: q["qid"])
     # what a knowledge-free answerer may know of each option (the shortcut rows, the audit's findings)

@@ -152,12 +152,12 @@ FILL_TRIES = 12
 
 
 def _ranked(order: Sequence, sides: list[tuple[dict, dict]], used: Mapping | None = None) -> dict[tuple, list]:
-    """Per cell (one side per ranking): its entities, the least `used` first, then nearest the
-    gold's bands (the first ranking's band before the next's), `order` breaking ties."""
+    """Per cell (one side per ranking): its entities nearest the gold's band of the first ranking,
+    then the least `used`, then nearest the other rankings' bands, `order` breaking ties."""
     pos = {e: i for i, e in enumerate(order)}
     shown = used or {}
     return {cell: sorted((e for e in order if all(c in s[0][e] for c, s in zip(cell, sides))),
-                         key=lambda e: (shown.get(e, 0), *(s[1][e] for s in sides), pos[e]))
+                         key=lambda e: (sides[0][1][e], shown.get(e, 0), *(s[1][e] for s in sides[1:]), pos[e]))
             for cell in itertools.product((0, 1), repeat=len(sides))}
 
 

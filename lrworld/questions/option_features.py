@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 import numpy as np
 
@@ -120,6 +120,69 @@ def _mean(xs: Sequence[float]) -> float:
     return float(np.mean(xs)) if len(xs) else float("nan")
 
 
+# a year apart counts against closeness as this share of one whole category set in common
+YEAR_SCALE = 10.0
+
+
+class Profile(NamedTuple):
+    """The years and categories a shown text prints (several texts: their mean year, all categories)."""
+    year: float
+    categories: frozenset
+
+    @classmethod
+    def of(cls, texts: Sequence[str]) -> "Profile":
+        return cls(_mean([y for t in texts for y in _years(t)]), frozenset(c for t in texts for c in _categories(t)))
+
+
+def closeness(option: Profile, context: Profile) -> float:
+    """How near an option's printed year and categories are to the context's: the categories'
+    Jaccard share less the years' distance in YEAR_SCALEs (a part a text does not print counts 0).
+    The matched draw ranks the pool by it (`distractors.matched`, `closeness=`), so the option
+    nearest the context in what a prompt prints is the gold 1 time in n."""
+    near = 0.0
+    if option.categories and context.categories:
+        near += len(option.categories & context.categories) / len(option.categories | context.categories)
+    if option.year == option.year and context.year == context.year:
+        near -= abs(option.year - context.year) / YEAR_SCALE
+    return near
+
+
+class Closeness:
+    """The profiles a prompt prints of items (their hit10 text: `title (year) [categories]`) and of
+    users (their most recent items, as a user option shows them), and the closeness ranking of a
+    pool against a context."""
+
+    def __init__(self, items: pd.DataFrame, interactions: pd.DataFrame | None = None,
+                 exclude_values: dict[str, list[str]] | None = None):
+        from lrworld.prompts.render import USER_ITEMS_SHOWN
+
+        texts = ItemTexts(items, exclude_values)
+        self.item = {str(i): Profile.of([texts.detailed(str(i))]) for i in items["item_id"]}
+        self.user: dict[str, Profile] = {}
+        self._histories: dict[str, list[str]] = {}
+        if interactions is not None:
+            for u, g in interactions.groupby("user_id", sort=False)["item_id"]:
+                self._histories[str(u)] = [str(x) for x in g.to_numpy()]
+                self.user[str(u)] = self.items(self._histories[str(u)][-USER_ITEMS_SHOWN:])
+
+    def recent(self, user: str, n: int) -> list[str]:
+        """The user's latest n items, most recent last (as `groundtruth.questions.recent_items`)."""
+        return self._histories.get(str(user), [])[-n:]
+
+    def items(self, ids: Sequence[str]) -> Profile:
+        """The profile of several items shown together (a history, a user's recent items)."""
+        ps = [self.item[i] for i in map(str, ids) if i in self.item]
+        return Profile(_mean([p.year for p in ps if p.year == p.year]), frozenset(c for p in ps for c in p.categories))
+
+    def ranks(self, context: Profile, pool: Sequence, kind: str = "item"):
+        """`distractors.Ranks` of `pool` (ids) by closeness to `context`."""
+        from lrworld.questions.distractors import Ranks
+
+        profiles = self.item if kind == "item" else self.user
+        empty = Profile(float("nan"), frozenset())
+        return Ranks({e: closeness(profiles.get(str(e), empty), context) for e in pool}, pool)
+
+
 def _shown_rows(q: dict, texts: ItemTexts, counts: DataCounts, golds: Counter, shows: Counter) -> np.ndarray:
     """One row of NAMES per option of `q`."""
     hist, target, options = shown(q, texts)
@@ -162,3 +225,14 @@ def option_features(questions: list[dict], items: pd.DataFrame, counts: DataCoun
     filled = np.where(seen, values, means)
     return OptionFeatures([q["qid"] for q in questions], filled,
                           np.asarray([int(q["answer_index"]) for q in questions]))
+
+
+def closeness_of(job, debias) -> Closeness | None:
+    """The Closeness of a ground-truth rule's job (its item table, interactions and
+    `questions.exclude_values`) under matched distractors; None otherwise."""
+    if not debias.matched:
+        return None
+    import pandas as pd
+
+    return Closeness(pd.read_parquet(job.input.item_table), pd.read_parquet(job.input.interactions),
+                     dict(job.params.exclude_values))
