@@ -10,7 +10,7 @@ from pathlib import Path
 from lrworld.core.io import sha256_file
 from lrworld.core.schema import ConfigError
 from lrworld.release import layout
-from lrworld.release.pack import ReleaseError, read_manifest
+from lrworld.release.pack import ReleaseError, member_problem, read_manifest
 
 FETCHED = "results/release/{dataset}"  # a release given by URL, unpacked and verified
 
@@ -83,10 +83,23 @@ def check(name: str, entry: dict, variants: list[str], extra_variants: dict | No
         check_pin(folder, pin(entry))
     except ReleaseError as exc:
         raise ConfigError(f"config: datasets.{name}.source.release_sha256: {exc}") from None
-    line = problem(name, man, folder, entry["domain"], entry["measures"], variants, extra_variants)
+    line = problem(name, man, folder, entry["domain"], entry["measures"], variants, extra_variants) or \
+        unreadable(name, folder, man)
     if line:
         raise ConfigError(line)
     return folder, man
+
+
+def unreadable(name: str, folder: Path, man: dict) -> str | None:
+    """One line naming the first file the manifest lists that is there but not a plain file inside
+    the folder (a FIFO, a link to /dev/zero): refused before anything hashes it, which would
+    block or never end. A missing one is left to the copy job."""
+    for rel in man["files"]:
+        why = member_problem(folder, rel)
+        if why not in (None, "missing"):
+            return (f"config: datasets.{name}.source.benchmark: {folder / rel}: {why}, not a regular file "
+                    "(a release names only plain files inside its folder; `lrworld verify` lists them)")
+    return None
 
 
 def files(dataset: str, measures, variants, results_paths: list[str], extra_variants: dict | None = None) -> list[str]:

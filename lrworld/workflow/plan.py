@@ -70,6 +70,9 @@ class Plan:
         # datasets scored from a release (source: {benchmark: ...}): {name: (folder, manifest)}
         self.benchmarks = {name: release_source.check(name, ds, self.variants, ds.get("extra_variants"))
                            for name, ds in self.datasets.items() if release_source.is_benchmark(ds)}
+        for name, ds in self.datasets.items():
+            if name not in self.benchmarks:
+                data_inputs.refuse_unreadable(name, ds)
         self.analysis = AnalysisPlan(self)
         self.llara = LlaraPlan(self)
         self.srbench = SrbenchPlan(self)
