@@ -10,26 +10,13 @@ import sys
 from pathlib import Path
 
 import pytest
-import yaml
 
 from lrworld.cli import main
-from tests.graph import job_counts, snakemake
+from tests.faults.test_content_digests_graph import config, smk
+from tests.graph import job_counts
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def config(folder: Path, source: dict) -> None:
-    cfg = {"cache_dir": ".lrworld-cache", "questions": {"history_length": 5, "per_measure": 20},
-           "variants": ["zero_shot"], "analysis": {"enabled": False},
-           "datasets": {"ml": {"domain": "movie", "format": "ml-100k", "source": source, "measures": ["attr_genre"]}},
-           "models": {"random": {"backend": "random", "seed": 0}}}
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "run.yaml").write_text(yaml.safe_dump(cfg))
-
-
-def smk(folder: Path, *args, check=True):
-    return snakemake(folder, *args, "--configfile", str(folder / "run.yaml"), check=check)
 
 
 @pytest.fixture(scope="module")
