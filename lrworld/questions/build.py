@@ -93,3 +93,23 @@ def build_questions(dataset: str, domain: str, measure_id: str, interactions: pd
     if not questions:
         raise QuestionError(no_question_line(dataset, measure_id, m, report["skipped"]))
     return questions, report
+
+
+def check_artifact_questions(questions: list[dict], dataset: str, measure_id: str, interactions: pd.DataFrame,
+                             items: pd.DataFrame, artifacts, item_table) -> None:
+    """QuestionError in one line when a ground-truth measure built no question (a dataset too small
+    for 10 candidates: an error, not an empty file that would only fail at scoring), or a question
+    shows an item without a row in items.parquet (its prompt would have no title)."""
+    if not questions:
+        raise QuestionError(f"datasets.{dataset}: {measure_id}: no question could be built from "
+                            f"{', '.join(map(str, artifacts))} ({interactions['user_id'].nunique()} users, "
+                            f"{interactions['item_id'].nunique()} items: too small for 10 candidates?)")
+    known = set(items["item_id"].astype(str))
+    for q in questions:
+        shown = list(q["candidates"]) if q["candidate_kind"] == "item" else []
+        ctx = q["context"]
+        shown += ctx.get("antecedents", []) + ctx.get("history", []) + ([ctx["target_item"]] if "target_item" in ctx else [])
+        shown += [i for h in ctx.get("candidate_histories", {}).values() for i in h]
+        missing = [i for i in shown if i not in known]
+        if missing:
+            raise QuestionError(f"{q['qid']}: item(s) {missing[:5]} not in {item_table}")

@@ -93,7 +93,7 @@ def plan_costs(directory: str | Path = ".", configfiles=(), plan: Plan | None = 
     cache_dir = cache_dir if cache_dir.is_absolute() else directory / cache_dir
     jobs, read, counters = [], {}, {}
     planned = PlannedPrompts(plan, directory)
-    for track, scope, model in run_status._jobs(plan):
+    for track, scope, model in plan.answer_jobs():
         cfg = config["captioner"] if model == CAPTIONER else config["models"].get(model, {})
         if model not in counters:
             counters[model] = _counter(model, cfg)

@@ -74,8 +74,12 @@ class Plan:
         self.gt = self._groundtruth()
         self.gt_measures = [m for m in self.measures if m in self.gt_artifacts]
         # datasets scored from a release (source: {benchmark: ...}): {name: (folder, manifest)}
-        self.benchmarks = {name: release_source.check(name, ds, self.variants, ds.get("extra_variants"))
+        self.benchmarks = {name: release_source.check(name, ds, self.variants, ds.get("extra_variants"),
+                                                      self.digests.sha256)
                            for name, ds in self.datasets.items() if release_source.is_benchmark(ds)}
+        for name, ds in self.datasets.items():
+            if name not in self.benchmarks:
+                data_inputs.refuse_unreadable(name, ds)
         self.analysis = AnalysisPlan(self)
         self.llara = LlaraPlan(self)
         self.srbench = SrbenchPlan(self)
@@ -621,10 +625,24 @@ class Plan:
                 "dataset": {dataset: entry}, "models": {m: self.model_params(m) for m in self.models}}
 
     def all_targets(self) -> list[str]:
-        """What `rule all` builds: every track the config has a section for."""
+        """What `rule all` builds: every track the config has a section for, and every answer
+        summary: its readers take it as ancient, so Snakemake would not rebuild a deleted one."""
         lrworld = expand("results/tables/{dataset}.{ext}", dataset=self.datasets, ext=["csv", "md"]) + expand(
             "results/provenance/{dataset}/table.json", dataset=self.datasets)
         audit = expand("results/audit/{dataset}.{ext}", dataset=self.datasets, ext=["json", "md"]) + [
             "results/audit/_all.json"]
         tracks = self.srbench.targets() + self.llara.targets()
-        return lrworld + audit + self.analysis.targets() + tracks + self.docs.targets()
+        answers = [f"results/answers/{t}/{s}/{m}.json" for t, s, m in self.answer_jobs()]
+        return lrworld + audit + self.analysis.targets() + tracks + self.docs.targets() + answers
+
+    def answer_jobs(self) -> list[tuple[str, str, str]]:
+        """(track, scope, model) of every answer job the plan has: a model on each dataset it
+        answers a measure of, the captioner where a measure shows captions (not on a release's
+        dataset: its prompts come built), and the tracks' models."""
+        jobs = []
+        for ds, spec in self.datasets.items():
+            jobs += [("lrworld", ds, m) for m in self.models if self.model_measures(m, ds)]
+            if ds not in self.benchmarks and any(self.caption_inputs(ds, m) for m in spec["measures"]):
+                jobs.append(("captions", ds, CAPTIONER))
+        jobs += [("llara", ds, m) for ds, m in self.llara.answer_jobs()]
+        return jobs + [("srbench", ds, m) for ds in self.srbench.datasets for m in self.srbench.models]

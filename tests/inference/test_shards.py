@@ -12,7 +12,6 @@ from lrworld.inference.cache import ResponseCache, cache_key
 from lrworld.inference.stage import answer_prompts
 from lrworld.models.base import Response
 from lrworld.workflow.scale import load_plan
-from lrworld.workflow.status import _jobs
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -29,15 +28,16 @@ def shared_writes(jobs, written) -> dict:
 
 def test_no_two_answer_jobs_of_the_paper_plan_write_one_file():
     plan = load_plan(ROOT, [ROOT / "config/paper.yaml"], paper_models=True)
-    jobs = list(_jobs(plan))
+    jobs = plan.answer_jobs()
     models = Counter(m for _, _, m in jobs)
-    # 71 jobs: 17 models x 4 datasets, and the captioner on 3 of them
-    assert len(jobs) >= 71 and len(models) >= 18 and max(models.values()) >= 4
+    # 59 jobs: 17 models on the datasets each answers a measure of, and the captioner on 3 of them
+    assert len(jobs) >= 59 and len(models) >= 18 and max(models.values()) >= 4
     cache_dir = Path(plan.cache_dir)
     assert shared_writes(jobs, lambda t, s, m: shards.written_files(cache_dir, t, s, m)) == {}
-    # the single file per model every answer job of the model wrote: shared by every such job
+    # the single file per model every answer job of the model wrote: shared by every such job (all
+    # models but Llama-3.1-70B, which the paper ran on Amazon only)
     shared = shared_writes(jobs, lambda t, s, m: [cache_dir / f"{m}.sqlite"])
-    assert len(shared) == sum(n >= 2 for n in models.values()) and len(shared) >= 18
+    assert len(shared) == sum(n >= 2 for n in models.values()) and len(shared) >= 17
 
 
 class Counting:

@@ -56,7 +56,7 @@ SCHEMA = {
     "top_logprobs": {"type": "integer", "minimum": 1, "maximum": 20, "default": 20},
     "token_param": {"enum": ["max_tokens", "max_completion_tokens"], "default": "max_tokens"},
     "concurrency": {"type": "integer", "minimum": 1, "maximum": 1024, "default": 8},
-    "timeout_s": {"type": "number", "minimum": 0, "default": 120.0},
+    "timeout_s": {"type": "number", "exclusiveMinimum": 0, "default": 120.0},  # 0 would fail every request
     "max_retries": {"type": "integer", "minimum": 0, "default": 8},
     "max_wait_s": {"type": "number", "minimum": 0, "default": 600.0},
     "retry_base_s": {"type": "number", "minimum": 0, "default": 1.0},

@@ -9,22 +9,9 @@ import pandas as pd
 from lrworld.core import io
 from lrworld.prompts.render import item_keys
 from lrworld.questions import measures, shortfall
+from lrworld.questions.build import check_artifact_questions
 from lrworld.questions.builders import build_from_artifact
 from lrworld.questions.distractors import Debias
-
-
-def _unknown_items(questions: list[dict], items: pd.DataFrame) -> tuple[str, list[str]] | None:
-    """The first question that shows an item (candidate or context) the item table has no row of."""
-    known = set(items["item_id"].astype(str))
-    for q in questions:
-        shown = list(q["candidates"]) if q["candidate_kind"] == "item" else []
-        ctx = q["context"]
-        shown += ctx.get("antecedents", []) + ctx.get("history", []) + (
-            [ctx["target_item"]] if "target_item" in ctx else [])
-        shown += [i for h in ctx.get("candidate_histories", {}).values() for i in h]
-        if missing := [i for i in shown if i not in known]:
-            return q["qid"], missing
-    return None
 
 
 def run(job, log: logging.Logger) -> None:
@@ -35,15 +22,8 @@ def run(job, log: logging.Logger) -> None:
     qs, built = build_from_artifact(measures.by_id(measure), inter, artifact, int(p.n_questions), int(p.seed), dataset,
                                     display=item_keys(items), debias=Debias(p.distractors, p.max_gold_share),
                                     items=items, exclude_values=dict(p.exclude_values))
-    if not qs:
-        # A dataset too small for 10 candidates (9 negatives besides the answer) is an error, not an
-        # empty question file that would only fail later at scoring.
-        raise ValueError(f"datasets.{dataset}: {measure}: no question could be built from "
-                         f"{', '.join(map(str, job.input.artifact))} ({inter['user_id'].nunique()} users, "
-                         f"{inter['item_id'].nunique()} items: too small for 10 candidates?)")
-    # every item shown must have a row in items.parquet, or the prompt has no title
-    if (unknown := _unknown_items(qs, items)) is not None:
-        raise ValueError(f"{unknown[0]}: item(s) {unknown[1][:5]} not in {job.input.item_table}")
+    # no question, or one showing an item without a row in items.parquet: one line, nothing written
+    check_artifact_questions(qs, dataset, measure, inter, items, job.input.artifact, job.input.item_table)
     n = io.write_jsonl(job.output.questions, qs)
     report = {"dataset": dataset, "measure": measure, "seed": int(p.seed), "requested": int(p.n_questions),
               "questions": n, "artifacts": list(job.input.artifact), **built}
