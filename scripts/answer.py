@@ -41,4 +41,5 @@ info["prompt_files"] = {f: io.sha256_file(f) for f in smk.params.requests}
 info["replies_sha256"] = {f: replies_sha256(io.read_jsonl(f), info["identity"], cache) for f in smk.params.requests}
 io.write_json(replies_record(smk.params.cache_dir, smk.wildcards.track, smk.wildcards.scope, model),
               info["replies_sha256"])
+cache.close()  # its own shard goes if this run stored nothing in it
 io.write_json(smk.output.answered, info)
