@@ -99,7 +99,12 @@ def _new_shard(path: Path) -> ResponseCache:
     """The process's own shard, made whole under a temporary name and renamed into place: a reader
     that lists it never opens a file without its tables."""
     tmp = path.with_name(f".{path.name}.tmp")
-    ResponseCache(tmp).close()
+    try:
+        ResponseCache(tmp).close()
+    except CacheError:
+        if tmp.exists():  # a full disk: nothing half-made is left
+            tmp.unlink()
+        raise
     os.replace(tmp, path)
     return ResponseCache(path)
 

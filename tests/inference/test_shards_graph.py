@@ -43,7 +43,7 @@ def test_two_invocations_on_one_cache_dir_at_once(tmp_path, shared_data, answer_
 
     with FaultServer(plan=plan) as srv:
         model = {"backend": "openai", "model": "gpt-4o-mini", "mode": "choice", "base_url": srv.base_url,
-                 "concurrency": 2, "api_key_env": "LRW_TEST_KEY"}  # each invocation's key names it to the server
+                 "concurrency": 1, "api_key_env": "LRW_TEST_KEY"}  # each invocation's key names it to the server
         runs = {}
         for name in ("one", "two"):
             work = workdir_from(answer_upstream, tmp_path / name, shared_data, {"api": model})
