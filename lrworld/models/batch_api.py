@@ -241,7 +241,8 @@ def _adopt(client, store: BatchStore, backend: ChatBackend, wanted: set[str]) ->
             store.reattach(batch.id, backend.name, ids)
             found.update(dict.fromkeys(hit, batch.id))
             log.warning("models.%s: batch %s at the provider holds %d of these requests but was not in the "
-                        "local store %s for them (lost or edited?): re-attached, not submitted again",
+                        "local store %s for them (a new job's store, or lost or edited): re-attached, not "
+                        "submitted again",
                         backend.name, batch.id, len(hit), store.path)
     return found
 

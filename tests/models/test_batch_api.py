@@ -165,23 +165,29 @@ def test_a_truncated_output_line_caches_the_good_lines_and_fails_in_one_line(tmp
     assert sorted(fake.submitted.values()) == [1] * 5 + [2]  # only the cut one is asked again
 
 
-def test_lost_local_batch_state_re_attaches_by_metadata_instead_of_submitting_again(tmp_path, caplog, monkeypatch):
-    """A lost store must not re-submit every request (billed twice, one INFO line)."""
-    class Killed(Exception):
-        pass
+class Killed(Exception):
+    pass
 
+
+def killed_at_first_poll(srv: BatchServer, store: Path, monkeypatch) -> None:
+    """A job that submits its batch and dies at its first poll wait; later polls do not wait."""
     def killed(_s):
         raise Killed
 
+    monkeypatch.setattr(batch_api, "_sleep", killed)
+    with pytest.raises(Killed):
+        make_backend("m", cfg(srv, store)).answer(items())
+    monkeypatch.setattr(batch_api, "_sleep", lambda s: None)
+
+
+def test_lost_local_batch_state_re_attaches_by_metadata_instead_of_submitting_again(tmp_path, caplog, monkeypatch):
+    """A lost store must not re-submit every request (billed twice, one INFO line)."""
     store = tmp_path / "m.sqlite"
     with BatchServer(hold=True) as srv:
-        monkeypatch.setattr(batch_api, "_sleep", killed)  # the job dies at its first poll wait
-        with pytest.raises(Killed):
-            make_backend("m", cfg(srv, store)).answer(items())
+        killed_at_first_poll(srv, store, monkeypatch)
         assert srv.batches_created == 1
         for f in tmp_path.glob("m.sqlite*"):  # the local state is lost
             f.unlink()
-        monkeypatch.setattr(batch_api, "_sleep", lambda s: None)
         srv.release()
         caplog.set_level("WARNING")
         other = make_backend("other", cfg(srv, tmp_path / "o.sqlite")).answer(items()[:1])  # another model's batch
@@ -210,22 +216,13 @@ def test_a_tampered_store_is_reconciled_with_the_provider_and_bills_nothing_agai
     a batch row it keeps): the requests batch_1 holds are re-attached, not asked or submitted again."""
     import sqlite3
 
-    class Killed(Exception):
-        pass
-
-    def killed(_s):
-        raise Killed
-
     store = tmp_path / "m.sqlite"
     with BatchServer(hold=True) as srv:
-        monkeypatch.setattr(batch_api, "_sleep", killed)  # the job dies at its first poll wait
-        with pytest.raises(Killed):
-            make_backend("m", cfg(srv, store)).answer(items())
+        killed_at_first_poll(srv, store, monkeypatch)
         db = sqlite3.connect(store)
         with db:
             tamper(db)
         db.close()
-        monkeypatch.setattr(batch_api, "_sleep", lambda s: None)
         srv.release()
         caplog.set_level("WARNING")
         out = make_backend("m", cfg(srv, store)).answer(items())
