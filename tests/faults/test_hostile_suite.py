@@ -39,8 +39,12 @@ SUITE = {
         "tests/faults/test_content_digests_graph.py::test_pack_deletes_nothing_it_did_not_write",
         "tests/inference/test_shards.py::test_no_two_answer_jobs_of_the_paper_plan_write_one_file",
         "tests/inference/test_shards.py::test_two_answer_jobs_of_one_model_at_once",
+        "tests/inference/test_shards_graph.py::test_two_invocations_on_one_cache_dir_at_once",
         "tests/faults/test_full_disk_graph.py::test_full_disk_in_ingest_and_answer_then_resume",
         "tests/faults/test_missing_outputs_graph.py::test_a_release_file_edited_after_its_copy_stops_the_run_and_keeps_the_copy",
+    ],
+    "billed twice": [
+        "tests/models/test_batch_api.py::test_a_tampered_store_is_reconciled_with_the_provider_and_bills_nothing_again",
     ],
     "exposure": [
         "tests/faults/test_secrets_in_logs.py::test_a_key_on_a_managed_server_command_and_in_the_environment_is_nowhere",
