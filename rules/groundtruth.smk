@@ -36,6 +36,7 @@ rule similar_pairs:
         n_questions=lambda wc: W.gt_n_questions(wc.dataset, f"mem_{wc.kind}_{wc.kind}"),
         distractors=config["questions"]["distractors"],  # uniform | matched (docs/groundtruth.md)
         max_gold_share=config["questions"]["max_gold_share"],
+        validity=config["questions"]["validity"],  # built overdraw x n, then filtered (docs/groundtruth.md)
         exclude_values=config["questions"]["exclude_values"],  # what a prompt shows of an item (matched)
         seed=W.gt["seed"],
         code=W.code("groundtruth_similarity.py"),
@@ -80,6 +81,8 @@ rule prototypes:
     input:
         interactions="results/data/{dataset}/interactions.parquet",
         embeddings="results/gt/{dataset}/embeddings.parquet",
+        # the whole trained model: a gold from its predicted preference (groundtruth.neural.gold: score)
+        model="results/gt/{dataset}/neumf.pt",
         item_table="results/data/{dataset}/items.parquet",
     output:
         prototypes="results/gt/{dataset}/prototypes.parquet",
@@ -87,9 +90,11 @@ rule prototypes:
         kmeans=W.gt["kmeans"],
         margin=W.gt["margin"]["neural"],
         min_interactions=W.gt["neural"]["min_interactions"],
+        gold=W.gt["neural"]["gold"],  # cosine (the paper's) | score (docs/groundtruth.md)
         n_questions=lambda wc: W.gt_n_questions(wc.dataset, "neu_item2users", "neu_user2items"),
         distractors=config["questions"]["distractors"],  # uniform | matched (docs/groundtruth.md)
         max_gold_share=config["questions"]["max_gold_share"],
+        validity=config["questions"]["validity"],  # built overdraw x n, then filtered (docs/groundtruth.md)
         exclude_values=config["questions"]["exclude_values"],  # what a prompt shows of an item (matched)
         seed=W.gt["seed"],
         code=W.code("groundtruth_prototypes.py"),
@@ -141,6 +146,7 @@ rule gt_questions:
         n_questions=lambda wc: W.gt_n_questions(wc.dataset, wc.gt_measure),
         distractors=config["questions"]["distractors"],  # uniform | matched (docs/groundtruth.md)
         max_gold_share=config["questions"]["max_gold_share"],
+        validity=config["questions"]["validity"],  # built overdraw x n, then filtered (docs/groundtruth.md)
         exclude_values=config["questions"]["exclude_values"],  # what a prompt shows of an item (matched)
         seed=W.gt["seed"],
         code=lambda wc: W.gt_questions_code(wc.gt_measure),
