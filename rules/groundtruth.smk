@@ -1,6 +1,7 @@
 # Ground truth of the five HitRate@1 measures (docs/groundtruth.md). Every artifact is its own
 # output (lrworld/groundtruth/artifacts.py) with only its own config section as params, so a
-# change of e.g. groundtruth.assoc.min_support re-runs assoc_rules and the assoc_rule questions only.
+# change of e.g. groundtruth.assoc.min_support re-runs assoc_rules and the association-rule
+# questions only.
 
 
 rule assoc_rules:
@@ -33,7 +34,7 @@ rule similar_pairs:
     params:
         similarity=W.gt["similarity"],
         margin=W.gt["margin"]["memory"],
-        n_questions=lambda wc: W.gt_n_questions(wc.dataset, f"mem_{wc.kind}_{wc.kind}"),
+        n_questions=lambda wc: W.artifact_n_questions(wc.dataset, f"{wc.kind}_similar_pairs"),
         distractors=config["questions"]["distractors"],  # uniform | matched (docs/groundtruth.md)
         max_gold_share=config["questions"]["max_gold_share"],
         exclude_values=config["questions"]["exclude_values"],  # what a prompt shows of an item (matched)
@@ -87,7 +88,7 @@ rule prototypes:
         kmeans=W.gt["kmeans"],
         margin=W.gt["margin"]["neural"],
         min_interactions=W.gt["neural"]["min_interactions"],
-        n_questions=lambda wc: W.gt_n_questions(wc.dataset, "neu_item2users", "neu_user2items"),
+        n_questions=lambda wc: W.artifact_n_questions(wc.dataset, "prototypes"),
         distractors=config["questions"]["distractors"],  # uniform | matched (docs/groundtruth.md)
         max_gold_share=config["questions"]["max_gold_share"],
         exclude_values=config["questions"]["exclude_values"],  # what a prompt shows of an item (matched)

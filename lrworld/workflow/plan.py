@@ -133,6 +133,11 @@ class Plan:
         asked = [self.n_questions(dataset, m) for m in measures if m in self.datasets[dataset]["measures"]]
         return max(asked) if asked else self.n_questions(dataset, measures[0]) or 1
 
+    def artifact_n_questions(self, dataset: str, artifact: str) -> int:
+        """The question count of the job that draws `artifact` for the measures whose answers come
+        from it (the registry's `artifact`: a prototypes table serves both neural measures)."""
+        return self.gt_n_questions(dataset, *[m for m, a in self.gt_artifacts.items() if a == artifact])
+
     # -- code --------------------------------------------------------------------------------------
     def code(self, script: str, *refs: str) -> str:
         """The digest of a script and every package module it runs: a rule's `params: code=`, so a

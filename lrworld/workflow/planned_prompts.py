@@ -153,7 +153,7 @@ class PlannedPrompts:
             from lrworld.groundtruth.similarity import similar_pairs
 
             kind, s = name.split("_")[0], gt["similarity"]
-            return similar_pairs(inter, kind, int(p.gt_n_questions(ds, f"mem_{kind}_{kind}")), threshold=s["threshold"],
+            return similar_pairs(inter, kind, int(p.artifact_n_questions(ds, name)), threshold=s["threshold"],
                                  seed=int(gt["seed"]), min_degree=s["min_degree"],
                                  fallback_quantile=s["fallback_quantile"], dataset=ds,
                                  display=item_keys(items) if kind == "item" else None,
@@ -163,7 +163,7 @@ class PlannedPrompts:
 
             emb = pd.read_parquet(self.dir / artifacts.paths(["embeddings"], ds)[0])
             km = gt["kmeans"]
-            return all_prototypes(emb, inter, int(p.gt_n_questions(ds, "neu_item2users", "neu_user2items")),
+            return all_prototypes(emb, inter, int(p.artifact_n_questions(ds, name)),
                                   k=km["k"], seed=int(gt["seed"]), n_positives=km["n_positives"], dataset=ds,
                                   display=item_keys(items), margin=float(gt["margin"]["neural"]))[0]
         if (make := artifacts.made().get(name)) is not None:
