@@ -12,7 +12,7 @@ from snakemake_interface_storage_plugins.exceptions import FileOrDirectoryNotFou
 
 from lrworld.config.assembly import CAPTIONER_KEYS, enabled_models
 from lrworld.core.registry import ref_module
-from lrworld.core import io
+from lrworld.core import io, plugins
 from lrworld.core.schema import ConfigError
 from lrworld.core.digests import DigestStore
 from lrworld.groundtruth import artifacts
@@ -176,9 +176,19 @@ class Plan:
     STAMPED_SCRIPTS = ("score", "srbench_llm_lists")
 
     def code_files(self, script: str, *refs: str) -> list[str]:
-        """The closure's files relative to the checkout (so moving the checkout re-runs nothing)."""
+        """The closure's files of lrworld, relative to the checkout (so moving the checkout re-runs
+        nothing); an installed plugin's are `plugin_files`'."""
         root = self.code_index.root
-        return [p.relative_to(root).as_posix() for p in self._closure(script, refs)]
+        return [p.relative_to(root).as_posix() for p in self._closure(script, refs) if plugins.plugin_of(p) is None]
+
+    def plugin_files(self, script: str, *refs: str) -> dict[str, list[str]]:
+        """{plugin distribution: its files in the closure, relative to the plugin's folder}."""
+        out: dict[str, list[str]] = {}
+        for p in self._closure(script, refs):
+            plugin = plugins.plugin_of(p)
+            if plugin is not None:
+                out.setdefault(plugin.name, []).append(self.code_index.name(p))
+        return out
 
     # -- models ------------------------------------------------------------------------------------
     def model_cfg(self, model: str) -> dict:
@@ -577,6 +587,16 @@ class Plan:
                 self._chain_code[name] = (self.code_files(Path(rule.script).name, *self._rule_refs(name))
                                          if rule.script else [])
         return self._chain_code
+
+    def chain_plugins(self, rules) -> dict[str, list[str]]:
+        """{plugin distribution: its files in the code closures of the chain's rules} (none where no
+        plugin is installed): the score records name each plugin with these files' digests."""
+        out: dict[str, set[str]] = {}
+        for name in self.CHAIN_RULES:
+            script = getattr(rules, name).rule.script
+            for plugin, files in (self.plugin_files(Path(script).name, *self._rule_refs(name)) if script else {}).items():
+                out.setdefault(plugin, set()).update(files)
+        return {plugin: sorted(files) for plugin, files in sorted(out.items())}
 
     def provenance_config(self, dataset: str, model: str, measure: str, variants=None) -> dict[str, dict]:
         """{variant: the config subset that shaped its score} (hashed and shown in its record)."""
