@@ -175,6 +175,8 @@ def test_plugin_entries_run_through_the_graph_to_the_table_and_the_audit(site, t
     folder = os.path.relpath(site, work)  # relative to the working directory, as the checkout is
     assert plugin == {"version": "0.1", "folder": folder, **plugin_digest(site, files)}
     assert lrworld(work, "verify").returncode == 0
+    explained = lrworld(work, "explain", "results/tables/ml.csv", "slot", "plug_genre").stdout
+    assert f"plugin:   lrworld-toyplug 0.1, sha256 {plugin['sha256'][:12]} over 8 files in {folder}" in explained
 
     # an edit of the plugin's backend: `verify` names the plugin, and the next run re-runs its cell
     backend = site / "lrworld_toyplug/backend.py"
