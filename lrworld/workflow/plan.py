@@ -57,6 +57,7 @@ class Plan:
         self.digests = DigestStore()
         self.code_index = code.CodeIndex(self.root)
         self._chain_code: dict[str, list[str]] | None = None
+        self._chain_plugins: dict[str, list[str]] | None = None
         self._weights: dict[str, dict] = {}
         self.gt_artifacts = measure_registry.ground_truth()
         self.made_artifacts = artifacts.made()  # {artifact: "module:attr"} of the gt_artifact rule
@@ -590,13 +591,17 @@ class Plan:
 
     def chain_plugins(self, rules) -> dict[str, list[str]]:
         """{plugin distribution: its files in the code closures of the chain's rules} (none where no
-        plugin is installed): the score records name each plugin with these files' digests."""
-        out: dict[str, set[str]] = {}
-        for name in self.CHAIN_RULES:
-            script = getattr(rules, name).rule.script
-            for plugin, files in (self.plugin_files(Path(script).name, *self._rule_refs(name)) if script else {}).items():
-                out.setdefault(plugin, set()).update(files)
-        return {plugin: sorted(files) for plugin, files in sorted(out.items())}
+        plugin is installed), once per plan: the score records name each plugin with these files'
+        digests."""
+        if self._chain_plugins is None:
+            out: dict[str, set[str]] = {}
+            for name in self.CHAIN_RULES:
+                script = getattr(rules, name).rule.script
+                found = self.plugin_files(Path(script).name, *self._rule_refs(name)) if script else {}
+                for plugin, files in found.items():
+                    out.setdefault(plugin, set()).update(files)
+            self._chain_plugins = {plugin: sorted(files) for plugin, files in sorted(out.items())}
+        return self._chain_plugins
 
     def provenance_config(self, dataset: str, model: str, measure: str, variants=None) -> dict[str, dict]:
         """{variant: the config subset that shaped its score} (hashed and shown in its record)."""
