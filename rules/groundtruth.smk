@@ -1,6 +1,7 @@
 # Ground truth of the five HitRate@1 measures (docs/groundtruth.md). Every artifact is its own
 # output (lrworld/groundtruth/artifacts.py) with only its own config section as params, so a
-# change of e.g. groundtruth.assoc.min_support re-runs assoc_rules and the assoc_rule questions only.
+# change of e.g. groundtruth.assoc.min_support re-runs assoc_rules and the association-rule
+# questions only.
 
 
 rule assoc_rules:
@@ -33,7 +34,7 @@ rule similar_pairs:
     params:
         similarity=W.gt["similarity"],
         margin=W.gt["margin"]["memory"],
-        n_questions=lambda wc: W.gt_n_questions(wc.dataset, f"mem_{wc.kind}_{wc.kind}"),
+        n_questions=lambda wc: W.artifact_n_questions(wc.dataset, f"{wc.kind}_similar_pairs"),
         distractors=config["questions"]["distractors"],  # uniform | matched (docs/groundtruth.md)
         max_gold_share=config["questions"]["max_gold_share"],
         validity=config["questions"]["validity"],  # built overdraw x n, then filtered (docs/groundtruth.md)
@@ -91,7 +92,7 @@ rule prototypes:
         margin=W.gt["margin"]["neural"],
         min_interactions=W.gt["neural"]["min_interactions"],
         gold=W.gt["neural"]["gold"],  # cosine (the paper's) | score (docs/groundtruth.md)
-        n_questions=lambda wc: W.gt_n_questions(wc.dataset, "neu_item2users", "neu_user2items"),
+        n_questions=lambda wc: W.artifact_n_questions(wc.dataset, "prototypes"),
         distractors=config["questions"]["distractors"],  # uniform | matched (docs/groundtruth.md)
         max_gold_share=config["questions"]["max_gold_share"],
         validity=config["questions"]["validity"],  # built overdraw x n, then filtered (docs/groundtruth.md)
