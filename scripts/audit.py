@@ -9,7 +9,7 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakema
 import pandas as pd
 
 from lrworld.audit import shortcuts, validity
-from lrworld.audit.positive_control import positive_controls
+from lrworld.groundtruth.positive_control import positive_controls
 from lrworld.audit.report import audit_dataset, to_markdown
 from lrworld.core import io, runlog
 from lrworld.data.ingest import ingest_with_facts

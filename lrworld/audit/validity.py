@@ -6,7 +6,7 @@
   shows or the data's counts give (lrworld/questions/option_features.py), the measure's own
   signals left out; its score, interval and the features it leans on. Above chance: a finding, as
   a shortcut rule's is;
-- the positive control (lrworld/audit/positive_control.py): an answerer with the knowledge the
+- the positive control (lrworld/groundtruth/positive_control.py): an answerer with the knowledge the
   measure claims, computed apart from the gold's own computation. Not above chance: the measure is
   "not answerable from the data".
 

@@ -24,7 +24,7 @@ from types import SimpleNamespace
 
 from lrworld.core import io
 from lrworld.core.registry import resolve
-from lrworld.workflow import dryrun, status
+from lrworld.workflow import dryrun
 from lrworld.workflow.plan import Plan
 
 PROMPT_FILE = re.compile(r"results/prompts/(?P<ds>[^/]+)/(?P<measure>[^/]+)/(?P<variant>[^/]+)\.jsonl$")
@@ -77,7 +77,7 @@ class PlannedPrompts:
         if self._dry_run_done or not (self.dir / "results").is_dir():
             return self._rerun
         self._dry_run_done = True
-        targets = sorted({f for job in status._jobs(self.plan) for f in self.plan.requests(*job)
+        targets = sorted({f for job in self.plan.answer_jobs() for f in self.plan.requests(*job)
                           if f.endswith(".jsonl")})
         files, overrides = self.plan.sources
         try:

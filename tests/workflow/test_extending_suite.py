@@ -82,7 +82,7 @@ def copy_worktree(dest: Path) -> Path:
     return dest
 
 
-@pytest.mark.slow
+@pytest.mark.recipes
 def test_every_documented_extension_leaves_the_fast_suite_green(tmp_path, shared_data):
     repo = copy_worktree(tmp_path / "repo")
     extend(repo)

@@ -12,8 +12,9 @@ Per measure, by how its gold is made (its registry entry, lrworld/questions/meas
   its mean cosine to the target user's items; a user option: the target item's mean cosine to the
   user's items), and, where the audit has the weights, the model's own predicted preference;
 - a user's next item or a value of it (knowledge measures): item-kNN over every user but the
-  question's (an item option by its mean cosine to the shown history, a value by the best of its
-  items'), and, for a field two sources cover, whether every covering source lists the gold.
+  question's (an item option by its mean cosine to the shown history; a value by how many history
+  items carry it, ties by the best of its items' cosines), and, for a field two sources cover,
+  whether every covering source lists the gold.
 
 Memory and rule golds are also re-made under `BOOTSTRAP` resamples of the users (items for
 user-user similarity): the share of (question, resample) pairs whose gold stays the strict best
@@ -196,7 +197,7 @@ def _knn_without(B: sp.csr_matrix, u: int, items: list[int], cands: list[int]) -
 
 def _next_item(data: _Data, qs: list[dict], items: pd.DataFrame, field: str | None, seed: int, name: str) -> dict:
     """Item-kNN over every user but the question's: an item option by its mean cosine to the shown
-    history, a value option by the best of its items'."""
+    history; a value option by how many history items carry it, ties by the best of its items'."""
     carriers: dict[str, list[int]] = {}
     if field and field in items.columns:
         from lrworld.core.cells import strings
@@ -216,14 +217,18 @@ def _next_item(data: _Data, qs: list[dict], items: pd.DataFrame, field: str | No
             pools = [carriers.get(str(c), []) for c in q["candidates"]]
             if not all(pools):
                 continue
-            s = np.asarray([_knn_without(data.B, u, hist, p).sum() for p in pools])
+            # the facts of the history first (how many of its items carry the value), then behaviour
+            shown = [sum(h in set(p) for h in hist) for p in pools]
+            cf = np.asarray([_knn_without(data.B, u, hist, p).max() for p in pools])
+            s = np.asarray(shown, dtype=float) + cf / (1.0 + cf.max())
         else:
             cands = [data.item.get(str(c)) for c in q["candidates"]]
             if None in cands:
                 continue
             s = _knn_without(data.B, u, hist, cands)
         hits.append(_pick(s, rng) == q["answer_index"])
-    return _result("item-kNN over every user but the question's (the next item from behaviour)", hits, _chance(qs))
+    what = "values of the history, then item-kNN" if qs[0]["candidate_kind"] == "value" else "item-kNN"
+    return _result(f"{what} over every user but the question's (the next item from behaviour)", hits, _chance(qs))
 
 
 def _second_source(qs: list[dict], facts: pd.DataFrame | None, field: str | None) -> dict | None:
