@@ -23,7 +23,7 @@ import pandas as pd
 from lrworld.core.display import display_key
 from lrworld.prompts.render import history_overlap
 from lrworld.questions import enforced
-from lrworld.questions.distractors import Debias, GoldCap, Ranks, matched
+from lrworld.questions.distractors import Debias, GoldCap, Ranks, matched, sample
 from lrworld.questions.measures import HIT10
 from lrworld.questions.negatives import draw_distinct
 from lrworld.core.seeding import answer_slot, place_answer, rng_for
@@ -148,7 +148,7 @@ def _matched_negatives(a, c, pool, draw, key, taken, ranks, lengths, shown, repo
     """(negatives, rejected) matched on popularity, length, the words shared with the antecedents'
     shown texts and (`closeness`) the nearness of the years and categories they print; None
     (counted in `report` by what runs short) when no draw can."""
-    shuffled = list(pool[draw.permutation(len(pool))])
+    shuffled = sample(pool[draw.permutation(len(pool))])
     overlap = None
     if shown is not None:
         words = history_overlap([shown(x) for x in (c, *shuffled)], [shown(x) for x in a])

@@ -37,7 +37,7 @@ import scipy.sparse as sp
 
 from lrworld.questions import enforced
 from lrworld.groundtruth.transactions import binary_matrix, index_interactions
-from lrworld.questions.distractors import Debias, GoldCap, Ranks, matched
+from lrworld.questions.distractors import Debias, GoldCap, Ranks, matched, sample
 from lrworld.questions.measures import HIT10
 from lrworld.questions.negatives import draw_distinct
 from lrworld.core.seeding import rng_for
@@ -217,7 +217,7 @@ def _drawn_negatives(neg_pool: np.ndarray, best: int, n_neg: int, draw: np.rando
     """(negatives, look-alikes rejected): matched by interactions with `ranks` (None when no
     matched set exists), and by closeness to the target with `near`, else uniform."""
     if ranks is not None:
-        order = [int(c) for c in neg_pool[draw.permutation(len(neg_pool))]]
+        order = [int(c) for c in sample(neg_pool[draw.permutation(len(neg_pool))])]
         close = near.ranks(t, [int(best), *order]) if near is not None else None
         return matched(order, int(best), n_neg, ranks, draw, key, taken, lengths=lengths, fallbacks=fallbacks,
                        closeness=close, used=near.used if near is not None else None)

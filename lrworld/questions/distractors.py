@@ -128,6 +128,7 @@ def matched(order: Sequence, gold: Hashable, n: int, ranks: Ranks, rng: np.rando
     more ranking drawn like `overlap`. `used` (entity -> questions of the measure already showing it):
     within a side, the least shown first, so that an option seen in other questions is rare, whatever
     it is there (the other questions' golds and appearances are what a knowledge-free answerer counts)."""
+    order = sample(order)
     sides = [_sides(order, gold, ranks)] + [_sides(order, gold, r) for r in (overlap, closeness) if r is not None]
     if every_draw and any(sum(side in s for s in by[0].values()) < n for by in sides for side in (0, 1)):
         return None
@@ -145,6 +146,17 @@ def matched(order: Sequence, gold: Hashable, n: int, ranks: Ranks, rng: np.rando
     return _fill(_ranked(order, sides, used), n, wants, key, taken, rng)
 
 
+# the matched draw reads this many entities of the builder's random order at most: its work per
+# question is linear in the pool (a 12,000-item catalogue costs about a second a question), and the
+# distractors nearest the gold's rank in a random sample of 2,000 are as near as a draw needs
+MATCHED_POOL = 2000
+
+
+def sample(order: Sequence) -> list:
+    """The part of a pool, in the builder's random order, a matched draw reads (MATCHED_POOL)."""
+    return list(order[:MATCHED_POOL])
+
+
 # counted where matched() could not also match the text length (the question keeps popularity's)
 LENGTH_FALLBACK = "matched_length_fallback"
 # ways of combining the rankings' sides tried before a draw gives up
@@ -154,39 +166,55 @@ FILL_TRIES = 12
 def _ranked(order: Sequence, sides: list[tuple[dict, dict]], used: Mapping | None = None) -> dict[tuple, list]:
     """Per cell (one side per ranking): its entities nearest the gold's band of the first ranking,
     then the least `used`, then nearest the other rankings' bands, `order` breaking ties."""
-    pos = {e: i for i, e in enumerate(order)}
     shown = used or {}
-    return {cell: sorted((e for e in order if all(c in s[0][e] for c, s in zip(cell, sides))),
-                         key=lambda e: (sides[0][1][e], shown.get(e, 0), *(s[1][e] for s in sides[1:]), pos[e]))
-            for cell in itertools.product((0, 1), repeat=len(sides))}
+    cells: dict[tuple, list] = {cell: [] for cell in itertools.product((0, 1), repeat=len(sides))}
+    for i, e in enumerate(order):
+        # an entity tied with the gold on a ranking sits on both its sides: in every such cell
+        rank = (sides[0][1][e], shown.get(e, 0), *(s[1][e] for s in sides[1:]), i)
+        for cell in itertools.product(*(sorted(s[0][e]) for s in sides)):
+            cells[cell].append((rank, e))
+    return {cell: [e for _, e in sorted(members, key=lambda m: m[0])] for cell, members in cells.items()}
 
 
 def _fill(ranked: dict[tuple, list], n: int, wants: list[int], key: Callable | None, taken: Iterable,
           rng: np.random.Generator) -> tuple[list, int] | None:
     """n entities, wants[r] of them on side 0 of ranking r (the rest on side 1): the counts per
-    cell that the cells' sizes allow, tried in random order."""
-    ways = list(_counts(list(ranked), n, wants, {c: len(v) for c, v in ranked.items()}))
-    for i in rng.permutation(len(ways))[:FILL_TRIES].tolist():
-        got = _draw(ranked, ways[i], key, taken)
+    cell that the cells' sizes allow, the first FILL_TRIES of them in a random order tried."""
+    cells = [list(ranked)[i] for i in rng.permutation(len(ranked))]
+    ways = _counts(cells, n, wants, {c: len(v) for c, v in ranked.items()}, rng)
+    for way in itertools.islice(ways, FILL_TRIES):
+        got = _draw(ranked, way, key, taken)
         if got is not None:
             # the draw order of a uniform draw: the sides interleaved at random
             return [got[0][j] for j in rng.permutation(n)], got[1]
     return None
 
 
-def _counts(cells: list[tuple], n: int, wants: list[int], size: dict) -> Iterator[dict]:
-    """Every {cell: count} of n entities with wants[r] on side 0 of ranking r, no cell over its size."""
+def _counts(cells: list[tuple], n: int, wants: list[int], size: dict, rng: np.random.Generator) -> Iterator[dict]:
+    """{cell: count} of n entities with wants[r] on side 0 of ranking r, no cell over its size, in a
+    random order (each cell's count drawn first from a permutation), branches that cannot reach the
+    wants cut at once: with four rankings there are sixteen cells, too many ways to list."""
     if not cells:
         if n == 0 and not any(wants):
             yield {}
         return
     cell, rest = cells[0], cells[1:]
-    for k in range(min(n, size[cell]) + 1):
+    for k in rng.permutation(min(n, size[cell]) + 1).tolist():
         left = [w - k * (c == 0) for w, c in zip(wants, cell)]
-        if min(left) < 0:
-            break
-        for more in _counts(rest, n - k, left, size):
+        if min(left) < 0 or not _reachable(rest, n - k, left, size):
+            continue
+        for more in _counts(rest, n - k, left, size, rng):
             yield {cell: k, **more} if k else more
+
+
+def _reachable(cells: list[tuple], n: int, wants: list[int], size: dict) -> bool:
+    """Whether `cells` can hold n more entities with wants[r] of them on side 0 of ranking r."""
+    if sum(size[c] for c in cells) < n:
+        return False
+    for r, w in enumerate(wants):
+        if w > n or sum(size[c] for c in cells if c[r] == 0) < w or sum(size[c] for c in cells if c[r] == 1) < n - w:
+            return False
+    return True
 
 
 def _sides(order: Sequence, gold: Hashable, ranks: Ranks) -> tuple[dict, dict]:
