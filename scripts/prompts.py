@@ -17,6 +17,6 @@ prompts = render_variant_all(io.read_jsonl(smk.input.questions), packaged(smk.pa
                              pd.read_parquet(smk.input.item_table), smk.wildcards.variant,
                              seed=int(smk.params.seed), kshot_default=int(smk.params.kshot_k),
                              exclude_values=dict(smk.params.exclude_values),
-                             profile=by_id(smk.wildcards.measure).profile)
+                             profile=by_id(smk.wildcards.measure).profile, user_items=int(smk.params.user_items))
 log.info("%d prompts rendered from %s", len(prompts), smk.params.template)
 io.write_jsonl(smk.output.prompts, prompts)

@@ -76,7 +76,8 @@ class PlannedPrompts:
         return render_variant_all(questions, packaged(self.plan.template(m["ds"], m["measure"], m["variant"])),
                                   items, m["variant"], seed=int(cfg["seed"]),
                                   kshot_default=int(cfg["analysis"]["kshot"]["k"]),
-                                  exclude_values=dict(cfg["questions"]["exclude_values"]))
+                                  exclude_values=dict(cfg["questions"]["exclude_values"]),
+                                  user_items=int(cfg["questions"]["user_items_shown"]))
 
     def _table(self, ds: str):
         if ds not in self._tables:
