@@ -59,15 +59,19 @@ def offline_encoding(name: str):
 def _bpe_openai_encoding(name: str):
     import gzip
     import hashlib
+    import warnings
     from importlib import resources
 
     import tiktoken
-    from bpe_openai import registry
 
+    with warnings.catch_warnings():  # its loader's importlib.resources.open_binary is deprecated
+        warnings.simplefilter("ignore", DeprecationWarning)
+        from bpe_openai import registry
+
+        spec = getattr(registry, name)()  # the pattern and special tokens, over the file checked below
     data = gzip.decompress(resources.files("bpe_openai.data").joinpath(f"{name}.tiktoken.gz").read_bytes())
     if hashlib.sha256(data).hexdigest() != BPE_OPENAI_FILES[name]:
         raise ValueError(f"bpe-openai's {name} file is not the one OpenAI publishes")
-    spec = getattr(registry, name)()  # the pattern and special tokens, over the file checked above
     return tiktoken.Encoding(name=name, pat_str=spec["pat_str"], mergeable_ranks=spec["mergeable_ranks"],
                              special_tokens=spec["special_tokens"])
 

@@ -76,7 +76,7 @@ class ItemTexts:
         """`exclude_values`: `questions.exclude_values` of the config; a value excluded for the
         field the categories come from (genres, category_leaf) is never shown ("IMAX"
         reached HitRate@1 prompts inside "Man of Tai Chi (2013) [Action, IMAX]").
-        `user_items`: `questions.user_items_shown`, the latest items a candidate user is shown by."""
+        `user_items`: the dataset's `user_items_shown`, the latest items a candidate user is shown by."""
         self.user_items = int(user_items or USER_ITEMS_SHOWN)
         rows = items.to_dict("records")
         self._text = {str(r["item_id"]): item_text(r) for r in rows}
@@ -92,7 +92,7 @@ class ItemTexts:
 
 
 # A user candidate is shown by the titles of their most recent items (oldest first): this many
-# unless the config's questions.user_items_shown says otherwise.
+# unless the dataset's `user_items_shown` says otherwise.
 USER_ITEMS_SHOWN = 5
 
 

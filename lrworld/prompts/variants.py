@@ -297,8 +297,8 @@ def render_variant_all(questions: list[dict], template_file: str | Path, items: 
                        profile: str | None = "history", user_items: int | None = None) -> list[dict]:
     """The prompts of one (measure, variant). zero_shot and cot are exactly `render_all`.
     `exclude_values`: `questions.exclude_values`, never shown inside an item's text either.
-    `profile`: the measure registry's, where `noisy` puts its noise. `user_items`:
-    `questions.user_items_shown`."""
+    `profile`: the measure registry's, where `noisy` puts its noise. `user_items`: the dataset's
+    `user_items_shown`."""
     from lrworld.prompts.render import ItemTexts, render, render_all
 
     vk = VARIANT_KINDS.get(kind(variant))

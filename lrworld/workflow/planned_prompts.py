@@ -77,7 +77,7 @@ class PlannedPrompts:
                                   items, m["variant"], seed=int(cfg["seed"]),
                                   kshot_default=int(cfg["analysis"]["kshot"]["k"]),
                                   exclude_values=dict(cfg["questions"]["exclude_values"]),
-                                  user_items=int(cfg["questions"]["user_items_shown"]))
+                                  user_items=int(self.plan.datasets[m["ds"]]["user_items_shown"]))
 
     def _table(self, ds: str):
         if ds not in self._tables:

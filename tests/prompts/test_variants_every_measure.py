@@ -106,7 +106,7 @@ def test_noisy_on_a_measure_without_a_profile_is_refused_at_start():
 
 @pytest.mark.parametrize("measure", ["neu_item2users", "mem_user_user"])
 def test_a_candidate_user_is_shown_by_the_configured_count_of_latest_items(measure):
-    """questions.user_items_shown (config/paper.yaml: 10): each candidate user's 10 latest items,
+    """A dataset's user_items_shown (config/paper.yaml's movie datasets: 10): each candidate user's 10 latest items,
     oldest first, in the prompt and in noisy's reach; the default shows the latest 5."""
     qs = _questions(measure)
     template = template_path("movie", measure, "zero_shot")
