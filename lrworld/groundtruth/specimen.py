@@ -9,9 +9,9 @@ items; a ground-truth measure's target user by their HISTORY_LEN latest items, e
 by theirs (of which the prompt shows the dataset's `user_items_shown`), 10 candidates. It is rendered by
 the function the `prompts` rule calls, with the measure's template and the variant's transform
 (k solved examples, a noisy profile, a shuffle). Its items are the dataset's own where its items
-table is built, else SPECIMENS: typical items of the domain, written for this estimate (titles,
-years and genres as MovieLens lists them; Amazon-style product titles; loglines and image
-descriptions of the length a logline and a caption have).
+table is built, else specimens: typical items of the domain, written for this estimate (films with
+MovieLens' genre names, about two each, as ML-100K's; Amazon-style product titles; loglines and
+image descriptions of the length a logline and a caption have).
 """
 
 from __future__ import annotations
@@ -61,16 +61,16 @@ _MOVIES = (
     ("The Silence of the Lambs", 1991, ("Drama", "Thriller"), "Jodie Foster", "Jonathan Demme",
      "A young FBI trainee seeks the advice of an imprisoned psychiatrist to catch a serial killer who skins his "
      "victims."),
-    ("Star Wars", 1977, ("Action", "Adventure", "Romance", "Sci-Fi", "War"), "Mark Hamill", "George Lucas",
+    ("Star Wars", 1977, ("Action", "Sci-Fi"), "Mark Hamill", "George Lucas",
      "A farm boy joins a smuggler, a princess and an old knight to rescue the galaxy from an empire's planet-"
      "destroying space station."),
     ("When Harry Met Sally...", 1989, ("Comedy", "Romance"), "Billy Crystal", "Rob Reiner",
      "Over twelve years of chance meetings in New York, two friends keep arguing about whether men and women can "
      "ever just be friends."),
-    ("Fargo", 1996, ("Crime", "Drama", "Thriller"), "Frances McDormand", "Joel Coen",
+    ("Fargo", 1996, ("Crime", "Drama"), "Frances McDormand", "Joel Coen",
      "A pregnant small-town police chief investigates a string of roadside murders set off by a car salesman's "
      "botched kidnapping scheme."),
-    ("Apollo 13", 1995, ("Action", "Drama", "Thriller"), "Tom Hanks", "Ron Howard",
+    ("Apollo 13", 1995, ("Drama",), "Tom Hanks", "Ron Howard",
      "Three astronauts and the engineers on the ground improvise to bring a crippled spacecraft home after an "
      "explosion on the way to the Moon."),
     ("The Usual Suspects", 1995, ("Crime", "Thriller"), "Kevin Spacey", "Bryan Singer",
@@ -79,13 +79,13 @@ _MOVIES = (
     ("Sense and Sensibility", 1995, ("Drama", "Romance"), "Emma Thompson", "Ang Lee",
      "Two sisters of opposite temperaments face love, heartbreak and money worries after their father's death "
      "leaves them poor."),
-    ("Willy Wonka and the Chocolate Factory", 1971, ("Adventure", "Children's", "Comedy", "Musical"), "Gene Wilder",
+    ("Willy Wonka and the Chocolate Factory", 1971, ("Children's", "Comedy"), "Gene Wilder",
      "Mel Stuart", "A poor boy wins a golden ticket to tour the mysterious chocolate factory of an eccentric "
      "candy maker."),
     ("Twelve Monkeys", 1995, ("Drama", "Sci-Fi"), "Bruce Willis", "Terry Gilliam",
      "A convict from a ruined future is sent back in time to find the source of a deadly virus that wiped out "
      "most of humanity."),
-    ("L.A. Confidential", 1997, ("Crime", "Film-Noir", "Mystery", "Thriller"), "Kevin Spacey", "Curtis Hanson",
+    ("L.A. Confidential", 1997, ("Crime", "Thriller"), "Kevin Spacey", "Curtis Hanson",
      "Three very different policemen uncover corruption behind a coffee shop massacre in 1950s Los Angeles."),
 )
 # (title, brand, color, leaf, intermediate, root category)
