@@ -51,84 +51,63 @@ _PRODUCT_CAPTIONS = (
     "label on the front of one bin reads pantry in black letters. The picture is bright and evenly lit, in the "
     "style of an online shop listing, and it conveys order and tidiness.",
 )
-# (title, year, genres, lead actor, director, logline)
-_MOVIES = (
-    ("Heat", 1995, ("Action", "Crime", "Thriller"), "Al Pacino", "Michael Mann",
-     "A seasoned detective hunts a meticulous crew of bank robbers across Los Angeles while both men struggle to "
-     "keep their private lives together."),
-    ("Toy Story", 1995, ("Animation", "Children's", "Comedy"), "Tom Hanks", "John Lasseter",
-     "A pull-string cowboy doll feels threatened when a flashy space ranger toy becomes his owner's new favourite."),
-    ("The Silence of the Lambs", 1991, ("Drama", "Thriller"), "Jodie Foster", "Jonathan Demme",
-     "A young FBI trainee seeks the advice of an imprisoned psychiatrist to catch a serial killer who skins his "
-     "victims."),
-    ("Star Wars", 1977, ("Action", "Sci-Fi"), "Mark Hamill", "George Lucas",
-     "A farm boy joins a smuggler, a princess and an old knight to rescue the galaxy from an empire's planet-"
-     "destroying space station."),
-    ("When Harry Met Sally...", 1989, ("Comedy", "Romance"), "Billy Crystal", "Rob Reiner",
-     "Over twelve years of chance meetings in New York, two friends keep arguing about whether men and women can "
-     "ever just be friends."),
-    ("Fargo", 1996, ("Crime", "Drama"), "Frances McDormand", "Joel Coen",
-     "A pregnant small-town police chief investigates a string of roadside murders set off by a car salesman's "
-     "botched kidnapping scheme."),
-    ("Apollo 13", 1995, ("Drama",), "Tom Hanks", "Ron Howard",
-     "Three astronauts and the engineers on the ground improvise to bring a crippled spacecraft home after an "
-     "explosion on the way to the Moon."),
-    ("The Usual Suspects", 1995, ("Crime", "Thriller"), "Kevin Spacey", "Bryan Singer",
-     "The sole survivor of a bloody boat heist tells investigators how five criminals were brought together by a "
-     "legendary mastermind."),
-    ("Sense and Sensibility", 1995, ("Drama", "Romance"), "Emma Thompson", "Ang Lee",
-     "Two sisters of opposite temperaments face love, heartbreak and money worries after their father's death "
-     "leaves them poor."),
-    ("Willy Wonka and the Chocolate Factory", 1971, ("Children's", "Comedy"), "Gene Wilder",
-     "Mel Stuart", "A poor boy wins a golden ticket to tour the mysterious chocolate factory of an eccentric "
-     "candy maker."),
-    ("Twelve Monkeys", 1995, ("Drama", "Sci-Fi"), "Bruce Willis", "Terry Gilliam",
-     "A convict from a ruined future is sent back in time to find the source of a deadly virus that wiped out "
-     "most of humanity."),
-    ("L.A. Confidential", 1997, ("Crime", "Thriller"), "Kevin Spacey", "Curtis Hanson",
-     "Three very different policemen uncover corruption behind a coffee shop massacre in 1950s Los Angeles."),
-)
-# (title, brand, color, leaf, intermediate, root category)
-_PRODUCTS = (
-    ("Rubbermaid Commercial Brute Round Trash Can, 32 Gallon, Gray",
-     "Rubbermaid", "Gray", "Trash Cans", "Storage & Organization", "Home & Kitchen"),
-    ("AmazonBasics Microfiber Bed Sheet Set, Queen, Dark Grey",
-     "AmazonBasics", "Dark Grey", "Sheet & Pillowcase Sets", "Bedding", "Home & Kitchen"),
-    ("Lodge Pre-Seasoned Cast Iron Skillet with Assist Handle, 12 Inch", "Lodge", "Black", "Skillets",
-     "Kitchen & Dining", "Home & Kitchen"),
-    ("OXO Good Grips 3-Piece Stainless Steel Mixing Bowl Set with Non-Slip Bottoms", "OXO", "Silver",
-     "Mixing Bowls", "Kitchen & Dining", "Home & Kitchen"),
-    ("Fiskars Bypass Pruning Shears with Precision-Ground Steel Blade", "Fiskars",
-     "Orange", "Pruning Shears", "Gardening & Lawn Care", "Patio, Lawn & Garden"),
-    ("Melnor Turbo Oscillating Lawn Sprinkler with Adjustable Spray Width",
-     "Melnor", "Green", "Sprinklers", "Watering Equipment", "Patio, Lawn & Garden"),
-    ("DEWALT 20V MAX Cordless Drill and Impact Driver Combo Kit",
-     "DEWALT", "Yellow", "Power Tool Combo Kits", "Power & Hand Tools", "Tools & Home Improvement"),
-    ("Command Picture Hanging Strips, Damage-Free Hanging, Medium, White, 12 Pairs", "Command", "White",
-     "Picture Hangers", "Hardware", "Tools & Home Improvement"),
-    ("Crayola Colored Pencils for Adult Coloring, Assorted Colors, 50 Count", "Crayola", "Multicolor",
-     "Colored Pencils", "Painting, Drawing & Art Supplies", "Arts, Crafts & Sewing"),
-    ("Keurig K-Classic Single Serve K-Cup Pod Coffee Maker, Black", "Keurig", "Black",
-     "Single-Serve Brewers", "Coffee, Tea & Espresso", "Home & Kitchen"),
-    ("Whirlpool Refrigerator Water Filter, 1 Pack",
-     "Whirlpool", "White", "Water Filters", "Refrigerator Parts & Accessories", "Appliances"),
-    ("mDesign Stackable Kitchen Pantry Organizer Bins, Set of 4, Clear", "mDesign",
-     "Clear", "Storage Bins", "Storage & Organization", "Home & Kitchen"),
-)
-_ARTISTS = (("Radiohead", "alternative"), ("Madonna", "pop"), ("Metallica", "metal"), ("Daft Punk", "electronic"),
-            ("The Beatles", "classic rock"), ("Norah Jones", "jazz"), ("Eminem", "hip-hop"),
-            ("Red Hot Chili Peppers", "rock"), ("Björk", "experimental"), ("Johnny Cash", "country"))
+# one film a line: title | year | genres | lead actor | director | logline
+_MOVIES = """\
+Heat|1995|Action,Crime,Thriller|Al Pacino|Michael Mann|A seasoned detective hunts a meticulous crew of bank robbers across Los Angeles while both men struggle to keep their private lives together.
+Toy Story|1995|Animation,Children's,Comedy|Tom Hanks|John Lasseter|A pull-string cowboy doll feels threatened when a flashy space ranger toy becomes his owner's new favourite.
+The Silence of the Lambs|1991|Drama,Thriller|Jodie Foster|Jonathan Demme|A young FBI trainee seeks the advice of an imprisoned psychiatrist to catch a serial killer who skins his victims.
+Star Wars|1977|Action,Sci-Fi|Mark Hamill|George Lucas|A farm boy joins a smuggler, a princess and an old knight to rescue the galaxy from an empire's planet-destroying space station.
+When Harry Met Sally...|1989|Comedy,Romance|Billy Crystal|Rob Reiner|Over twelve years of chance meetings in New York, two friends keep arguing about whether men and women can ever just be friends.
+Fargo|1996|Crime,Drama|Frances McDormand|Joel Coen|A pregnant small-town police chief investigates a string of roadside murders set off by a car salesman's botched kidnapping scheme.
+Apollo 13|1995|Drama|Tom Hanks|Ron Howard|Three astronauts and the engineers on the ground improvise to bring a crippled spacecraft home after an explosion on the way to the Moon.
+The Usual Suspects|1995|Crime,Thriller|Kevin Spacey|Bryan Singer|The sole survivor of a bloody boat heist tells investigators how five criminals were brought together by a legendary mastermind.
+Sense and Sensibility|1995|Drama,Romance|Emma Thompson|Ang Lee|Two sisters of opposite temperaments face love, heartbreak and money worries after their father's death leaves them poor.
+Willy Wonka and the Chocolate Factory|1971|Children's,Comedy|Gene Wilder|Mel Stuart|A poor boy wins a golden ticket to tour the mysterious chocolate factory of an eccentric candy maker.
+Twelve Monkeys|1995|Drama,Sci-Fi|Bruce Willis|Terry Gilliam|A convict from a ruined future is sent back in time to find the source of a deadly virus that wiped out most of humanity.
+L.A. Confidential|1997|Crime,Thriller|Kevin Spacey|Curtis Hanson|Three very different policemen uncover corruption behind a coffee shop massacre in 1950s Los Angeles.
+"""
+# one product a line: title | brand | color | leaf | intermediate | root category
+_PRODUCTS = """\
+Rubbermaid Commercial Brute Round Trash Can, 32 Gallon, Gray|Rubbermaid|Gray|Trash Cans|Storage & Organization|Home & Kitchen
+AmazonBasics Microfiber Bed Sheet Set, Queen, Dark Grey|AmazonBasics|Dark Grey|Sheet & Pillowcase Sets|Bedding|Home & Kitchen
+Lodge Pre-Seasoned Cast Iron Skillet with Assist Handle, 12 Inch|Lodge|Black|Skillets|Kitchen & Dining|Home & Kitchen
+OXO Good Grips 3-Piece Stainless Steel Mixing Bowl Set with Non-Slip Bottoms|OXO|Silver|Mixing Bowls|Kitchen & Dining|Home & Kitchen
+Fiskars Bypass Pruning Shears with Precision-Ground Steel Blade|Fiskars|Orange|Pruning Shears|Gardening & Lawn Care|Patio, Lawn & Garden
+Melnor Turbo Oscillating Lawn Sprinkler with Adjustable Spray Width|Melnor|Green|Sprinklers|Watering Equipment|Patio, Lawn & Garden
+DEWALT 20V MAX Cordless Drill and Impact Driver Combo Kit|DEWALT|Yellow|Power Tool Combo Kits|Power & Hand Tools|Tools & Home Improvement
+Command Picture Hanging Strips, Damage-Free Hanging, Medium, White, 12 Pairs|Command|White|Picture Hangers|Hardware|Tools & Home Improvement
+Crayola Colored Pencils for Adult Coloring, Assorted Colors, 50 Count|Crayola|Multicolor|Colored Pencils|Painting, Drawing & Art Supplies|Arts, Crafts & Sewing
+Keurig K-Classic Single Serve K-Cup Pod Coffee Maker, Black|Keurig|Black|Single-Serve Brewers|Coffee, Tea & Espresso|Home & Kitchen
+Whirlpool Refrigerator Water Filter, 1 Pack|Whirlpool|White|Water Filters|Refrigerator Parts & Accessories|Appliances
+mDesign Stackable Kitchen Pantry Organizer Bins, Set of 4, Clear|mDesign|Clear|Storage Bins|Storage & Organization|Home & Kitchen
+"""
+_ARTISTS = """\
+Radiohead|alternative
+Madonna|pop
+Metallica|metal
+Daft Punk|electronic
+The Beatles|classic rock
+Norah Jones|jazz
+Eminem|hip-hop
+Red Hot Chili Peppers|rock
+Björk|experimental
+Johnny Cash|country
+"""
+
+
+def _table(text: str) -> list[list[str]]:
+    return [line.split("|") for line in text.splitlines()]
 
 
 def _rows(domain: str) -> list[dict]:
     if domain == "product":
         return [{"title": t, "brand": b, "color": c, "category_leaf": leaf, "category_interm": interm,
                  "category_root": root, "caption": _PRODUCT_CAPTIONS[i % 2]}
-                for i, (t, b, c, leaf, interm, root) in enumerate(_PRODUCTS)]
+                for i, (t, b, c, leaf, interm, root) in enumerate(_table(_PRODUCTS))]
     if domain == "lastfm":
-        return [{"title": a, "genres": [g]} for a, g in _ARTISTS]
-    return [{"title": t, "year": y, "genres": list(g), "cast": [lead], "director": [d], "plot": plot,
-             "caption": _MOVIE_CAPTIONS[i % 2]} for i, (t, y, g, lead, d, plot) in enumerate(_MOVIES)]
+        return [{"title": a, "genres": [g]} for a, g in _table(_ARTISTS)]
+    return [{"title": t, "year": int(y), "genres": g.split(","), "cast": [lead], "director": [d], "plot": plot,
+             "caption": _MOVIE_CAPTIONS[i % 2]} for i, (t, y, g, lead, d, plot) in enumerate(_table(_MOVIES))]
 
 
 def specimen_items(domain: str) -> pd.DataFrame:
