@@ -34,6 +34,8 @@ rule prompts:
     input:
         questions="results/questions/{dataset}/{measure}.jsonl",
         item_table="results/data/{dataset}/items.parquet",
+        # a variant that sends an item's image (visual): the captioned images and their sha256
+        images=lambda wc: W.prompt_images(wc.dataset, wc.variant),
     output:
         prompts="results/prompts/{dataset}/{measure}/{variant}.jsonl",
     params:

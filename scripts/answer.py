@@ -21,6 +21,7 @@ try:  # the params carry the server command redacted; the real one comes from th
     model_cfg = servers.real_command(model, dict(smk.params.model_cfg), smk.config)
 except servers.ServerError as exc:
     log.error("%s", exc)
+    cache.close()
     sys.exit(str(exc))
 if model_cfg.get("batch"):
     model_cfg["batch_store"] = str(cache.path)  # open Batch API batches are remembered beside the answers
@@ -34,6 +35,7 @@ try:
                                                                      f"the model {model} now"))
 except (servers.ServerError, weights.IdentityMismatch, NoLogprobs) as exc:
     log.error("%s", exc)
+    cache.close()
     sys.exit(str(exc))
 log.info("%s", summary_line(model, f"{smk.wildcards.track}/{smk.wildcards.scope}", info))
 info["prompt_files"] = {f: io.sha256_file(f) for f in smk.params.requests}
@@ -41,4 +43,5 @@ info["prompt_files"] = {f: io.sha256_file(f) for f in smk.params.requests}
 info["replies_sha256"] = {f: replies_sha256(io.read_jsonl(f), info["identity"], cache) for f in smk.params.requests}
 io.write_json(replies_record(smk.params.cache_dir, smk.wildcards.track, smk.wildcards.scope, model),
               info["replies_sha256"])
+cache.close()  # its own shard goes if it holds nothing
 io.write_json(smk.output.answered, info)

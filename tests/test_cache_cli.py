@@ -104,8 +104,8 @@ def test_list_and_purge_across_shards(tmp_path, capsys):
 
     folder = tmp_path / "cache"
     fill(shards.legacy_file(folder, "m"), A, 2)
-    fill(shards.shard_file(folder, "m", "lrworld", "ml"), A, 3)
-    fill(shards.shard_file(folder, "m", "srbench", "beauty"), B, 4)
+    fill(shards.shard_file(folder, "m", "lrworld", "ml", shards.writer_id()), A, 3)
+    fill(shards.shard_file(folder, "m", "srbench", "beauty", shards.writer_id()), B, 4)
     assert main(["cache", "list", "--json", "--cache-dir", str(folder)]) == 0
     (m,) = json.loads(capsys.readouterr().out)["models"]
     assert m["model"] == "m" and m["entries"] == 9 and len(m["shards"]) == 3

@@ -3,6 +3,7 @@ import copy
 import pytest
 import yaml
 
+from lrworld.config import experiments
 from lrworld.config.assembly import validate
 from lrworld.core.schema import ConfigError
 
@@ -78,3 +79,31 @@ def test_facts_min_witnesses_is_one_or_two():
     validate(cfg)
     msg = bad(lambda c: c["facts"].update(min_witnesses=3))
     assert msg == "config: facts.min_witnesses: 3 is not one of [1, 2]"
+
+
+def test_experiments_paper_needs_a_paper_row_that_ran():
+    msg = bad(lambda c: c["models"]["smollm2-135m"].__setitem__("experiments", "paper"))
+    assert msg.startswith("config: models.smollm2-135m.experiments: paper answers the runs the paper made of the "
+                          "model's paper row, and it has no paper_name")
+    msg = bad(lambda c: c["models"]["random"].__setitem__("experiments", "paper"))
+    assert "the paper made none of 'RANDOM'" in msg
+    msg = bad(lambda c: c["models"]["random"].__setitem__("experiments", "all"))
+    assert msg.startswith("config: models.random.experiments:")
+
+
+def test_an_image_is_asked_only_of_a_model_that_reads_images():
+    def visual(c):
+        c["datasets"]["ml100k"]["extra_variants"] = {"attr_genre": ["visual"]}
+    # no measure of ML-100K shows items by their images
+    assert bad(visual).startswith("config: variants: visual sends the image of the latest history item with the "
+                                  "prompt, and datasets.ml100k measure 'attr_genre' does not show items by their images")
+    # on multimodal: asked of LlaVA-1.6 and the chance row, not of SmolLM2 (it reads no images)
+    cfg = copy.deepcopy(BASE)
+    cfg["models"]["llava-v1.6-mistral-7b"]["enabled"] = True
+    cfg["datasets"]["ml100k"]["measures"].append("multimodal")
+    cfg["datasets"]["ml100k"]["extra_variants"] = {"multimodal": ["visual"]}
+    validate(cfg)
+    asked = {m: experiments.model_variants(cfg, cfg["models"][m], "ml100k", "multimodal")
+             for m in ("llava-v1.6-mistral-7b", "random", "smollm2-135m", "shortcut-gold-prior")}
+    assert asked == {"llava-v1.6-mistral-7b": ["zero_shot", "visual"], "random": ["zero_shot", "visual"],
+                     "smollm2-135m": ["zero_shot"], "shortcut-gold-prior": ["zero_shot"]}

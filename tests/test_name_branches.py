@@ -41,7 +41,7 @@ ALLOWED = {
     **{("lrworld/data/joins/imdb_datasets.py", f): "the join's declared formats; Netflix matched by title + year"
        for f in ("netflix", "netflix-prize", "ml-100k", "ml-latest")},
     **{(f, "netflix"): "the paper's dataset named netflix, not the format"
-       for f in ("lrworld/paper/figures.py", "lrworld/scoring/paper_comparison.py", "lrworld/paper/experiments.py")},
+       for f in ("lrworld/paper/figures.py", "lrworld/scoring/paper_comparison.py")},
     ("lrworld/tracks/srbench/prompts.py", "ml-100k"): "SRBench's dataset named ml-100k (its prompt words)",
     # the model named random is the tables' reference row (a `models` key the default config
     # ships), not the backend

@@ -73,10 +73,12 @@ def _add_backends(s: dict) -> None:
 PAPER_NAME = {"paper_name": {"enum": paper.model_names()}}
 
 
-# which jobs a model has, whatever its backend: {dataset: [measure, ...]} it answers (a dataset it
-# does not name, none); absent, every planned measure (Plan.model_measures)
+# which jobs a model has, whatever its backend: `measures`, {dataset: [measure, ...]} it answers (a
+# dataset it does not name, none; absent, every planned measure); `experiments: paper`, the runs
+# the paper made of its `paper_name` row, per measure and variant (lrworld/config/experiments.py)
 RUN_KEYS = {"measures": {"type": "object", "propertyNames": {"$ref": "#/definitions/name"},
-                         "additionalProperties": {"type": "array", "items": {"type": "string"}, "uniqueItems": True}}}
+                         "additionalProperties": {"type": "array", "items": {"type": "string"}, "uniqueItems": True}},
+            "experiments": {"enum": ["paper"]}}
 
 
 def backend_schema(backend: str) -> dict:

@@ -11,9 +11,10 @@ import string
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+from lrworld.config import experiments
 from lrworld.models.registry import capabilities
 from lrworld.prompts.render import template_path
-from lrworld.prompts.variants import all_variants, measure_variants, refusal, template_variant
+from lrworld.prompts.variants import refusal, template_variant
 from lrworld.questions import measures as measure_registry
 
 # The placeholders lrworld.prompts.render.render fills.
@@ -46,9 +47,11 @@ def check(config: dict) -> None:
     _model_urls(config)
     for name, d in (config.get("datasets") or {}).items():
         _dataset_source(name, d)
-    variants = config.get("variants", ["zero_shot"])
-    _cot_models(enabled, all_variants(config))
-    _templates_and_refusals(config, variants)
+    for name, m in config["models"].items():
+        if line := experiments.problem(config, name, m):
+            raise CheckError(line)
+    _templates_and_refusals(config, enabled)
+    check_cells(config, enabled)
     _model_measures(config, enabled)
     _model_files(enabled)
 
@@ -99,24 +102,27 @@ def _dataset_source(name: str, d: dict) -> None:
                   fix="download and unpack it yourself and give the folder (`benchmark: <folder>`)")
 
 
-def _cot_models(enabled: dict, variants: list) -> None:
-    if "cot" in variants:
-        for name, m in enabled.items():
-            if capabilities(m).reads_prompt and m.get("mode") == "choice":
-                raise CheckError(f"variants: cot asks the model to reason first, but models.{name} has mode: choice "
-                                 f"(it would score the token after \"Let's think step by step\"); use a mode: "
-                                 f"generate model for cot, or drop cot")
+def check_cells(config: dict, models: dict) -> None:
+    """What each model is asked (lrworld.config.experiments) it can answer: cot only by a model
+    that writes before it answers."""
+    for name, m in models.items():
+        asked = {v for ds in config["datasets"] for _, v in experiments.model_cells(config, m, ds)}
+        if "cot" in asked and capabilities(m).reads_prompt and m.get("mode") == "choice":
+            raise CheckError(f"variants: cot asks the model to reason first, but models.{name} has mode: choice "
+                             f"(it would score the token after \"Let's think step by step\"); use a mode: "
+                             f"generate model for cot, or drop cot")
 
 
-def _templates_and_refusals(config: dict, variants: list) -> None:
+def _templates_and_refusals(config: dict, enabled: dict) -> None:
     """Per dataset and measure: every variant's template, then the variants the measure refuses."""
     for name, ds in config["datasets"].items():
         for measure in ds["measures"]:
-            asked = measure_variants(variants, ds, measure)
+            asked = experiments.dataset_variants(config, enabled, name, measure)
             for tv in dict.fromkeys(template_variant(v) for v in asked):
                 check_template(template_path(ds["domain"], measure, tv))
+            m = measure_registry.by_id(measure)
             for v in asked:
-                if line := refusal(name, measure, v, measure_registry.by_id(measure).profile):
+                if line := refusal(name, measure, v, m.profile, "captions" in m.needs):
                     raise CheckError(line)
 
 

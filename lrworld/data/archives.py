@@ -22,9 +22,13 @@ from lrworld.data.contract import DataError
 from lrworld.data.textio import GZIP_MAGIC, twin
 
 _NESTED = (".tar", ".tar.gz", ".tgz", ".zip")
-# What one fetch may unpack, all members together (config key `max_extract_bytes`): the largest
-# supported dataset unpacks to about 2.5 GB; a zip bomb stops here instead of filling the disk.
-MAX_EXTRACT_BYTES = 20_000_000_000
+# What one fetch may unpack, all members together, unless config key `max_extract_bytes` sets a
+# number: EXTRACT_RATIO times the archives it unpacks, at least EXTRACT_FLOOR. The real datasets
+# unpack to 2.4-3.5 times their deflated size (a nested archive counts twice: about 6 times), and
+# deflate reaches 1,000 times on a bomb; so a 2.2 MB zip bomb stops after 110 MB, not 2.2 GB, and
+# no genuine archive comes near the cap.
+EXTRACT_RATIO = 50
+EXTRACT_FLOOR = 100_000_000
 _CHUNK = 1 << 20
 
 
@@ -44,14 +48,21 @@ def kind(path: Path) -> str:
 
 class Wanted:
     def __init__(self, names: list[str], patterns: list[str], max_bytes: int | None = None):
+        """`max_bytes`: the cap on all members together; None: in proportion to the archives
+        (EXTRACT_RATIO times their bytes, at least EXTRACT_FLOOR)."""
         self.names = set(names)
-        self.max_bytes = MAX_EXTRACT_BYTES if max_bytes is None else max_bytes
+        self.fixed = max_bytes
+        self.archive_bytes = 0  # of the archives extract() was given (nested ones are in them)
         self.written = 0
         self.patterns = list(patterns)
         self.found: set[str] = set()
         # members refused for their path (absolute, '..'): {member name: archive}, so that a needed
         # file whose only copy was one of them is reported as refused, not as absent
         self.refused: dict[str, str] = {}
+
+    @property
+    def max_bytes(self) -> int:
+        return self.fixed if self.fixed is not None else max(EXTRACT_FLOOR, EXTRACT_RATIO * self.archive_bytes)
 
     def match(self, rel: str) -> bool:
         return rel in self.names or twin(rel) in self.names or any(fnmatch.fnmatch(rel, p) for p in self.patterns)
@@ -79,8 +90,15 @@ def _copy(fh: IO[bytes], out: IO[bytes], wanted: Wanted, archive: Path, name: st
         wanted.written += len(chunk)
         if wanted.written > wanted.max_bytes:
             raise DataError(f"{archive}: unpacks to more than {wanted.max_bytes:,} bytes (at member {name!r}); "
-                            f"refused as a decompression bomb (config key max_extract_bytes raises the cap)")
+                            f"refused as a decompression bomb ({_cap_why(wanted)})")
         out.write(chunk)
+
+
+def _cap_why(wanted: Wanted) -> str:
+    if wanted.fixed is not None:
+        return "config key max_extract_bytes raises the cap"
+    return (f"the default cap: {EXTRACT_RATIO} times the archive's {wanted.archive_bytes:,} bytes, at least "
+            f"{EXTRACT_FLOOR:,}; config key max_extract_bytes sets another")
 
 
 def _members(path: Path) -> Iterator[tuple[str, IO[bytes]]]:
@@ -100,6 +118,12 @@ def _members(path: Path) -> Iterator[tuple[str, IO[bytes]]]:
 
 
 def extract(archive: Path, wanted: Wanted, member_dir: str, dest: Path) -> None:
+    """Write the wanted members of `archive` under `dest` (its size raises a proportional cap)."""
+    wanted.archive_bytes += Path(archive).stat().st_size
+    _extract(archive, wanted, member_dir, dest)
+
+
+def _extract(archive: Path, wanted: Wanted, member_dir: str, dest: Path) -> None:
     prefix = member_dir.strip("/")
     for name, fh in _members(archive):
         rel = name[len(prefix) + 1:] if prefix and name.startswith(prefix + "/") else (None if prefix else name)
@@ -114,7 +138,7 @@ def extract(archive: Path, wanted: Wanted, member_dir: str, dest: Path) -> None:
                 inner = Path(tmpdir) / PurePosixPath(name).name
                 with open(inner, "wb") as out:
                     _copy(fh, out, wanted, archive, name)
-                extract(inner, wanted, "", dest)
+                _extract(inner, wanted, "", dest)
 
 
 def place(download: Path, name: str, wanted: Wanted, dest: Path, url: str) -> None:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from lrworld.core.io import NotAFileError, not_a_file
+from lrworld.core.schema import ConfigError
 from lrworld.data.formats import FORMATS
 from lrworld.data.joins import for_format, metadata_keys
 
@@ -25,6 +27,18 @@ def raw_inputs(name: str, ds: dict) -> list[str]:
         folder = Path(ds["source"]["path"])
         return [str(folder / f) for f in FORMATS.get(ds["format"]).inputs(ds, folder)]
     return [MANIFEST.format(dataset=name)]
+
+
+def refuse_unreadable(name: str, ds: dict) -> None:
+    """ConfigError naming the first local file ingest reads (a `path:` source's, a metadata
+    file's) that is there but is neither a regular file nor a folder: a FIFO would block the
+    plan's content digest forever, a link to /dev/zero never ends. Missing ones are Snakemake's."""
+    meta = [f for files in metadata_inputs(name, ds).values() for f in files]
+    for key, files in ((f"datasets.{name}.source.path", raw_inputs(name, ds)), (f"datasets.{name}.metadata", meta)):
+        for f in files:
+            what = not_a_file(f)
+            if what not in (None, "missing", "a folder"):
+                raise ConfigError(f"config: {key}: {NotAFileError(f, what)}")
 
 
 def _join_files(ds: dict) -> dict[str, list[str]]:

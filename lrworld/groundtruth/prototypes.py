@@ -105,14 +105,16 @@ def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, m
                          n_positives: int = 10, column: str = "gmf", threads: int = 1, *, dataset: str,
                          display: dict[str, str] | None = None, margin: float = 0.0,
                          max_visits: int | None = None, min_interactions: int = 1,
-                         debias: Debias | None = None):
+                         debias: Debias | None = None, closeness=None):
     """Return (table, stats): PROTO_COLUMNS, answer row first per kept target, targets in visit
     order (a dropped target: one row, its status says why). `display` (item id -> display key)
     keeps look-alike item negatives out: of the gold, of each other and of the target user's history.
     An entity with fewer than `min_interactions` training interactions is never a target, a gold or
     a negative (lrworld/groundtruth/eligibility.py); the targets so passed over are counted
     (`dropped_few_interactions`). `debias`: matched negatives by the candidates' interactions and
-    the gold-share cap (a dropped target's status says which)."""
+    the gold-share cap (a dropped target's status says which); with `closeness` (an
+    `option_features.Closeness`) also by how near the year and categories their prompt text prints are
+    to the target's, the candidates shown by the targets kept so far drawn last."""
     debias = debias or Debias()
     # the direction (target kind -> candidate kind) is the measure's registry entry's
     direction = measures.by_id(measure).gold
@@ -132,6 +134,8 @@ def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, m
     known = _known_of_targets(interactions, tkind, t_ids, targets)
     key = _work_key(c_ids, display) if ckind == "item" else None
     draw = _Negatives(seed, dataset, measure, n_candidates - 1, c_ids, c_pos, display, key, ranks, lengths)
+    if ranks is not None and closeness is not None:
+        draw.near = (closeness, tkind, ckind)
     rows = _Rows(measure, c_ids, margin)
     tally = Counter({"skipped": 0, "rejected": 0, "kept": 0, "visited": 0, "few": 0, SEED_DISAGREEMENT: 0,
                      MARGIN: 0, GOLD_SHARE: 0, NO_MATCH: 0, "agreeing": 0, "pool_top": 0})
@@ -175,6 +179,7 @@ def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, m
         tally["rejected"] += rej
         tally["kept"] += 1
         cap.take(str(c_ids[gold]))
+        draw.used.update(str(c_ids[c]) for c in [gold, *negs])
         rank_of = {int(c): i for i, c in enumerate(ranked)}
         for j, c in enumerate([gold, *negs]):
             rows.add(cl, target, dist, c, cos, j == 0, rank_of[int(c)], agreeing, on_top, mg, lead, KEPT)
@@ -268,6 +273,18 @@ class _Negatives:
         self.c_ids, self.c_pos, self.display, self.key = c_ids, c_pos, display, key
         self.ranks, self.lengths = ranks, lengths
         self.fallbacks = Counter()
+        # (option_features.Closeness, target kind, candidate kind): the closeness ranking, or None
+        self.near = None
+        self.used: Counter = Counter()  # candidates shown by the targets kept so far
+
+    def _closeness(self, target: str, pool: list[str]):
+        if self.near is None:
+            return None
+        from lrworld.groundtruth.questions import HISTORY_LEN
+
+        c, tkind, ckind = self.near
+        context = c.item.get(target) if tkind == "item" else c.items(c.recent(target, HISTORY_LEN))
+        return c.ranks(context, pool, ckind)
 
     def negatives(self, target: str, gold: int, eligible: np.ndarray, known: dict) -> tuple[list, int] | None:
         """(negatives, look-alikes rejected), or None when no matched set exists."""
@@ -277,10 +294,12 @@ class _Negatives:
         # an item reading like the gold, an earlier pick or an item the target met is taken (enforced.Met)
         taken = [key(gold), *enforced.Met(known.get(target, ()), self.display).by_work] if key else ()
         if self.ranks is not None:
-            drawn = matched([str(c_ids[i]) for i in order if eligible[i]], str(c_ids[gold]), self.n, self.ranks,
+            pool = [str(c_ids[i]) for i in order if eligible[i]]
+            drawn = matched(pool, str(c_ids[gold]), self.n, self.ranks,
                             rng_for(seed, dataset, measure, "matched", target),
                             key=(lambda c: key(c_pos[c])) if key else None, taken=taken, lengths=self.lengths,
-                            fallbacks=self.fallbacks)
+                            fallbacks=self.fallbacks, closeness=self._closeness(target, [str(c_ids[gold]), *pool]),
+                            used=self.used if self.near is not None else None)
             if drawn is None:
                 return None
             return [c_pos[c] for c in drawn[0]], drawn[1]
@@ -326,12 +345,12 @@ def _stats(measure: str, k: int, n_seeds: int, margin: float, tally: Counter, fa
 
 def all_prototypes(embeddings, interactions, n_targets, k=10, seed=0, n_positives=10, column="gmf", threads=1, *,
                    dataset: str, display: dict[str, str] | None = None, margin: float = 0.0,
-                   min_interactions: int = 1, debias: Debias | None = None):
+                   min_interactions: int = 1, debias: Debias | None = None, closeness=None):
     parts, stats = [], {}
     for m in (m.id for m in measures.MEASURES if m.artifact == ARTIFACT):
         t, s = prototype_candidates(embeddings, interactions, m, n_targets, k, seed, n_positives=n_positives,
                                     column=column, threads=threads, dataset=dataset, display=display, margin=margin,
-                                    min_interactions=min_interactions, debias=debias)
+                                    min_interactions=min_interactions, debias=debias, closeness=closeness)
         parts.append(t)
         stats[m] = s
     return pd.concat(parts, ignore_index=True), stats

@@ -58,7 +58,8 @@ def _user_key(recent: list[str], display: dict[str, str]) -> str:
 
 def build_assoc_rule_questions(interactions: pd.DataFrame, rules: pd.DataFrame, n_questions: int,
                                seed: int, dataset: str, display: dict[str, str] | None = None,
-                               debias: Debias | None = None, shown: Callable[[str], str] | None = None):
+                               debias: Debias | None = None, shown: Callable[[str], str] | None = None,
+                               closeness=None):
     """One question per sampled rule A -> {c} with lift > 1 (single-item consequent).
 
     Negatives: 9 items drawn uniformly from the dataset's items, excluding the items of A and every
@@ -68,7 +69,9 @@ def build_assoc_rule_questions(interactions: pd.DataFrame, rules: pd.DataFrame, 
     `debias`: negatives matched by interactions, the gold-share cap (lrworld/questions/distractors.py);
     with `shown` (item id -> the text the prompt shows) also by the words each shares with the
     antecedents' texts (a sequel's title, a franchise's, the genres), the `history_overlap`
-    shortcut's signal: a rule whose consequent no pool can match so is dropped and counted."""
+    shortcut's signal: a rule whose consequent no pool can match so is dropped and counted; with
+    `closeness` (an `option_features.Closeness`) also by how near the year and categories each
+    prints are to the antecedents', the items shown by the rules kept so far drawn last."""
     debias = debias or Debias()
     cap = GoldCap(debias.cap(n_questions, HIT10))
     all_items = np.asarray(sorted(interactions["item_id"].astype(str).unique()), dtype=object)
@@ -77,6 +80,7 @@ def build_assoc_rule_questions(interactions: pd.DataFrame, rules: pd.DataFrame, 
     key = (lambda i: enforced.work_key(i, display)) if display is not None else None
     out, report = [], Counter()
     ranks, lengths = _assoc_strata(interactions, all_items, debias, display, shown)
+    used = Counter() if ranks is not None and closeness is not None else None
     for i in order:
         if len(out) >= n_questions:
             break
@@ -94,7 +98,7 @@ def build_assoc_rule_questions(interactions: pd.DataFrame, rules: pd.DataFrame, 
         # never a negative reading like the answer, another pick or an antecedent (enforced.same_work)
         taken = [key(c), *map(key, a)] if key else ()
         if ranks is not None:
-            got = _matched_negatives(a, c, pool, draw, key, taken, ranks, lengths, shown, report)
+            got = _matched_negatives(a, c, pool, draw, key, taken, ranks, lengths, shown, report, closeness, used)
             if got is None:
                 continue
             negs, rej = got
@@ -105,6 +109,8 @@ def build_assoc_rule_questions(interactions: pd.DataFrame, rules: pd.DataFrame, 
             report["skipped_too_few_negatives"] += 1
             continue
         cap.take(c)
+        if used is not None:
+            used.update([c, *negs])
         out.append(_assoc_record(dataset, seed, rules, rule, i, a, c, qkey, negs))
     return out, {"eligible_rules": len(rule.eligible), **report}
 
@@ -138,16 +144,18 @@ def _assoc_strata(interactions, all_items, debias: Debias, display, shown):
     return ranks, lengths
 
 
-def _matched_negatives(a, c, pool, draw, key, taken, ranks, lengths, shown, report):
-    """(negatives, rejected) matched on popularity, length and the words shared with the
-    antecedents' shown texts; None (counted in `report` by what runs short) when no draw can."""
+def _matched_negatives(a, c, pool, draw, key, taken, ranks, lengths, shown, report, closeness=None, used=None):
+    """(negatives, rejected) matched on popularity, length, the words shared with the antecedents'
+    shown texts and (`closeness`) the nearness of the years and categories they print; None
+    (counted in `report` by what runs short) when no draw can."""
     shuffled = list(pool[draw.permutation(len(pool))])
     overlap = None
     if shown is not None:
         words = history_overlap([shown(x) for x in (c, *shuffled)], [shown(x) for x in a])
         overlap = Ranks(dict(zip((c, *shuffled), words)), (c, *shuffled))
+    close = closeness.ranks(closeness.items(a), [c, *shuffled]) if closeness is not None else None
     got = matched(shuffled, c, N_CANDIDATES - 1, ranks, draw, key, taken, lengths=lengths, fallbacks=report,
-                  overlap=overlap, every_draw=True)
+                  overlap=overlap, every_draw=True, closeness=close, used=used)
     if got is None:
         # named by what runs short: the popularity side, or only the overlap one
         by_count = overlap is not None and matched(shuffled, c, N_CANDIDATES - 1, ranks, draw, key, taken,

@@ -60,13 +60,17 @@ def cosine_rows(M: sp.csr_matrix, rows: np.ndarray, norms: np.ndarray | None = N
 def similar_pairs(interactions: pd.DataFrame, kind: str, n_targets: int, threshold: float = 0.01,
                   seed: int = 0, n_candidates: int = 10, min_degree: int = 5, block: int = 64,
                   max_visits: int | None = None, fallback_quantile: float | None = 0.5, *, dataset: str,
-                  display: dict[str, str] | None = None, margin: float = 0.0, debias: Debias | None = None):
+                  display: dict[str, str] | None = None, margin: float = 0.0, debias: Debias | None = None,
+                  closeness=None):
     """Return (pairs, stats). pairs: one row per (target, candidate), PAIR_COLUMNS; the answer row
     first within each target, then the negatives in draw order; targets in visiting order.
     max_visits bounds the work when most targets are skipped (default 20 * n_targets).
     `dataset` names the draws; `display` (entity id -> display key) keeps look-alike negatives out.
     `debias`: negatives matched by interactions and the gold-share cap (lrworld/questions/distractors.py);
-    a target so dropped keeps one row, its status `gold_share` or `no_matched_distractors`."""
+    a target so dropped keeps one row, its status `gold_share` or `no_matched_distractors`.
+    `closeness` (an `option_features.Closeness`, with `debias` matched): negatives matched by how near
+    the year and categories their prompt text prints are to the target's (an item's own text, a
+    user's history), and the entities shown by the targets kept so far drawn last."""
     debias = debias or Debias()
     M, ids = _entity_matrix(interactions, kind)
     degree = np.diff(M.indptr)
@@ -83,6 +87,7 @@ def similar_pairs(interactions: pd.DataFrame, kind: str, n_targets: int, thresho
     cap = GoldCap(debias.cap(n_targets, HIT10))
     ranks, lengths = _matched_ranks(debias, degree, ids, display)
     fallbacks = Counter()
+    near = _Near(closeness, kind, ids, M) if debias.matched and closeness is not None else None
     if max_visits is None:
         max_visits = 20 * n_targets
     for t, s in _target_cosines(M, order[:max_visits], norms, block, done=lambda: len(rows) >= n_targets):
@@ -113,7 +118,7 @@ def similar_pairs(interactions: pd.DataFrame, kind: str, n_targets: int, thresho
         draw = rng_for(seed, dataset, "similar_pairs", kind, "negatives", str(ids[t]))
         # never a negative reading like the gold, another pick or the target (enforced.same_work)
         taken = [key(best), key(t)] if key else ()
-        got = _drawn_negatives(neg_pool, best, n_neg, draw, key, taken, ranks, lengths, fallbacks)
+        got = _drawn_negatives(neg_pool, best, n_neg, draw, key, taken, ranks, lengths, fallbacks, near, t)
         if got is None:
             dropped.append((t, best, s[best], len(pos), lead, "no_matched_distractors"))
             continue
@@ -124,6 +129,8 @@ def similar_pairs(interactions: pd.DataFrame, kind: str, n_targets: int, thresho
             continue
         negs = np.asarray(negs)
         cap.take(int(best))
+        if near is not None:
+            near.used.update([int(best), *negs.tolist()])
         rows.append((t, best, negs, s[best], s[negs], len(pos), cutoff, rule, lead))
     stats = {"kind": kind, "n_entities": int(M.shape[0]), "n_eligible": int(len(eligible)),
              "n_visited": visited, "n_targets": len(rows), "skipped_no_positive": skipped["no_positive"],
@@ -183,13 +190,37 @@ def _negative_pool(s: np.ndarray, t: int, best: int, threshold: float, n_neg: in
     return neg_pool, cutoff, rule
 
 
+class _Near:
+    """Closeness to a target of every entity of one kind, by code, and the codes shown so far."""
+
+    def __init__(self, closeness, kind: str, ids: np.ndarray, M: sp.csr_matrix):
+        from lrworld.groundtruth.questions import HISTORY_LEN
+
+        self.closeness, self.kind, self.ids = closeness, kind, ids
+        self.used: Counter = Counter()
+        # what a prompt shows of the target: an item's own text, a user's latest items (its history)
+        self.history_len = HISTORY_LEN
+
+    def ranks(self, t: int, pool: list[int]) -> Ranks:
+        c = self.closeness
+        if self.kind == "item":
+            context = c.item.get(str(self.ids[t]))
+        else:
+            context = c.items(c.recent(str(self.ids[t]), self.history_len))
+        by_id = c.ranks(context, [str(self.ids[e]) for e in pool], self.kind)
+        return Ranks({e: by_id.count[str(self.ids[e])] for e in pool}, pool)
+
+
 def _drawn_negatives(neg_pool: np.ndarray, best: int, n_neg: int, draw: np.random.Generator, key, taken,
-                     ranks: Ranks | None, lengths: Ranks | None, fallbacks: Counter):
+                     ranks: Ranks | None, lengths: Ranks | None, fallbacks: Counter, near: _Near | None = None,
+                     t: int | None = None):
     """(negatives, look-alikes rejected): matched by interactions with `ranks` (None when no
-    matched set exists), else uniform."""
+    matched set exists), and by closeness to the target with `near`, else uniform."""
     if ranks is not None:
-        return matched([int(c) for c in neg_pool[draw.permutation(len(neg_pool))]], int(best), n_neg, ranks,
-                       draw, key, taken, lengths=lengths, fallbacks=fallbacks)
+        order = [int(c) for c in neg_pool[draw.permutation(len(neg_pool))]]
+        close = near.ranks(t, [int(best), *order]) if near is not None else None
+        return matched(order, int(best), n_neg, ranks, draw, key, taken, lengths=lengths, fallbacks=fallbacks,
+                       closeness=close, used=near.used if near is not None else None)
     return draw_distinct(neg_pool, n_neg, draw, key, taken)
 
 

@@ -169,13 +169,14 @@ def _question(m, ids, shape: dict, user: int) -> dict:
     return dict(q, context=ctx, candidate_kind="item", candidates=take(n))
 
 
-def specimen_prompt(domain: str, measure_id: str, variant: str, template_file: str | Path, questions_cfg: dict,
+def specimen_record(domain: str, measure_id: str, variant: str, template_file: str | Path, questions_cfg: dict,
                     user_items: int | None = None, seed: int = 0, kshot_k: int = 3,
-                    items: pd.DataFrame | None = None) -> str:
-    """The prompt of one specimen question of (measure, variant), rendered as the `prompts` rule
-    renders. `questions_cfg`: the config's `questions` (history_length, exclude_values);
-    `user_items`: the dataset's `user_items_shown`; `items`: the dataset's items table where it is
-    built (dataset_items), else the domain's specimens."""
+                    items: pd.DataFrame | None = None) -> dict:
+    """The prompt record of one specimen question of (measure, variant), rendered as the `prompts`
+    rule renders (a variant that sends an image, `visual`, sends one). `questions_cfg`: the config's
+    `questions` (history_length, exclude_values); `user_items`: the dataset's `user_items_shown`;
+    `items`: the dataset's items table where it is built (dataset_items), else the domain's
+    specimens."""
     from lrworld.prompts.variants import kind, kshot_k as k_of, render_variant_all
 
     m = registry.by_id(measure_id)
@@ -189,7 +190,12 @@ def specimen_prompt(domain: str, measure_id: str, variant: str, template_file: s
         shape["texts"] = _texts(items, domain, "title" if m.builder == registry.ITEM_TITLE else m.field)
     k = k_of(variant, kshot_k) if kind(variant) == "kshot" else 0
     questions = [_question(m, ids, shape, u) for u in range(k + 1)]
-    out = render_variant_all(questions, template_file, items, variant, seed=seed, kshot_default=kshot_k,
-                             exclude_values=dict(questions_cfg.get("exclude_values") or {}), profile=m.profile,
-                             user_items=user_items)
-    return out[0]["prompt"]
+    images = {i: (f"{i}.png", "0" * 64) for i in ids}  # every item has an image to send
+    return render_variant_all(questions, template_file, items, variant, seed=seed, kshot_default=kshot_k,
+                              exclude_values=dict(questions_cfg.get("exclude_values") or {}), profile=m.profile,
+                              images=images, user_items=user_items)[0]
+
+
+def specimen_prompt(*args, **kwargs) -> str:
+    """The text of `specimen_record`'s prompt."""
+    return specimen_record(*args, **kwargs)["prompt"]

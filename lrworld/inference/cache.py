@@ -2,9 +2,9 @@
 outputs, so a killed or failed job keeps what it finished and a rerun never pays twice.
 
 SQLite (stdlib) gives atomic, crash-safe appends; a JSONL append log would need its own torn-line
-recovery. Each file has one writer (lrworld/inference/shards.py: one shard per answer job) and uses
-the rollback journal (journal_mode=DELETE), not WAL: WAL needs every process on one host and does
-not work over a network file system. Other jobs open a shard read-only.
+recovery. Each file has one writer (lrworld/inference/shards.py: one shard per answer-job
+process) and uses the rollback journal (journal_mode=DELETE), not WAL: WAL needs every process on
+one host and does not work over a network file system. Other processes open a shard read-only.
 
 Only real answers are stored (`store_answer`): an empty reply would otherwise be a final missed
 answer that no rerun asks again. Each row also records its model identity, so `lrworld cache`
@@ -27,12 +27,17 @@ class CacheError(RuntimeError):
 
 
 class ShardInUse(CacheError):
-    """Another job's shard that cannot be read now: mid-write (locked) or left with a hot journal
-    by a killed job, which only a writer of the file may roll back."""
+    """Another process's shard that cannot be read now: mid-write (locked) or left with a hot
+    journal by a killed process (`hot_journal`), which only a writer of the file may roll back."""
+
+    def __init__(self, message: str, hot_journal: bool = False):
+        super().__init__(message)
+        self.hot_journal = hot_journal
 
 
 # SQLite's codes for a file being written, or a killed writer's journal a read-only reader may not roll back
-IN_USE = ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_READONLY_ROLLBACK", "SQLITE_READONLY_RECOVERY")
+HOT_JOURNAL = ("SQLITE_READONLY_ROLLBACK", "SQLITE_READONLY_RECOVERY")
+IN_USE = ("SQLITE_BUSY", "SQLITE_LOCKED", *HOT_JOURNAL)
 
 
 class NotAnAnswer(RuntimeError):
@@ -93,16 +98,20 @@ class ResponseCache:
     def __init__(self, path: str | Path, create: bool = True, readonly: bool = False):
         """create=False (`lrworld cache`): only an existing response cache is opened; a file
         without lrworld's `responses (key, record)` table is refused untouched, no table is added.
-        readonly=True: another job's shard, read and never written (nor its journal rolled back)."""
+        readonly=True: another process's shard, read and never written (nor its journal rolled
+        back); its handle may be used and closed from any one thread at a time."""
         self.path = Path(path)
         if readonly:
             try:
-                self._db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=60, isolation_level=None)
+                self._db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=60, isolation_level=None,
+                                           check_same_thread=False)
                 self._require_cache()
                 self._db.execute("SELECT COUNT(*) FROM responses").fetchone()
             except sqlite3.DatabaseError as exc:
-                if getattr(exc, "sqlite_errorname", "").startswith(IN_USE):
-                    raise ShardInUse(f"{self.path}: not a readable response cache ({_describe(exc)})") from None
+                name = getattr(exc, "sqlite_errorname", "")
+                if name.startswith(IN_USE):
+                    raise ShardInUse(f"{self.path}: not a readable response cache ({_describe(exc)})",
+                                     hot_journal=name.startswith(HOT_JOURNAL)) from None
                 raise CacheError(f"{self.path}: not a usable response cache ({_describe(exc)}); move it away "
                                  f"or delete it, and its answers will be asked again") from None
             return
@@ -209,6 +218,12 @@ class ResponseCache:
 
     def __len__(self) -> int:
         return self._execute("SELECT COUNT(*) FROM responses").fetchone()[0]
+
+    def holds_nothing(self) -> bool:
+        """No answer and no Batch API batch: a file nothing would be lost with."""
+        tables = {r[0] for r in self._execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        return len(self) == 0 and not any(
+            self._execute(f"SELECT 1 FROM {t} LIMIT 1").fetchone() for t in BATCH_TABLES if t in tables)
 
     def close(self) -> None:
         self._db.close()

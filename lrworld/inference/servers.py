@@ -318,12 +318,13 @@ class _ManagedBackend:
         # the identity needs no server: built on a placeholder URL, the real one replaced by the command
         offline = make_backend(served.model, {**served.cfg, "base_url": "http://managed.invalid/v1"})
         self._identity = served_identity(offline.identity(), served.cfg["server"])
+        self.asks_one_at_a_time = getattr(offline, "asks_one_at_a_time", False)
 
     def identity(self) -> dict:
         return self._identity
 
-    def answer_iter(self, items: Sequence[PromptItem]) -> Iterator[tuple[int, Response]]:
-        return self._served.start().answer_iter(items)
+    def answer_iter(self, items: Sequence[PromptItem], **skip) -> Iterator[tuple[int, Response | None]]:
+        return self._served.start().answer_iter(items, **skip)
 
     def answer(self, items: Sequence[PromptItem]) -> list[Response]:
         return self._served.start().answer(items)

@@ -75,19 +75,13 @@ def fill_cache(requests: list[dict], backend_factory: Callable[[], object], cach
 
     asked = 0
     with progress.bar(len(todo), desc, "prompt", log, disable=not todo) as bar:
-        if todo and hasattr(backend, "answer_iter"):
-            # Concurrent API backends: each answer is stored the moment it arrives, in any order.
-            for j, resp in backend.answer_iter([to_item(unique[k]) for k in todo]):
-                store(todo[j], resp)
+        for key, resp in _ask(backend, cache, todo, unique, chunk_size):
+            if resp is None:  # answered by another process sharing the cache since this job started
+                done.update(_stored_elsewhere(cache, key))
+            else:
+                store(key, resp)
                 asked += 1
-                advance(bar, 1)
-        else:
-            for first in range(0, len(todo), chunk_size):
-                chunk = todo[first:first + chunk_size]
-                for key, resp in zip(chunk, backend.answer([to_item(unique[k]) for k in chunk])):
-                    store(key, resp)
-                asked += len(chunk)
-                advance(bar, len(chunk))
+            advance(bar, 1)
     missed = sum(1 for k, r in unique.items() if r.get("labels") and _choice(r, done[k]) is None)
     info = {"identity": identity, "prompts": len(requests), "distinct": len(keys), "asked": asked,
             "cached": len(keys) - asked, "missed": missed, **tokens,
@@ -108,6 +102,63 @@ def fill_cache(requests: list[dict], backend_factory: Callable[[], object], cach
     if asked and hasattr(backend, "batch_summary"):  # local backends: batches and their padding share
         info["batching"] = backend.batch_summary()
     return info
+
+
+def _ask(backend, cache: ResponseCache, todo: list[str], unique: dict[str, dict], chunk_size: int):
+    """(key, Response) for each request asked, and (key, None) for each that another process
+    sharing the cache (another invocation on one cache_dir) answered before it went: what is
+    visible in the cache is checked just before each request (a backend that asks one at a time)
+    or each chunk."""
+    if not todo:  # a managed server starts on the first request: none for a job with all cached
+        return
+    if hasattr(backend, "answer_iter"):  # each answer is stored the moment it arrives, in any order
+        skip = None
+        if getattr(backend, "asks_one_at_a_time", False) and getattr(cache, "writer", None):
+            # two processes asking one list in one order would ask every prompt at once, side by
+            # side: each asks in an order of its own and skips what the other answered
+            todo = sorted(todo, key=lambda k: sha256_text(cache.writer + k))
+            skip = _AnsweredElsewhere(cache.reader, todo)
+        items = [to_item(unique[k]) for k in todo]
+        try:
+            for j, resp in backend.answer_iter(items, skip=skip) if skip else backend.answer_iter(items):
+                yield todo[j], resp
+        finally:
+            if skip is not None:
+                skip.close()
+        return
+    for first in range(0, len(todo), chunk_size):
+        chunk = todo[first:first + chunk_size]
+        seen = cache.get_many(chunk) if first else {}
+        yield from ((k, None) for k in chunk if k in seen)
+        ask = [k for k in chunk if k not in seen]
+        if ask:
+            yield from zip(ask, backend.answer([to_item(unique[k]) for k in ask]))
+
+
+class _AnsweredElsewhere:
+    """skip(j): whether an answer to keys[j] is in the cache by now. The backend calls it from a
+    thread of its own just before request j would go, so it reads through a view of the shards
+    opened there."""
+
+    def __init__(self, opener: Callable[[], ResponseCache], keys: list[str]):
+        self.opener, self.keys, self._view = opener, keys, None
+
+    def __call__(self, j: int) -> bool:
+        if self._view is None:
+            self._view = self.opener()
+        return bool(self._view.get_many([self.keys[j]]))
+
+    def close(self) -> None:
+        if self._view is not None:
+            self._view.close()
+
+
+def _stored_elsewhere(cache: ResponseCache, key: str) -> dict:
+    got = cache.get_many([key])
+    if key not in got:
+        raise LookupError(f"{getattr(cache, 'path', cache)}: an answer another process stored is gone again "
+                          f"(a purge while this job ran?); rerun snakemake")
+    return got
 
 
 def _any_logprob(answer: dict) -> bool:
@@ -151,10 +202,13 @@ def replies_record(cache_dir, track: str, scope: str, model: str):
     """Where the answer job keeps its per-file reply digests beside the cache, as well as in its
     summary: a plan whose summary was deleted with results/ (but whose Snakemake metadata was not)
     reads them here, so a rebuild records the digests the scores were made from, not a
-    placeholder that would re-run every score on the next plan."""
+    placeholder that would re-run every score on the next plan. One file per invocation folder
+    (the current one: Snakemake plans and runs every job there), as each has its own summary and
+    two folders may share one cache_dir at once."""
     from pathlib import Path
 
-    return Path(cache_dir) / "replies" / track / scope / f"{model}.json"
+    folder = sha256_text(str(Path.cwd().resolve()))[:12]
+    return Path(cache_dir) / "replies" / track / scope / f"{model}.{folder}.json"
 
 
 def replies_sha256(requests: list[dict], identity: dict, cache: ResponseCache) -> str | None:

@@ -7,6 +7,10 @@ at OpenAI, results within the 24 h completion window).
 - Which request went into which batch is written to SQLite (`BatchStore`, tables in the response
   cache's file) the moment the batch is created, so a killed job re-attaches to its open batches
   on rerun and submits only requests that are in none: each prompt is billed once.
+- Before submitting, the store is reconciled with the provider by request `custom_id` wherever
+  they disagree (a stored batch the provider does not know, requests the store places in no open
+  batch, no store at all): a request an open or completed batch of the model holds at the
+  provider is re-attached, never submitted or asked again, with a WARNING naming the batch.
 - Status polls back off from `batch_poll_s` by 1.5x per poll up to `batch_poll_max_s`.
 - Results are yielded as (index, Response) like the online path, so the caller caches each at once.
   Lines that failed (in the error file, a non-200 status, a body that is not a chat completion,
@@ -90,8 +94,19 @@ class BatchStore:
             self._db.execute("INSERT INTO batches VALUES (?, ?, ?, ?, 'open')", (batch_id, model, time.time(), len(custom_ids)))
             self._db.executemany("INSERT OR IGNORE INTO batch_requests VALUES (?, ?)", [(c, batch_id) for c in custom_ids])
 
-    def known(self, batch_id: str) -> bool:
-        return self._db.execute("SELECT 1 FROM batches WHERE batch_id = ?", (batch_id,)).fetchone() is not None
+    def reattach(self, batch_id: str, model: str, custom_ids: Sequence[str]) -> None:
+        """Record a batch found at the provider as open, with all its requests."""
+        with self._db:
+            self._db.execute("BEGIN")
+            self._db.execute("INSERT INTO batches VALUES (?, ?, ?, ?, 'open') ON CONFLICT (batch_id) DO UPDATE "
+                             "SET status = 'open'", (batch_id, model, time.time(), len(custom_ids)))
+            self._db.executemany("INSERT OR IGNORE INTO batch_requests VALUES (?, ?)", [(c, batch_id) for c in custom_ids])
+
+    def placed(self, custom_id: str, batch_id: str) -> bool:
+        """Whether the store records the request in that batch (open, or consumed: then its answer
+        was read, and asking it again is meant)."""
+        return self._db.execute("SELECT 1 FROM batch_requests WHERE custom_id = ? AND batch_id = ?",
+                                (custom_id, batch_id)).fetchone() is not None
 
     def consumed(self, batch_id: str, status: str) -> None:
         self._db.execute("UPDATE batches SET status = ? WHERE batch_id = ?", (f"consumed:{status}", batch_id))
@@ -125,7 +140,7 @@ def answer_iter(backend: ChatBackend, items: Sequence[PromptItem]) -> Iterator[t
             cid = custom_id(body)
             bodies[cid] = body
             where.setdefault(cid, []).append(i)
-        batch_of = store.open_batches(list(where))  # {custom_id: batch_id}
+        batch_of = _confirmed(client, store, backend, store.open_batches(list(where)))  # {custom_id: batch_id}
         new = [c for c in where if c not in batch_of]
         if new:
             batch_of.update(_adopt(client, store, backend, set(new)))
@@ -191,25 +206,44 @@ def _submit(client, store: BatchStore, backend: ChatBackend, requests: list[tupl
     return batch.id
 
 
+def _confirmed(client, store: BatchStore, backend: ChatBackend, batch_of: dict[str, str]) -> dict[str, str]:
+    """batch_of without the stored batches the provider does not know (an id edited in the local
+    store, a batch deleted at the provider): their requests are looked up in its listing again."""
+    import openai
+
+    for batch_id in sorted(set(batch_of.values())):
+        try:
+            client.batches.retrieve(batch_id)
+        except openai.NotFoundError:
+            held = [c for c, b in batch_of.items() if b == batch_id]
+            log.warning("models.%s: batch %s of the local store %s is unknown to the provider: its %d requests "
+                        "are looked up in the provider's batches", backend.name, batch_id, store.path, len(held))
+            store.consumed(batch_id, "missing")
+            batch_of = {c: b for c, b in batch_of.items() if b != batch_id}
+    return batch_of
+
+
 def _adopt(client, store: BatchStore, backend: ChatBackend, wanted: set[str]) -> dict[str, str]:
-    """{custom_id: batch_id} of requests already in a batch at the provider that the local store
-    does not know (its file was lost or deleted): found by the metadata _submit attaches and the
-    batch's input file, recorded, and re-attached, so lost local state does not bill twice."""
+    """{custom_id: batch_id} of requests an open or completed batch of the model holds at the
+    provider where the local store does not place them (its file lost or deleted, its rows or
+    batch ids edited): found by the metadata _submit attaches and the batch's input file,
+    recorded, and re-attached, so lost local state does not bill twice. A request the store
+    places in that batch already was consumed from it: asked again on purpose, it is left to submit."""
     found: dict[str, str] = {}
     for batch in client.batches.list(limit=100):
         meta = getattr(batch, "metadata", None) or {}
-        if (meta.get("lrworld_model") != backend.name[:512] or batch.status in ("failed", "expired", "cancelled")
-                or store.known(batch.id)):
+        if meta.get("lrworld_model") != backend.name[:512] or batch.status in ("failed", "expired", "cancelled"):
             continue
         text = client.files.content(batch.input_file_id).text
         ids = [json.loads(x).get("custom_id") for x in text.splitlines() if x.strip()]
-        hit = [c for c in ids if c in wanted and c not in found]
+        hit = [c for c in ids if c in wanted and c not in found and not store.placed(c, batch.id)]
         if hit:
-            store.record(batch.id, backend.name, ids)
+            store.reattach(batch.id, backend.name, ids)
             found.update(dict.fromkeys(hit, batch.id))
             log.warning("models.%s: batch %s at the provider holds %d of these requests but was not in the "
-                        "local store %s (lost?): re-attached, not submitted again", backend.name, batch.id,
-                        len(hit), store.path)
+                        "local store %s for them (a new job's store, or lost or edited): re-attached, not "
+                        "submitted again",
+                        backend.name, batch.id, len(hit), store.path)
     return found
 
 

@@ -75,6 +75,9 @@ class Capabilities:
     priced: bool = False
     # a transformers causal LM whose embeddings a track (LLaRA) extends
     causal_lm: bool = False
+    # sends a request's `image_paths` to the model (a vision-language model): the only kind that
+    # may answer a variant that shows an image (`visual`)
+    reads_images: bool = False
 
 
 @dataclass(frozen=True)

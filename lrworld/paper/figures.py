@@ -26,7 +26,7 @@ from pathlib import Path
 from lrworld.models.registry import capabilities
 
 HERE = Path(__file__).parent
-DATA_FILES = ("figures.tsv", "models.tsv", "question_counts.tsv")
+DATA_FILES = ("figures.tsv", "models.tsv", "question_counts.tsv", "image_runs.tsv")
 
 # the paper's results table of each of its datasets, and its missed-rate table
 RESULTS_TABLE = {"amazon": "2", "movielens": "3", "netflix": "22"}

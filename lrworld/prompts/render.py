@@ -11,7 +11,7 @@ import re
 import string
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING, Callable, NamedTuple, Sequence
 
 from lrworld.core.display import display_key
 from lrworld.core.io import sha256_text
@@ -109,15 +109,22 @@ def item_shower(question: dict, texts: ItemTexts) -> Callable[[str], str]:
     return texts.detailed if question.get("qtype") == "hit10" else texts
 
 
-def render(template: str, question: dict, texts: ItemTexts) -> dict:
-    labels = labels_for(len(question["candidates"]))
+class Shown(NamedTuple):
+    """What a prompt of a question shows: the history's texts (or the antecedents'), the target
+    item's text ("" where none) and each option's text, in the question's option order."""
+    history: list[str]
+    target: str
+    options: list[str]
+
+
+def shown(question: dict, texts: ItemTexts) -> Shown:
+    """The texts a prompt of `question` shows: what `render` lays out, and what a knowledge-free
+    answerer may read (lrworld/questions/option_features.py)."""
     show = item_shower(question, texts)
     # Ground-truth questions (rules/groundtruth.smk) carry their context: antecedent items, a
     # target item or user, and the recent items of each candidate user.
     ctx = question.get("context") or {}
     hist_ids = question.get("history") or ctx.get("history") or ctx.get("antecedents") or []
-    hist_texts = [show(it) for it in hist_ids]
-    history = "\n".join(f"{i + 1}. {t}" for i, t in enumerate(hist_texts))
     target = show(ctx["target_item"]) if ctx.get("target_item") else ""
     kind = question["candidate_kind"]
     if kind == "value":
@@ -128,6 +135,13 @@ def render(template: str, question: dict, texts: ItemTexts) -> dict:
                       for c in question["candidates"]]
     else:
         cand_texts = [show(c) for c in question["candidates"]]
+    return Shown([show(it) for it in hist_ids], target, cand_texts)
+
+
+def render(template: str, question: dict, texts: ItemTexts) -> dict:
+    labels = labels_for(len(question["candidates"]))
+    hist_texts, target, cand_texts = shown(question, texts)
+    history = "\n".join(f"{i + 1}. {t}" for i, t in enumerate(hist_texts))
     sep = ". " if labels == MCQ_LABELS else ": "
     candidates = "\n".join(f"{lab}{sep}{txt}" for lab, txt in zip(labels, cand_texts))
     # Inline forms for templates written as one sentence (LLaRA / paper Table 24: "[HistoryHere]").

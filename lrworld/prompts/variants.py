@@ -12,6 +12,7 @@ what gets scored.
 | `kshot` / `kshot<k>` | `zero_shot.txt` | `k` solved examples (`analysis.kshot.k` for `kshot`) from *other users'* questions of the same measure, with their gold labels, before the question (the paper's Fig. 7) |
 | `noisy` | `zero_shot.txt` | one item of the profile the prompt shows (the measure registry's `profile`: the user's history, the rule's antecedents, or each candidate user's shown items), drawn at random, replaced by a random item of the pool that is not in the question (the paper's §5.4, Table 23); refused at start for a measure whose prompt shows no profile |
 | `shuffle<s>` | `zero_shot.txt` | the candidates permuted under seed `s`, so the correct answer's slot is re-drawn (the paper's A.3, Tables 6 and 11) |
+| `visual` | `zero_shot.txt` | the image of the latest history item sent with the prompt (the paper's Table 4, "text desc + Visual"); for a model that reads images, on a measure that shows items by their captions |
 
 Every draw is seeded from `(seed, variant, qid)` (never from the order of questions), so a
 variant's prompt for a question does not change when other questions are added or removed.
@@ -50,6 +51,9 @@ class VariantKind:
     # the model must write before it answers (cot): scored by generating text and parsing it, never
     # by the log-probability of the label after the prompt
     generates: bool = False
+    # it sends an item's image with the prompt: refused at start for a measure whose items are not
+    # shown by their image captions, and for a model whose backend reads no images
+    needs_images: bool = False
 
 
 VARIANT_KINDS: Registry[VariantKind] = Registry("prompt variant")
@@ -69,7 +73,7 @@ RESERVED = SNAKEMAKE_RESERVED + ("all", "dataset", "model", "measure", "variant"
 
 
 def register_variant(name: str, pattern: str | None = None, own_template: bool = False, permutes: bool = False,
-                     needs_profile: bool = False):
+                     needs_profile: bool = False, needs_images: bool = False):
     """`@register_variant(name, pattern, permutes=...)` on a variant's prepare function."""
     pattern = pattern or re.escape(name)
     taken = [w for w in RESERVED if re.fullmatch(pattern, w)]
@@ -78,7 +82,7 @@ def register_variant(name: str, pattern: str | None = None, own_template: bool =
                          + (f"{taken[0]!r} is a reserved word (lrworld.prompts.variants.RESERVED)" if taken
                             else "a name is lower-case letters, digits and '_', starting with a letter"))
     return VARIANT_KINDS.decorator(name, lambda fn: VariantKind(name, pattern, own_template, fn, permutes,
-                                                                   needs_profile))
+                                                                   needs_profile, needs_images=needs_images))
 
 
 VARIANT_KINDS.add("zero_shot", VariantKind("zero_shot", "zero_shot", own_template=True))
@@ -130,12 +134,22 @@ def permutes(variant: str) -> bool:
     return VARIANT_KINDS.get(kind(variant)).permutes
 
 
-def refusal(dataset: str, measure_id: str, variant: str, profile: str | None) -> str | None:
+def refusal(dataset: str, measure_id: str, variant: str, profile: str | None, captions: bool = False) -> str | None:
     """The one-line reason a variant cannot run on a measure whose prompt shows `profile` (the
-    measure registry's; checked at start), else None."""
-    if VARIANT_KINDS.get(kind(variant)).needs_profile:
+    measure registry's; checked at start) and, `captions`, its items by their image captions, else None."""
+    vk = VARIANT_KINDS.get(kind(variant))
+    if vk.needs_profile:
         return noisy_refusal(dataset, measure_id, profile)
+    if vk.needs_images and not captions:
+        return (f"variants: {variant} sends the image of the latest history item with the prompt, and datasets."
+                f"{dataset} measure {measure_id!r} does not show items by their images (only multimodal does); "
+                f"drop {variant} there")
     return None
+
+
+def needs_images(variant: str) -> bool:
+    """A variant whose prompts carry an image (`image_paths`): only a model that reads images may answer it."""
+    return VARIANT_KINDS.get(kind(variant)).needs_images
 
 
 def template_variant(variant: str) -> str:
@@ -169,6 +183,8 @@ class Context:
     kshot_default: int
     # the user profile the measure's prompt shows (the measure registry's `profile`)
     profile: str | None = "history"
+    # {item id: (image path, its sha256)}: the captioned images (`visual`)
+    images: dict | None = None
 
 
 def _user(q: dict) -> str:
@@ -259,6 +275,26 @@ def noisy_question(q: dict, seed: int, pool: list[str], profile: str | None = "h
     return dict(q, context=context), meta
 
 
+# a prepare function's metadata key whose fields go on the prompt record itself, as a request's
+# (the inference stage sends `image_paths`; the response cache keys on `image_sha256`)
+REQUEST_FIELDS = "request"
+
+
+@register_variant("visual", needs_images=True)
+def _visual(q: dict, ctx: Context):
+    # the paper's Table 4: "both the text description and the visual image of the item 5" (the
+    # latest of the user's sequence) go to the model, with the multimodal prompt
+    history = q.get("history") or (q.get("context") or {}).get("history") or []
+    if not history:
+        raise ValueError(f"{q['qid']}: visual shows the latest history item's image, and the question has no history")
+    item = str(history[-1])
+    if item not in (ctx.images or {}):
+        raise ValueError(f"{q['qid']}: visual: no captioned image of the latest history item {item!r} "
+                         f"(the captions requests list none)")
+    path, sha = ctx.images[item]
+    return q, {"image_item": item, REQUEST_FIELDS: {"image_paths": [path], "image_sha256": [sha]}}, ""
+
+
 @register_variant("kshot", r"kshot\d*")
 def _kshot(q: dict, ctx: Context):
     from lrworld.prompts.render import render
@@ -294,10 +330,12 @@ def examples_block(example_prompts: list[tuple[str, str]]) -> str:
 def render_variant_all(questions: list[dict], template_file: str | Path, items: pd.DataFrame, variant: str,
                        seed: int = 0, kshot_default: int | None = None,
                        exclude_values: dict[str, list[str]] | None = None,
-                       profile: str | None = "history", user_items: int | None = None) -> list[dict]:
+                       profile: str | None = "history", images: dict | None = None,
+                       user_items: int | None = None) -> list[dict]:
     """The prompts of one (measure, variant). zero_shot and cot are exactly `render_all`.
     `exclude_values`: `questions.exclude_values`, never shown inside an item's text either.
-    `profile`: the measure registry's, where `noisy` puts its noise. `user_items`: the dataset's
+    `profile`: the measure registry's, where `noisy` puts its noise. `images`: {item id: (path,
+    sha256)} of the captioned images, which `visual` sends. `user_items`: the dataset's
     `user_items_shown`."""
     from lrworld.prompts.render import ItemTexts, render, render_all
 
@@ -306,12 +344,13 @@ def render_variant_all(questions: list[dict], template_file: str | Path, items: 
         return render_all(questions, template_file, items, variant, exclude_values, user_items)
     template = Path(template_file).read_text(encoding="utf-8")
     ctx = Context(variant, seed, questions, sorted(map(str, items["item_id"])), template,
-                  ItemTexts(items, exclude_values, user_items), kshot_default, profile)
+                  ItemTexts(items, exclude_values, user_items), kshot_default, profile, images)
     tsha = sha256_text(template)
     out = []
     for q in questions:
         tq, meta, before = vk.prepare(q, ctx)
         rec = render(template, tq, ctx.texts)
+        rec.update(meta.pop(REQUEST_FIELDS, {}))
         if before:
             rec["prompt"] = before + rec["prompt"]
             rec["prompt_sha256"] = sha256_text(rec["prompt"])

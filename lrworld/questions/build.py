@@ -69,7 +69,9 @@ def build_questions(dataset: str, domain: str, measure_id: str, interactions: pd
     order = rng_for(seed, dataset, measure_id, "users").permutation(len(windows))
     questions, report = knowledge.build(m, dataset, [windows[i] for i in order], items, seed,
                                         item_texts=item_texts, limit=n_questions,
-                                        exclude=(exclude_values or {}).get(m.field), debias=debias)
+                                        exclude=(exclude_values or {}).get(m.field), debias=debias,
+                                        counts=interactions["item_id"].astype(str).value_counts().to_dict()
+                                        if debias is not None and debias.matched else None)
     report["windows_examined"] = len(questions) + sum(report["skipped"].values())
     questions = sorted(questions[: n_questions] if n_questions else questions, key=lambda q: q["qid"])
     # what a knowledge-free answerer may know of each option (the shortcut rows, the audit's findings)
@@ -91,3 +93,23 @@ def build_questions(dataset: str, domain: str, measure_id: str, interactions: pd
     if not questions:
         raise QuestionError(no_question_line(dataset, measure_id, m, report["skipped"]))
     return questions, report
+
+
+def check_artifact_questions(questions: list[dict], dataset: str, measure_id: str, interactions: pd.DataFrame,
+                             items: pd.DataFrame, artifacts, item_table) -> None:
+    """QuestionError in one line when a ground-truth measure built no question (a dataset too small
+    for 10 candidates: an error, not an empty file that would only fail at scoring), or a question
+    shows an item without a row in items.parquet (its prompt would have no title)."""
+    if not questions:
+        raise QuestionError(f"datasets.{dataset}: {measure_id}: no question could be built from "
+                            f"{', '.join(map(str, artifacts))} ({interactions['user_id'].nunique()} users, "
+                            f"{interactions['item_id'].nunique()} items: too small for 10 candidates?)")
+    known = set(items["item_id"].astype(str))
+    for q in questions:
+        shown = list(q["candidates"]) if q["candidate_kind"] == "item" else []
+        ctx = q["context"]
+        shown += ctx.get("antecedents", []) + ctx.get("history", []) + ([ctx["target_item"]] if "target_item" in ctx else [])
+        shown += [i for h in ctx.get("candidate_histories", {}).values() for i in h]
+        missing = [i for i in shown if i not in known]
+        if missing:
+            raise QuestionError(f"{q['qid']}: item(s) {missing[:5]} not in {item_table}")

@@ -52,10 +52,15 @@ def build_from_artifact(measure, interactions, artifact_df, n_questions: int, se
     from lrworld.questions import signals
 
     extra = {"debias": debias} if debias is not None and debias != Debias() else {}
-    if debias is not None and debias.matched and items is not None and "shown" in signature(builder(measure)).parameters:
+    takes = signature(builder(measure)).parameters
+    if debias is not None and debias.matched and items is not None and "shown" in takes:
         from lrworld.prompts.render import ItemTexts, item_shower
 
         extra["shown"] = item_shower({"qtype": measure.qtype}, ItemTexts(items, exclude_values))
+    if debias is not None and debias.matched and items is not None and "closeness" in takes:
+        from lrworld.questions.option_features import Closeness
+
+        extra["closeness"] = Closeness(items, interactions, exclude_values)
     qs, report = builder(measure)(interactions, artifact_df, n_questions, seed, dataset, display=display, **extra)
     # what a knowledge-free answerer may know of each option (the shortcut rows, the audit's findings)
     signals.attach(qs, signals.popularity(interactions))

@@ -108,7 +108,8 @@ class Ranks:
 def matched(order: Sequence, gold: Hashable, n: int, ranks: Ranks, rng: np.random.Generator,
             key: Callable | None = None, taken: Iterable = (), lengths: Ranks | None = None,
             fallbacks: Counter | None = None, overlap: Ranks | None = None,
-            every_draw: bool = False) -> tuple[list, int] | None:
+            every_draw: bool = False, closeness: Ranks | None = None,
+            used: Mapping[Hashable, int] | None = None) -> tuple[list, int] | None:
     """n distractors out of `order` (the eligible pool, already in the builder's random order, the
     gold left out): m ~ U{0..n} of them counted at least as often as the gold, n - m at most as
     often, each side nearest the gold's rank first. `overlap` (item options of a question with a
@@ -122,13 +123,17 @@ def matched(order: Sequence, gold: Hashable, n: int, ranks: Ranks, rng: np.rando
     counted. None when the pool cannot fill the drawn counts; with `every_draw`, also whenever a
     ranking has fewer than n on one side, whatever was drawn: a refusal that hung on the draw would
     keep the draws that put the gold on top (a pool of items; in a pool of a few values it would
-    leave the most and the least frequent no question at all)."""
-    sides = [_sides(order, gold, ranks)] + ([_sides(order, gold, overlap)] if overlap is not None else [])
+    leave the most and the least frequent no question at all). `closeness` (options against the
+    question's context: the year and categories a prompt prints, `option_features.closeness`): one
+    more ranking drawn like `overlap`. `used` (entity -> questions of the measure already showing it):
+    within a side, the least shown first, so that an option seen in other questions is rare, whatever
+    it is there (the other questions' golds and appearances are what a knowledge-free answerer counts)."""
+    sides = [_sides(order, gold, ranks)] + [_sides(order, gold, r) for r in (overlap, closeness) if r is not None]
     if every_draw and any(sum(side in s for s in by[0].values()) < n for by in sides for side in (0, 1)):
         return None
     wants = [int(rng.integers(n + 1)) for _ in sides]
     if lengths is not None:
-        ranked = _ranked(order, [*sides, _sides(order, gold, lengths)])
+        ranked = _ranked(order, [*sides, _sides(order, gold, lengths)], used)
         want = int(rng.integers(n + 1))
         nearest = rng.permutation(n + 1)
         for w in sorted(nearest.tolist(), key=lambda w: abs(w - want)):
@@ -137,7 +142,7 @@ def matched(order: Sequence, gold: Hashable, n: int, ranks: Ranks, rng: np.rando
                 return got
         if fallbacks is not None:
             fallbacks[LENGTH_FALLBACK] += 1
-    return _fill(_ranked(order, sides), n, wants, key, taken, rng)
+    return _fill(_ranked(order, sides, used), n, wants, key, taken, rng)
 
 
 # counted where matched() could not also match the text length (the question keeps popularity's)
@@ -146,12 +151,13 @@ LENGTH_FALLBACK = "matched_length_fallback"
 FILL_TRIES = 12
 
 
-def _ranked(order: Sequence, sides: list[tuple[dict, dict]]) -> dict[tuple, list]:
-    """Per cell (one side per ranking): its entities, nearest the gold's bands first (the first
-    ranking's band before the next's), `order` breaking ties."""
+def _ranked(order: Sequence, sides: list[tuple[dict, dict]], used: Mapping | None = None) -> dict[tuple, list]:
+    """Per cell (one side per ranking): its entities nearest the gold's band of the first ranking,
+    then the least `used`, then nearest the other rankings' bands, `order` breaking ties."""
     pos = {e: i for i, e in enumerate(order)}
+    shown = used or {}
     return {cell: sorted((e for e in order if all(c in s[0][e] for c, s in zip(cell, sides))),
-                         key=lambda e: (*(s[1][e] for s in sides), pos[e]))
+                         key=lambda e: (sides[0][1][e], shown.get(e, 0), *(s[1][e] for s in sides[1:]), pos[e]))
             for cell in itertools.product((0, 1), repeat=len(sides))}
 
 

@@ -22,7 +22,8 @@ the dataset, the measure and the user (`seeding`): one question's draws do not d
 from __future__ import annotations
 
 from collections import Counter
-from typing import NamedTuple
+from inspect import signature
+from typing import Mapping, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -80,31 +81,42 @@ def _streams(seed: int, dataset: str, measure: Measure, w: Window):
 
 def build(measure: Measure, dataset: str, windows: list[Window], items: pd.DataFrame, seed: int,
           item_texts: dict[str, str] | None = None, limit: int | None = None,
-          exclude: list[str] | None = None, debias: Debias | None = None) -> tuple[list[dict], dict]:
+          exclude: list[str] | None = None, debias: Debias | None = None,
+          counts: Mapping[str, int] | None = None) -> tuple[list[dict], dict]:
     """Questions for `windows` in order, stopping after `limit` questions (the skip counts then cover
     the windows examined; the questions are the same as building all and keeping the first `limit`).
     `exclude`: values of the measure's field that are never shown (field-value measures); `debias`:
-    `questions.distractors` and `max_gold_share` (lrworld/questions/distractors.py)."""
+    `questions.distractors` and `max_gold_share` (lrworld/questions/distractors.py); `counts` (item id
+    -> interactions): with matched distractors, the interactions they are matched on too, where the
+    builder takes them."""
     try:
         build_fn = builder(measure)
     except ValueError as exc:
         raise ValueError(f"{dataset}/{measure.id}: {exc.args[0]}") from None
     extra = {"debias": debias} if debias is not None and debias != Debias() else {}
+    if extra and debias.matched and counts is not None and "counts" in signature(build_fn).parameters:
+        extra["counts"] = counts
     return build_fn(measure, dataset, windows, items, seed, item_texts=item_texts, limit=limit, exclude=exclude,
                     **extra)
 
 
-def item_title(measure, dataset, windows, items, seed, item_texts=None, limit=None, exclude=None, debias=None):
+def item_title(measure, dataset, windows, items, seed, item_texts=None, limit=None, exclude=None, debias=None,
+               counts=None):
     # <history, next-item> as an MCQ (mini LastFM): the items are shown by their name.
-    return build_item_text(measure, dataset, windows, items, seed, None, field="title", limit=limit, debias=debias)
+    return build_item_text(measure, dataset, windows, items, seed, None, field="title", limit=limit, debias=debias,
+                           counts=counts)
 
 
-def item_text(measure, dataset, windows, items, seed, item_texts=None, limit=None, exclude=None, debias=None):
-    return build_item_text(measure, dataset, windows, items, seed, item_texts, limit=limit, debias=debias)
+def item_text(measure, dataset, windows, items, seed, item_texts=None, limit=None, exclude=None, debias=None,
+              counts=None):
+    return build_item_text(measure, dataset, windows, items, seed, item_texts, limit=limit, debias=debias,
+                           counts=counts)
 
 
-def field_values(measure, dataset, windows, items, seed, item_texts=None, limit=None, exclude=None, debias=None):
-    return build_field_values(measure, dataset, windows, items, seed, limit=limit, exclude=exclude, debias=debias)
+def field_values(measure, dataset, windows, items, seed, item_texts=None, limit=None, exclude=None, debias=None,
+                 counts=None):
+    return build_field_values(measure, dataset, windows, items, seed, limit=limit, exclude=exclude, debias=debias,
+                              counts=counts)
 
 
 def _works(items: pd.DataFrame) -> dict[str, str] | None:
@@ -153,6 +165,19 @@ def _value_pool(values: dict[str, list[str]], key) -> _Pool:
     return _Pool(spelling, pool, [key(v) for v in pool], len(freq) - len(pool), ranks)
 
 
+def _weighted_values(values: dict[str, list[str]], pool: "_Pool", counts: Mapping[str, int]) -> tuple[Ranks, Counter]:
+    """(each pool value ranked by the interactions of the items carrying it, an empty usage count)."""
+    key_of = {v: k for v, k in zip(pool.values, pool.keys)}
+    by_key = Counter()
+    for item, vs in values.items():
+        for v in dict.fromkeys(vs):
+            by_key[v] += int(counts.get(item, 0))
+    spelled = Counter()
+    for v, n in by_key.items():
+        spelled[pool.spelling.get(key_of.get(v, v), v)] += n
+    return Ranks(spelled, pool.values), Counter()
+
+
 def _no_value_reason(item: str, raw: dict, dropped: dict, titles: dict, examples: dict[str, list[str]]) -> str:
     """Why a positive without a value to ask makes no question. A target its covering sources
     disagree on is listed in `examples` under its reason, with what each source said."""
@@ -176,18 +201,21 @@ def _answer_value(measure: Measure, own: list[str], rng: np.random.Generator) ->
 
 
 def _value_negatives(eligible: list[str], gold: str, n_neg: int, ranks: Ranks, matched_draw: bool,
-                     rng: np.random.Generator) -> list[str] | None:
-    """`n_neg` distractors out of `eligible`: matched to the gold's label frequency, or uniform.
-    None: no matched draw."""
+                     rng: np.random.Generator, weighted: Ranks | None = None,
+                     used: Counter | None = None) -> list[str] | None:
+    """`n_neg` distractors out of `eligible`: matched to the gold's label frequency (and, with
+    `weighted`, to the interactions of the items carrying it: how often a value is a next item's,
+    so the gold's), or uniform. None: no matched draw."""
     if matched_draw:
-        drawn = matched([eligible[i] for i in rng.permutation(len(eligible))], gold, n_neg, ranks, rng)
+        drawn = matched([eligible[i] for i in rng.permutation(len(eligible))], gold, n_neg, ranks, rng,
+                        closeness=weighted, used=used)
         return None if drawn is None else drawn[0]
     return [eligible[i] for i in rng.choice(len(eligible), size=n_neg, replace=False)]
 
 
 def build_field_values(measure: Measure, dataset: str, windows: list[Window], items: pd.DataFrame, seed: int,
                        limit: int | None = None, exclude: list[str] | None = None,
-                       debias: Debias | None = None) -> tuple[list[dict], dict]:
+                       debias: Debias | None = None, counts: Mapping[str, int] | None = None) -> tuple[list[dict], dict]:
     field = measure.field
     debias = debias or Debias()
     if field not in items.columns:
@@ -207,6 +235,7 @@ def build_field_values(measure: Measure, dataset: str, windows: list[Window], it
     kept_out = 0
     questions, used_witnesses, used_sources = [], Counter(), Counter()
     cap = GoldCap(debias.cap(limit, MCQ))
+    weighted, used = _weighted_values(values, pool, counts) if counts is not None else (None, None)
     for w in windows:
         if limit is not None and len(questions) >= limit:
             break
@@ -227,11 +256,13 @@ def build_field_values(measure: Measure, dataset: str, windows: list[Window], it
             skipped["gold_share_cap"] += 1
             continue
         negatives = _value_negatives(eligible, pool.spelling.get(key(answer), answer), n_neg, pool.ranks,
-                                     debias.matched, rng)
+                                     debias.matched, rng, weighted, used)
         if negatives is None:
             skipped["no_matched_distractors"] += 1
             continue
         cap.take(key(answer))
+        if used is not None:
+            used.update([pool.spelling.get(key(answer), answer), *negatives])
         questions.append(_question(measure, dataset, w, place_answer(answer, negatives, slot), slot, seed, "value"))
         used_witnesses[int(witnesses.get(w.positive, 1) or 1)] += 1
         used_sources["+".join(backers.get(w.positive, [])) or "items"] += 1
@@ -297,9 +328,11 @@ def _uniform_items(order, n_neg: int, met: enforced.Met, shown: set, keys: dict[
 
 
 def _negative_items(w: Window, n_neg: int, with_text: list[str], keys: dict[str, str], works: dict[str, str] | None,
-                    lengths: Ranks | None, rng: np.random.Generator, rejected: Counter) -> list[str] | None:
-    """The negatives of window `w`: matched by text length where `lengths` is given, else uniform.
-    None: no matched draw."""
+                    lengths: Ranks | None, rng: np.random.Generator, rejected: Counter,
+                    popular: Ranks | None = None, used: Counter | None = None) -> list[str] | None:
+    """The negatives of window `w`: matched by text length where `lengths` is given (and by the
+    items' interactions with `popular`, the least shown first with `used`), else uniform. None: no
+    matched draw."""
     shown = set(w.history) | {w.positive}
     met = enforced.Met(set(w.known) | shown, works)
     seen_keys = {keys[w.positive]}
@@ -308,7 +341,11 @@ def _negative_items(w: Window, n_neg: int, with_text: list[str], keys: dict[str,
         order = (with_text[i] for i in rng.permutation(len(with_text)))
         return _uniform_items(order, n_neg, met, shown, keys, works, seen_keys, seen_works, rejected)
     order = [with_text[i] for i in rng.permutation(len(with_text)) if met.leaked_by(with_text[i]) is None]
-    drawn = matched(order, w.positive, n_neg, lengths, rng, key=keys.get, taken=seen_keys)
+    if popular is not None:
+        drawn = matched(order, w.positive, n_neg, popular, rng, key=keys.get, taken=seen_keys, lengths=lengths,
+                        used=used)
+    else:
+        drawn = matched(order, w.positive, n_neg, lengths, rng, key=keys.get, taken=seen_keys)
     if drawn is None:
         return None
     rejected["same_text_as_another_option"] += drawn[1]
@@ -317,7 +354,8 @@ def _negative_items(w: Window, n_neg: int, with_text: list[str], keys: dict[str,
 
 def build_item_text(measure: Measure, dataset: str, windows: list[Window], items: pd.DataFrame, seed: int,
                     item_texts: dict[str, str] | None = None, field: str | None = None,
-                    limit: int | None = None, debias: Debias | None = None) -> tuple[list[dict], dict]:
+                    limit: int | None = None, debias: Debias | None = None,
+                    counts: Mapping[str, int] | None = None) -> tuple[list[dict], dict]:
     """Items shown only by a text field. `item_texts` (item id -> text) overrides the items column
     (captions come from their own artifact, not from items.parquet). `debias`: matched distractors
     are matched by text length (lrworld/questions/distractors.py), the cap counts the positive."""
@@ -335,6 +373,9 @@ def build_item_text(measure: Measure, dataset: str, windows: list[Window], items
     skipped, rejected = Counter(), Counter()
     questions = []
     lengths = Ranks({k: len(t) for k, t in texts.items()}, with_text) if debias.matched else None
+    # with counts, the items behind the texts are matched by interactions too (a popular film's logline)
+    popular = Ranks({k: counts.get(k, 0) for k in with_text}, with_text) if lengths and counts is not None else None
+    used = Counter() if popular is not None else None
     cap = GoldCap(debias.cap(limit, MCQ))
     for w in windows:
         if limit is not None and len(questions) >= limit:
@@ -344,7 +385,7 @@ def build_item_text(measure: Measure, dataset: str, windows: list[Window], items
             skipped[reason] += 1
             continue
         rng, slot = _streams(seed, dataset, measure, w)
-        negatives = _negative_items(w, n_neg, with_text, keys, works, lengths, rng, rejected)
+        negatives = _negative_items(w, n_neg, with_text, keys, works, lengths, rng, rejected, popular, used)
         if negatives is None:
             skipped["no_matched_distractors"] += 1
             continue
@@ -352,6 +393,8 @@ def build_item_text(measure: Measure, dataset: str, windows: list[Window], items
             skipped["too_few_items_with_text"] += 1
             continue
         cap.take(w.positive)
+        if used is not None:
+            used.update([w.positive, *negatives])
         candidates = place_answer(w.positive, negatives, slot)
         used_sources["+".join(backers.get(w.positive, [])) or "items"] += 1
         shown = list(w.history) + candidates

@@ -28,8 +28,7 @@ def copy_checked(folder: str | Path, rels: list[str], outputs: list[str], datase
             raise ReleaseError(f"{folder / 'release.json'}: lists no {rel} (not a complete release)")
         got = io.sha256_file(src) if release_file(folder, rel) else "(missing, or not a plain file)"
         if got != want:
-            raise ReleaseError(f"{src}: sha256 {got} differs from the release manifest's {want} "
-                               "(a changed release: `lrworld verify` on the folder lists every file)")
+            raise ReleaseError(source.changed_line(src, got, want))
     for rel, out in zip(rels, outputs, strict=True):
         Path(out).parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(str(out) + ".partial")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import stat
 from pathlib import Path, PurePosixPath
 
 from lrworld.audit import shortcuts
@@ -119,7 +118,10 @@ def read_manifest(folder: str | Path, what: str = "release") -> dict:
     path = Path(folder) / layout.MANIFEST
     if not path.exists():
         raise ReleaseError(f"{path}: not found ({what} is not an lrworld release folder)")
-    man = io.read_json(path)
+    try:
+        man = io.read_json(path)
+    except io.NotAFileError as exc:
+        raise ReleaseError(str(exc)) from None
     if man.get("format") != layout.FORMAT:
         raise ReleaseError(f"{path}: format {man.get('format')!r}, expected {layout.FORMAT!r}")
     files = man.get("files")
@@ -145,19 +147,21 @@ def _unsafe(rel) -> str | None:
     return None
 
 
+def member_problem(folder: Path, rel: str) -> str | None:
+    """Why a release path may not be read ("missing", "a FIFO", "a symbolic link", "outside the
+    release", ...), or None when it is a plain file inside the folder."""
+    p = Path(folder) / rel
+    what = io.not_a_file(p, follow_links=False)
+    if what:
+        return what
+    # a folder on the way may be a link out of the release
+    return None if p.resolve().is_relative_to(Path(folder).resolve()) else "outside the release"
+
+
 def release_file(folder: Path, rel: str) -> Path | None:
     """The release path as a file to read, or None when it is not a plain file inside the folder
     (missing, a link, a device, a FIFO): nothing outside the release is ever opened."""
-    p = Path(folder) / rel
-    try:
-        st = p.lstat()
-    except (FileNotFoundError, NotADirectoryError):
-        return None
-    if not stat.S_ISREG(st.st_mode):
-        return None
-    # a folder on the way may be a link out of the release
-    real, top = p.resolve(), Path(folder).resolve()
-    return p if real.is_relative_to(top) else None
+    return None if member_problem(folder, rel) else Path(folder) / rel
 
 
 def verify(folder: str | Path) -> dict:
@@ -166,11 +170,10 @@ def verify(folder: str | Path) -> dict:
     man = read_manifest(folder)
     problems = []
     for rel, sha in man["files"].items():
-        p = release_file(folder, rel)
-        if p is None:
-            problems.append({"path": rel, "status": "missing" if not (folder / rel).is_symlink()
-                             and not (folder / rel).exists() else "not_a_file"})
-        elif io.sha256_file(p) != sha:
+        why = member_problem(folder, rel)
+        if why:
+            problems.append({"path": rel, "status": "missing" if why == "missing" else "not_a_file"})
+        elif io.sha256_file(folder / rel) != sha:
             problems.append({"path": rel, "status": "changed"})
     listed = set(man["files"]) | {layout.MANIFEST}
     problems += [{"path": p.relative_to(folder).as_posix(), "status": "unlisted"}

@@ -10,7 +10,7 @@ from pathlib import Path
 from lrworld.core.io import sha256_file
 from lrworld.core.schema import ConfigError
 from lrworld.release import layout
-from lrworld.release.pack import ReleaseError, read_manifest
+from lrworld.release.pack import ReleaseError, member_problem, read_manifest
 
 FETCHED = "results/release/{dataset}"  # a release given by URL, unpacked and verified
 
@@ -62,10 +62,13 @@ def check_pin(folder: str | Path, want: str | None) -> None:
                            f"(a changed release; `lrworld verify` on the folder lists its files)")
 
 
-def check(name: str, entry: dict, variants: list[str], extra_variants: dict | None = None) -> tuple[Path, dict | None]:
+def check(name: str, entry: dict, variants: list[str], extra_variants: dict | None = None,
+          sha256=None) -> tuple[Path, dict | None]:
     """(release folder, manifest), or ConfigError naming the key the release cannot serve. A
     release at a URL is checked where it is fetched (its manifest: None here); once fetched, a
-    pinned one is checked against its pin here too."""
+    pinned one is checked against its pin here too. With `sha256` (a file's digest), a file whose
+    bytes are not its manifest's is refused here, before any job: a copy job's outputs are
+    deleted when it starts, so refusing in the job would lose the copies made before."""
     if is_fetched(entry):
         folder = Path(FETCHED.format(dataset=name))
         if (folder / layout.MANIFEST).is_file():
@@ -73,6 +76,9 @@ def check(name: str, entry: dict, variants: list[str], extra_variants: dict | No
                 check_pin(folder, pin(entry))
             except ReleaseError as exc:
                 raise ConfigError(f"config: datasets.{name}.source.release_sha256: {exc}") from None
+            line = changed(name, folder, read_manifest(folder), sha256)
+            if line:
+                raise ConfigError(line)
         return folder, None
     folder = Path(entry["source"]["benchmark"])
     try:
@@ -83,10 +89,39 @@ def check(name: str, entry: dict, variants: list[str], extra_variants: dict | No
         check_pin(folder, pin(entry))
     except ReleaseError as exc:
         raise ConfigError(f"config: datasets.{name}.source.release_sha256: {exc}") from None
-    line = problem(name, man, folder, entry["domain"], entry["measures"], variants, extra_variants)
+    line = problem(name, man, folder, entry["domain"], entry["measures"], variants, extra_variants) or \
+        unreadable(name, folder, man) or changed(name, folder, man, sha256)
     if line:
         raise ConfigError(line)
     return folder, man
+
+
+def unreadable(name: str, folder: Path, man: dict) -> str | None:
+    """One line naming the first file the manifest lists that is there but not a plain file inside
+    the folder (a FIFO, a link to /dev/zero): refused before anything hashes it, which would
+    block or never end. A missing one is left to the copy job."""
+    for rel in man["files"]:
+        why = member_problem(folder, rel)
+        if why not in (None, "missing"):
+            return (f"config: datasets.{name}.source.benchmark: {folder / rel}: {why}, not a regular file "
+                    "(a release names only plain files inside its folder; `lrworld verify` lists them)")
+    return None
+
+
+def changed_line(path, got: str, want: str) -> str:
+    return (f"{path}: sha256 {got} differs from the release manifest's {want} "
+            "(a changed release: `lrworld verify` on the folder lists every file)")
+
+
+def changed(name: str, folder: Path, man: dict, sha256) -> str | None:
+    """One line naming the first file the manifest lists whose bytes are not its manifest's (a
+    missing one is left to Snakemake: the copies declare them as inputs)."""
+    if sha256 is None:
+        return None
+    for rel, want in man["files"].items():
+        if member_problem(folder, rel) is None and (got := sha256(folder / rel)) != want:
+            return f"config: datasets.{name}.source.benchmark: {changed_line(folder / rel, got, want)}"
+    return None
 
 
 def files(dataset: str, measures, variants, results_paths: list[str], extra_variants: dict | None = None) -> list[str]:

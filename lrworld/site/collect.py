@@ -29,12 +29,13 @@ def _status(parsed, answer_index) -> str:
 
 
 def paper_cells(paper_csv: str | None) -> dict[str, dict]:
-    """`<model>|<column>` -> the paper's figure of that cell (results/tables/<ds>.paper.csv; the
-    paper's cells are zero-shot, so the column is the measure)."""
+    """`<model>|<column>` -> the paper's figure of that cell (results/tables/<ds>.paper.csv; a mean
+    over answer orders has no column of its own, and no cell here)."""
     if not paper_csv:
         return {}
     comp = pd.read_csv(paper_csv)
-    return {f"{r['model']}|{r['measure']}": {
+    comp = comp[comp["column"].notna()]
+    return {f"{r['model']}|{r['column']}": {
         "paper_name": r["paper_name"], "paper_table": str(r["paper_table"]), "value": _num(r["paper"]),
         "diff": _num(r["diff"]), "inside": None if pd.isna(r["inside"]) else bool(r["inside"]),
         "n": _num(r["paper_n"]), "missed_rate": _num(r["paper_missed_rate"])} for _, r in comp.iterrows()}

@@ -34,7 +34,7 @@ from lrworld.inference.cache import request_key
 from lrworld.models import input_tokens
 from lrworld.models.registry import capabilities
 from lrworld.models.backends.openai import SCHEMA as OPENAI_SCHEMA, _loopback, public_url
-from lrworld.workflow import status as run_status
+from lrworld.workflow import scale, status as run_status
 from lrworld.workflow.plan import CAPTIONER, Plan
 from lrworld.workflow.planned_prompts import PROMPT_FILE, PlannedPrompts
 
@@ -79,9 +79,9 @@ def _key_missing(cfg: dict) -> str | None:
 @dataclass
 class Unbuilt:
     """What the plan knows of the request files it cannot read or build: prompt files estimated
-    by a specimen prompt each (`estimated`: [(prompts, specimen text)]), caption request files
-    bounded by their items (`bounded`: [(requests at most, instruction text)]), and the files it
-    cannot count (`unknown`)."""
+    by a specimen prompt each (`estimated`: [(prompts, specimen text, its images)]), caption request
+    files bounded by their items (`bounded`: [(requests at most, instruction text, 1 image)]), and
+    the files it cannot count (`unknown`)."""
     estimated: list = field(default_factory=list)
     bounded: list = field(default_factory=list)
     unknown: int = 0
@@ -109,12 +109,12 @@ class Unbuilts:
         if m:
             # the plan's count: questions.per_measure, the paper's counts, or a ground-truth job's count
             n = (plan.gt_n_questions if m["measure"] in plan.gt_artifacts else plan.n_questions)(m["ds"], m["measure"])
-            return ("estimated", (n, self._specimen(m["ds"], m["measure"], m["variant"]))) if n else ("unknown", None)
+            return ("estimated", (n, *self._specimen(m["ds"], m["measure"], m["variant"]))) if n else ("unknown", None)
         caption = CAPTION_REQUESTS.search(path)
         items = self._table(caption["ds"]) if caption else None
         if items is None:
             return "unknown", None
-        return "bounded", (len(items), requests.instruction(packaged(plan.caption_instruction())))
+        return "bounded", (len(items), requests.instruction(packaged(plan.caption_instruction())), 1)
 
     def _table(self, ds: str):
         """The dataset's built items table, or None."""
@@ -125,14 +125,15 @@ class Unbuilts:
             self._items[ds] = pd.read_parquet(f) if f.exists() else None
         return self._items[ds]
 
-    def _specimen(self, ds: str, measure: str, variant: str) -> str:
+    def _specimen(self, ds: str, measure: str, variant: str) -> tuple[str, int]:
         plan, cfg = self.plan, self.plan.config
         dcfg = plan.datasets[ds]
         items = self._table(ds)
-        return specimen.specimen_prompt(
+        rec = specimen.specimen_record(
             dcfg["domain"], measure, variant, packaged(plan.template(ds, measure, variant)), cfg["questions"],
             user_items=dcfg["user_items_shown"], seed=int(cfg["seed"]), kshot_k=int(cfg["analysis"]["kshot"]["k"]),
             items=None if items is None else specimen.dataset_items(items, int(cfg["seed"]), ds))
+        return rec["prompt"], len(rec.get("image_paths") or ())
 
 
 def price_of(config: dict, model: str, cfg: dict | None = None) -> dict | None:
@@ -147,13 +148,13 @@ def plan_costs(directory: str | Path = ".", configfiles=(), plan: Plan | None = 
     """`plan`: the run's plan when the caller has it (`lrworld plan` loads it once for both its parts)."""
     directory = Path(directory)
     if plan is None:
-        plan = _load_plan(directory, configfiles)
+        plan = scale.load_plan(directory, configfiles)
     config = plan.config
     cache_dir = Path(config["cache_dir"])
     cache_dir = cache_dir if cache_dir.is_absolute() else directory / cache_dir
     jobs, read, counters = [], {}, {}
     planned, unbuilts = PlannedPrompts(plan, directory), Unbuilts(plan, directory)
-    for track, scope, model in run_status._jobs(plan):
+    for track, scope, model in plan.answer_jobs():
         cfg = config["captioner"] if model == CAPTIONER else config["models"].get(model, {})
         if model not in counters:
             counters[model] = _counter(model, cfg)
@@ -162,20 +163,7 @@ def plan_costs(directory: str | Path = ".", configfiles=(), plan: Plan | None = 
         jobs.append(_job_costs(config, directory, cache_dir, (track, scope, model), cfg, counters[model],
                                reqs, unbuilt))
     return {"directory": str(directory), "cache_dir": str(cache_dir), "jobs": jobs,
-            "warnings": _api_warnings(config, plan, jobs)}
-
-
-def _load_plan(directory: Path, configfiles) -> Plan:
-    config = run_status.load(directory, configfiles)
-    run_status.validate(config)
-    return Plan(run_status.fill_defaults(config), run_status.ROOT)
-
-
-def _records(planned: PlannedPrompts, directory: Path, path: str) -> list[dict] | None:
-    """A request file's records as the run will ask them, or None where neither built nor buildable here."""
-    if PROMPT_FILE.search(path):
-        return planned.records(path)
-    return list(io.read_jsonl(directory / path)) if (directory / path).exists() else None
+            "warnings": _api_warnings(config, plan, jobs) + planned.warnings}
 
 
 def _job_requests(planned: PlannedPrompts, unbuilts: Unbuilts, read: dict,
@@ -185,7 +173,7 @@ def _job_requests(planned: PlannedPrompts, unbuilts: Unbuilts, read: dict,
     reqs, unbuilt = [], Unbuilt()
     for f in files:
         if f not in read:
-            read[f] = _records(planned, planned.dir, f)
+            read[f] = planned.records(f)
         if read[f] is not None:
             reqs.extend(read[f])
         else:
@@ -214,10 +202,10 @@ def _prompt_tokens(cfg: dict, count, unique: list[dict]) -> list[int]:
 
 
 def _unbuilt_tokens(cfg: dict, count, unbuilt: Unbuilt) -> tuple[int, int, int, int]:
-    """(estimated prompts, their tokens, bounded requests, their most tokens): a caption request
-    is its instruction and one image."""
-    est = [(n, n * count(text)) for n, text in unbuilt.estimated]
-    bound = [(n, n * (count(text) + _images(cfg))) for n, text in unbuilt.bounded]
+    """(estimated prompts, their tokens, bounded requests, their most tokens): each its text and
+    its images at their most tokens (a caption request: its instruction and one image)."""
+    est = [(n, n * (count(text) + images * _images(cfg))) for n, text, images in unbuilt.estimated]
+    bound = [(n, n * (count(text) + images * _images(cfg))) for n, text, images in unbuilt.bounded]
     return sum(n for n, _ in est), sum(t for _, t in est), sum(n for n, _ in bound), sum(t for _, t in bound)
 
 

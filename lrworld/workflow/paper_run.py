@@ -4,6 +4,7 @@ paper's question counts (`questions.per_measure: paper`)."""
 
 from __future__ import annotations
 
+from lrworld.config.experiments import kshot_series
 from lrworld.paper import experiments
 from lrworld.paper import figures as paper
 from lrworld.prompts.variants import kind
@@ -12,18 +13,18 @@ from lrworld.workflow.plan import Plan
 
 def paper_run(plan: Plan, scale: dict) -> dict | None:
     """{model: {paper_name, planned, paper, experiments: {variant kind: {planned, paper}}}} (None:
-    the config does not ask the paper's counts).
+    the config does not ask the paper's counts). The paper's k-shot series is counted at the
+    config's k (analysis.kshot.series).
     `scale`: lrworld.workflow.scale.scale of the same plan."""
     if plan.config["questions"]["per_measure"] != paper.PAPER_COUNTS:
         return None
-    per_model = experiments.prompts_per_experiment()
+    per_model = experiments.prompts_per_experiment(kshot_series(plan.config))
 
     def planned(model: str) -> dict[str, int]:
         out: dict[str, int] = {}
         for ds in plan.datasets:
-            for m in plan.model_measures(model, ds):
-                for v in plan.measure_variants(ds, m):
-                    out[kind(v)] = out.get(kind(v), 0) + plan.n_questions(ds, m)
+            for m, v in plan.model_cells(model, ds):
+                out[kind(v)] = out.get(kind(v), 0) + plan.n_questions(ds, m)
         return out
 
     res = {}

@@ -10,7 +10,8 @@ from pathlib import Path
 from snakemake.io import expand, report
 from snakemake_interface_storage_plugins.exceptions import FileOrDirectoryNotFoundError
 
-from lrworld.config.assembly import CAPTIONER_KEYS, enabled_models
+from lrworld.config import experiments
+from lrworld.config.assembly import CAPTIONER_KEYS, RUN_KEYS, enabled_models
 from lrworld.core.registry import ref_module
 from lrworld.core import io
 from lrworld.core.schema import ConfigError
@@ -26,7 +27,7 @@ from lrworld.core.package_files import packaged
 from lrworld.prompts.render import template_id
 from lrworld.release import layout as release_layout, source as release_source
 from lrworld.paper import figures as paper
-from lrworld.prompts.variants import all_variants, measure_variants, template_variant
+from lrworld.prompts.variants import needs_images, template_variant
 from lrworld.workflow import code, resources
 from lrworld.workflow.analysis import AnalysisPlan
 from lrworld.workflow.docs import DocsPlan
@@ -44,13 +45,18 @@ def alt(names) -> str:
 
 
 class Plan:
+    # the --configfile files and --config settings the config was read from (lrworld/workflow/scale.py):
+    # `lrworld plan`'s dry run reads the config as the run does
+    sources: tuple[list, dict] = ([], {})
+
     def __init__(self, config: dict, root: str | Path):
         self.config = config
         self.root = Path(root)
         self.datasets = config["datasets"]
         self.models = enabled_models(config)
         self.variants = config["variants"]  # every measure's; a dataset's extra_variants add to a measure's
-        self.all_variants = all_variants(config)
+        self._asked: dict[tuple, list[str]] = {}  # (what, model, dataset, measure) -> its measures or variants
+        self.all_variants = experiments.all_variants(config, self.models)
         self.extra_variants = [v for v in self.all_variants if v not in self.variants]
         self.measures = sorted({m for ds in self.datasets.values() for m in ds["measures"]})
         self.cache_dir = config["cache_dir"]
@@ -68,8 +74,12 @@ class Plan:
         self.gt = self._groundtruth()
         self.gt_measures = [m for m in self.measures if m in self.gt_artifacts]
         # datasets scored from a release (source: {benchmark: ...}): {name: (folder, manifest)}
-        self.benchmarks = {name: release_source.check(name, ds, self.variants, ds.get("extra_variants"))
+        self.benchmarks = {name: release_source.check(name, ds, self.variants, ds.get("extra_variants"),
+                                                      self.digests.sha256)
                            for name, ds in self.datasets.items() if release_source.is_benchmark(ds)}
+        for name, ds in self.datasets.items():
+            if name not in self.benchmarks:
+                data_inputs.refuse_unreadable(name, ds)
         self.analysis = AnalysisPlan(self)
         self.llara = LlaraPlan(self)
         self.srbench = SrbenchPlan(self)
@@ -187,8 +197,8 @@ class Plan:
     def model_params(self, model: str) -> dict:
         """A model's entry as the rules' params carry it: without the keys that only size its job,
         and a server command's secrets redacted (params land in .snakemake/metadata)."""
-        # `measures` chooses which jobs exist, not how a job answers
-        cfg = {k: v for k, v in self.model_cfg(model).items() if k != "measures"}
+        # `measures` and `experiments` choose which jobs exist, not how a job answers
+        cfg = {k: v for k, v in self.model_cfg(model).items() if k not in RUN_KEYS}
         return planned_command(resources.without_sizing(cfg))
 
     def model_weights(self, model: str) -> dict:
@@ -376,26 +386,51 @@ class Plan:
         return template_id(self.datasets[dataset]["domain"], measure, template_variant(variant))
 
     def model_measures(self, model: str, dataset: str) -> list[str]:
-        """The measures of `dataset` that `model` answers: all, or those its `measures` entry names
-        for the dataset (none where the entry does not name it: the paper ran GPT-4 on one)."""
-        named = self.models[model].get("measures")
-        planned = self.datasets[dataset]["measures"]
-        return list(planned) if named is None else [m for m in planned if m in named.get(dataset, ())]
+        """The measures of `dataset` that `model` answers (lrworld.config.experiments): all, those
+        its `measures` entry names for the dataset, or those the paper ran of its row."""
+        return self._once(("measures", model, dataset, None),
+                          lambda: experiments.model_measures(self.config, self.models[model], dataset))
+
+    def model_variants(self, model: str, dataset: str, measure: str) -> list[str]:
+        """The variants `model` answers on one of its measures: `variants`, the dataset's
+        `extra_variants`, its paper runs' others (`experiments: paper`)."""
+        return self._once(("variants", model, dataset, measure),
+                          lambda: experiments.model_variants(self.config, self.models[model], dataset, measure))
 
     def measure_variants(self, dataset: str, measure: str) -> list[str]:
-        """The variants a measure of a dataset is asked in: `variants`, then its `extra_variants`."""
-        return measure_variants(self.variants, self.datasets[dataset], measure)
+        """The variants a measure of a dataset is built in: `variants`, its `extra_variants`, then
+        any other an enabled model answers there."""
+        return self._once(("built", None, dataset, measure),
+                          lambda: experiments.dataset_variants(self.config, self.models, dataset, measure))
 
-    def _cells(self, dataset: str, measures, variants=None) -> list[tuple[str, str]]:
-        """(measure, variant) of these measures: each measure's own variants, or `variants` for all."""
-        return [(m, v) for m in measures for v in (self.measure_variants(dataset, m) if variants is None else variants)]
+    def _once(self, key: tuple, make) -> list[str]:
+        if key not in self._asked:
+            self._asked[key] = make()
+        return list(self._asked[key])
+
+    def _cells(self, dataset: str, model: str | None = None, variants=None) -> list[tuple[str, str]]:
+        """(measure, variant) of a dataset's prompt files, or of the cells `model` answers; `variants`
+        instead of each measure's own."""
+        if model is None:
+            return [(m, v) for m in self.datasets[dataset]["measures"]
+                    for v in (self.measure_variants(dataset, m) if variants is None else variants)]
+        return [(m, v) for m in self.model_measures(model, dataset)
+                for v in (self.model_variants(model, dataset, m) if variants is None else variants)]
+
+    def model_cells(self, model: str, dataset: str) -> list[tuple[str, str]]:
+        """(measure, variant) of every cell `model` answers on `dataset`."""
+        return self._cells(dataset, model)
 
     def prompt_files(self, dataset: str, variants=None, model: str | None = None) -> list[str]:
-        """A dataset's prompt files (those of the measures `model` answers, if given): each measure's
+        """A dataset's prompt files (those of the cells `model` answers, if given): each measure's
         variants, or `variants` on every measure."""
-        measures = self.datasets[dataset]["measures"] if model is None else self.model_measures(model, dataset)
         return self._listed(("prompts", dataset, model, None if variants is None else tuple(variants)), lambda: [
-            f"results/prompts/{dataset}/{m}/{v}.jsonl" for m, v in self._cells(dataset, measures, variants)])
+            f"results/prompts/{dataset}/{m}/{v}.jsonl" for m, v in self._cells(dataset, model, variants)])
+
+    def prompt_images(self, dataset: str, variant: str) -> list[str]:
+        """What a variant that sends an image (`visual`) renders from besides the questions: the
+        captions requests (each captioned item's image and its sha256)."""
+        return [f"results/captions/{dataset}/requests.jsonl"] if needs_images(variant) else []
 
     # -- answers -----------------------------------------------------------------------------------
     def scopes(self) -> list[str]:
@@ -445,7 +480,7 @@ class Plan:
     def responses_files(self, dataset: str, variants=None) -> list[str]:
         return self._listed(("responses", dataset, None if variants is None else tuple(variants)), lambda: [
             f"results/responses/{dataset}/{model}/{m}/{v}.jsonl" for model in self.models
-            for m, v in self._cells(dataset, self.model_measures(model, dataset), variants)])
+            for m, v in self._cells(dataset, model, variants)])
 
     # -- scores and tables -------------------------------------------------------------------------
     # One score job per (dataset, model, measure) over its variants: a quarter of the
@@ -511,7 +546,7 @@ class Plan:
     def score_files(self, dataset: str) -> list[str]:
         return self._listed(("scores", dataset), lambda: [
             f"results/scores/{dataset}/{model}/{m}/{v}.json" for model in self.models
-            for m, v in self._cells(dataset, self.model_measures(model, dataset))])
+            for m, v in self._cells(dataset, model)])
 
     def table_records(self, dataset: str) -> list[str]:
         """The provenance record of every score of a dataset (what its table's record cites)."""
@@ -580,14 +615,34 @@ class Plan:
                     "model": {model: self.model_params(model)}} for v in (self.variants if variants is None else variants)}
 
     def provenance_table_config(self, dataset: str) -> dict:
+        """The table record's config subset; the dataset's `extra_variants` as built, those its models'
+        `experiments` add included (what `lrworld pack` releases)."""
+        entry = dict(self.datasets[dataset])
+        built = {m: [v for v in self.measure_variants(dataset, m) if v not in self.variants] for m in entry["measures"]}
+        if any(built.values()):
+            entry["extra_variants"] = {m: vs for m, vs in built.items() if vs}
         return {"seed": self.config["seed"], "questions": self.config["questions"], "variants": self.variants,
-                "dataset": {dataset: self.datasets[dataset]}, "models": {m: self.model_params(m) for m in self.models}}
+                "dataset": {dataset: entry}, "models": {m: self.model_params(m) for m in self.models}}
 
     def all_targets(self) -> list[str]:
-        """What `rule all` builds: every track the config has a section for."""
+        """What `rule all` builds: every track the config has a section for, and every answer
+        summary: its readers take it as ancient, so Snakemake would not rebuild a deleted one."""
         lrworld = expand("results/tables/{dataset}.{ext}", dataset=self.datasets, ext=["csv", "md"]) + expand(
             "results/provenance/{dataset}/table.json", dataset=self.datasets)
         audit = expand("results/audit/{dataset}.{ext}", dataset=self.datasets, ext=["json", "md"]) + [
             "results/audit/_all.json"]
         tracks = self.srbench.targets() + self.llara.targets()
-        return lrworld + audit + self.analysis.targets() + tracks + self.docs.targets()
+        answers = [f"results/answers/{t}/{s}/{m}.json" for t, s, m in self.answer_jobs()]
+        return lrworld + audit + self.analysis.targets() + tracks + self.docs.targets() + answers
+
+    def answer_jobs(self) -> list[tuple[str, str, str]]:
+        """(track, scope, model) of every answer job the plan has: a model on each dataset it
+        answers a measure of, the captioner where a measure shows captions (not on a release's
+        dataset: its prompts come built), and the tracks' models."""
+        jobs = []
+        for ds, spec in self.datasets.items():
+            jobs += [("lrworld", ds, m) for m in self.models if self.model_measures(m, ds)]
+            if ds not in self.benchmarks and any(self.caption_inputs(ds, m) for m in spec["measures"]):
+                jobs.append(("captions", ds, CAPTIONER))
+        jobs += [("llara", ds, m) for ds, m in self.llara.answer_jobs()]
+        return jobs + [("srbench", ds, m) for ds in self.srbench.datasets for m in self.srbench.models]

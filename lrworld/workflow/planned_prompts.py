@@ -1,174 +1,120 @@
-"""What a prompt file will hold when the run being planned reaches it, for `lrworld plan`.
+"""What a request file will hold when the run being planned reaches it, for `lrworld plan`.
 
-A prompt file on disk is what the last run built; the config being planned may ask for another
-question count or seed. A file counts as it is only when its questions were built with the count,
-seed and history length the plan asks (the questions report records them) and it is not older
-than its questions. Otherwise it is out of date, as is a file not yet built, and it counts as what
-the run will make of it: where the run's inputs are already there (the aligned data, and for a
-ground-truth measure its artifact), its questions and prompts are built in memory by the
-functions the `questions`/`gt_questions` and `prompts` rules call, so the plan sees the exact
-prompts the answer job will ask (and which of them the response cache already answers); else
-(`None`) the caller estimates the file from its template and the plan's count.
+A file on disk is what the last run built; the config being planned may ask for another question
+count, seed, template or ground-truth setting, and the code may have changed. Whether the run
+rebuilds a file is Snakemake's call: a dry run of the graph (lrworld/workflow/dryrun.py) lists
+every job the run would run. A file no such job writes counts as it is. A prompt file the run
+rebuilds counts as what the run will make of it: where every job on its way that the run reruns
+is one that builds questions, prompts or a ground-truth artifact drawn from the data, those jobs
+are replayed in a scratch folder by the functions the rules' scripts call, with the dry run's own
+params and inputs (lrworld/questions/jobs/, lrworld/groundtruth/jobs/), so the plan sees the exact
+prompts the answer job will ask (and which of them the response cache already answers). Else (a
+rerun the plan cannot replay: ingest, NeuMF training, captions; a file not yet built; or no dry
+run), `records` is None: the prompts are not yet known, and the caller estimates them from the
+template and the plan's count.
 """
 
 from __future__ import annotations
 
+import logging
 import re
+import tempfile
 from pathlib import Path
+from types import SimpleNamespace
 
 from lrworld.core import io
-from lrworld.core.package_files import packaged
+from lrworld.core.registry import resolve
+from lrworld.workflow import dryrun, status
 from lrworld.workflow.plan import Plan
 
 PROMPT_FILE = re.compile(r"results/prompts/(?P<ds>[^/]+)/(?P<measure>[^/]+)/(?P<variant>[^/]+)\.jsonl$")
 
+# The rules the plan replays, each by the function its script calls.
+REPLAYED = {
+    "questions": "lrworld.questions.jobs.questions:run",
+    "gt_questions": "lrworld.questions.jobs.gt_questions:run",
+    "prompts": "lrworld.questions.jobs.prompts:run",
+    "assoc_rules": "lrworld.groundtruth.jobs.assoc_rules:run",
+    "similar_pairs": "lrworld.groundtruth.jobs.similar_pairs:run",
+    "prototypes": "lrworld.groundtruth.jobs.prototypes:run",
+    "gt_artifact": "lrworld.groundtruth.jobs.gt_artifact:run",
+}
+
+_QUIET = logging.getLogger("lrworld.plan.replay")  # a replayed job's log lines are the run's, not the plan's
+_QUIET.addHandler(logging.NullHandler())
+_QUIET.propagate = False
+
 
 class PlannedPrompts:
-    """`records(path)`: the prompt records the run's file at `path` will hold, or None when they
-    cannot be known before its inputs are built. `state[path]`: current, rebuilt or estimated."""
+    """`records(path)`: the request records the run's file at `path` will hold, or None where they
+    cannot be known before the run. `state[path]`: current, rebuilt or estimated. `warnings`: why
+    a dry run or a replayed job failed (its files then count as not yet known)."""
 
     def __init__(self, plan: Plan, directory: str | Path):
         self.plan, self.dir = plan, Path(directory)
-        self._questions: dict[tuple[str, str], list[dict] | None] = {}
-        self._tables: dict[str, tuple] = {}
         self.state: dict[str, str] = {}
-
-    def planned_count(self, ds: str, measure: str) -> int | None:
-        p = self.plan
-        return p.gt_n_questions(ds, measure) if measure in p.gt_artifacts else p.n_questions(ds, measure)
-
-    def _asked(self, ds: str, measure: str) -> dict:
-        """What the questions report must record for the file to be the plan's."""
-        p = self.plan
-        if measure in p.gt_artifacts:
-            return {"requested": p.gt_n_questions(ds, measure), "seed": p.gt["seed"]}
-        return {"requested": p.n_questions(ds, measure), "seed": p.config["seed"],
-                "history_length": p.config["questions"]["history_length"]}
-
-    def current(self, path: str) -> bool:
-        m = PROMPT_FILE.search(path)
-        prompts = self.dir / path
-        if not m or not prompts.exists():
-            return False
-        if m["ds"] in self.plan.benchmarks:  # a release's prompts are its files, whatever the count
-            return True
-        qfile = self.dir / f"results/questions/{m['ds']}/{m['measure']}.jsonl"
-        report = self.dir / f"results/questions/{m['ds']}/{m['measure']}.report.json"
-        if not qfile.exists() or not report.exists() or prompts.stat().st_mtime < qfile.stat().st_mtime:
-            return False
-        built = io.read_json(report)
-        return all(built.get(k) == v for k, v in self._asked(m["ds"], m["measure"]).items())
+        self.warnings: list[str] = []
+        self._rerun: dict[str, SimpleNamespace] | None = None
+        self._dry_run_done = False
+        self._replayed: dict[str, bool] = {}
+        self._scratch: tempfile.TemporaryDirectory | None = None
 
     def records(self, path: str) -> list[dict] | None:
-        if self.current(path):
+        rerun = self._dry_run()
+        if rerun is not None and path not in rerun and (self.dir / path).exists():
             self.state[path] = "current"
             return list(io.read_jsonl(self.dir / path))
-        m = PROMPT_FILE.search(path)
-        questions = self._build_questions(m["ds"], m["measure"]) if m else None
-        if questions is None:
+        if rerun is None or path not in rerun or not PROMPT_FILE.search(path) or not self._replay(rerun[path]):
             self.state[path] = "estimated"
             return None
-        from lrworld.prompts.variants import render_variant_all
-
-        cfg = self.plan.config
-        _, items = self._table(m["ds"])
         self.state[path] = "rebuilt"
-        return render_variant_all(questions, packaged(self.plan.template(m["ds"], m["measure"], m["variant"])),
-                                  items, m["variant"], seed=int(cfg["seed"]),
-                                  kshot_default=int(cfg["analysis"]["kshot"]["k"]),
-                                  exclude_values=dict(cfg["questions"]["exclude_values"]),
-                                  user_items=int(self.plan.datasets[m["ds"]]["user_items_shown"]))
+        return list(io.read_jsonl(Path(self._scratch.name) / path))
 
-    def _table(self, ds: str):
-        if ds not in self._tables:
-            import pandas as pd
+    def _dry_run(self) -> dict[str, SimpleNamespace] | None:
+        """{output: job} of what the run would run to make every answer job's request files; None
+        where nothing is built yet (nothing to count as it is, no data to replay from) or the dry
+        run failed."""
+        if self._dry_run_done or not (self.dir / "results").is_dir():
+            return self._rerun
+        self._dry_run_done = True
+        targets = sorted({f for job in self.plan.answer_jobs() for f in self.plan.requests(*job)
+                          if f.endswith(".jsonl")})
+        files, overrides = self.plan.sources
+        try:
+            self._rerun = dryrun.needrun(self.plan.root, self.dir, files, overrides, targets)
+        except Exception as exc:  # noqa: BLE001  Snakemake's own error, said in one line
+            why = " ".join(str(exc).split())[:600] or type(exc).__name__
+            self.warnings.append(f"snakemake -n could not plan the run ({why}): built request files are "
+                                 f"counted as not yet known")
+        return self._rerun
 
-            data = self.dir / f"results/data/{ds}"
-            self._tables[ds] = (pd.read_parquet(data / "interactions.parquet"), pd.read_parquet(data / "items.parquet"))
-        return self._tables[ds]
+    def _replay(self, job: SimpleNamespace) -> bool:
+        """Run `job` in the scratch folder after every rerun job it reads from; False where one of
+        them is not a rule the plan replays, or fails."""
+        key = job.output[0]
+        if key not in self._replayed:
+            self._replayed[key] = False
+            upstream = [self._rerun[f] for f in job.input if f in self._rerun]
+            if job.rule in REPLAYED and all(self._replay(j) for j in upstream):
+                self._replayed[key] = self._run(job)
+        return self._replayed[key]
 
-    def _inputs(self, ds: str, measure: str) -> list[Path] | None:
-        p = self.plan
-        if ds in p.benchmarks:
-            return None
-        files = [f"results/data/{ds}/interactions.parquet", f"results/data/{ds}/items.parquet"]
-        files += p.gt_artifact(ds, measure) if measure in p.gt_artifacts else list(p.caption_inputs(ds, measure).values())
-        paths = [self.dir / f for f in files]
-        # what a recomputed artifact is read from (the embeddings under prototypes) must be there too
-        needed = paths + [self.dir / f for f in p.gt_chain(ds, measure)]
-        return paths if all(f.exists() for f in needed) else None
+    def _run(self, job: SimpleNamespace) -> bool:
+        from snakemake.iocontainers import Namedlist
 
-    def _build_questions(self, ds: str, measure: str) -> list[dict] | None:
-        key = (ds, measure)
-        if key not in self._questions:
-            self._questions[key] = None
-            if (inputs := self._inputs(ds, measure)) is not None:
-                self._questions[key] = self._build(ds, measure, inputs[2:])
-        return self._questions[key]
-
-    def _build(self, ds: str, measure: str, extra: list[Path]) -> list[dict]:
-        import pandas as pd
-
-        p, cfg = self.plan, self.plan.config
-        inter, items = self._table(ds)
-        if measure in p.gt_artifacts:
-            from lrworld.prompts.render import item_keys
-            from lrworld.questions import measures
-            from lrworld.questions.builders import build_from_artifact
-            from lrworld.questions.distractors import Debias
-
-            artifact = pd.concat([self._artifact(ds, f) for f in extra], ignore_index=True)
-            qs, _ = build_from_artifact(measures.by_id(measure), inter, artifact, int(p.gt_n_questions(ds, measure)),
-                                        int(p.gt["seed"]), ds, display=item_keys(items[["item_id", "title", "year"]]),
-                                        debias=Debias(cfg["questions"]["distractors"], cfg["questions"]["max_gold_share"]),
-                                        items=items, exclude_values=dict(cfg["questions"]["exclude_values"]))
-            return qs
-        from lrworld.questions.build import build_questions
-
-        texts = None
-        if extra:  # the multimodal measure's captions
-            cap = pd.read_parquet(extra[0])
-            texts = dict(zip(cap["item_id"].astype(str), cap["caption"]))
-        q = cfg["questions"]
-        from lrworld.questions.distractors import Debias
-
-        qs, _ = build_questions(ds, p.datasets[ds]["domain"], measure, inter, items, int(q["history_length"]),
-                                p.n_questions(ds, measure), int(cfg["seed"]), item_texts=texts, ties=q["ties"],
-                                exclude_values=dict(q["exclude_values"]),
-                                debias=Debias(q["distractors"], q["max_gold_share"]))
-        return qs
-
-    def _artifact(self, ds: str, path: Path):
-        """A ground-truth artifact as the run will have it: the ones drawn for a question count
-        (similar pairs, prototypes, made artifacts) recomputed in memory by the functions their
-        rules call, with the plan's count; the others (rules, embeddings) read as built."""
-        import pandas as pd
-
-        from lrworld.groundtruth import artifacts
-        from lrworld.prompts.render import item_keys
-
-        p, gt = self.plan, self.plan.gt
-        name = artifacts.name_of(str(path))
-        inter, items = self._table(ds)
-        if name.endswith("_similar_pairs"):
-            from lrworld.groundtruth.similarity import similar_pairs
-
-            kind, s = name.split("_")[0], gt["similarity"]
-            return similar_pairs(inter, kind, int(p.gt_n_questions(ds, f"mem_{kind}_{kind}")), threshold=s["threshold"],
-                                 seed=int(gt["seed"]), min_degree=s["min_degree"],
-                                 fallback_quantile=s["fallback_quantile"], dataset=ds,
-                                 display=item_keys(items) if kind == "item" else None,
-                                 margin=float(gt["margin"]["memory"]))[0]
-        if name == "prototypes":
-            from lrworld.groundtruth.prototypes import all_prototypes
-
-            emb = pd.read_parquet(self.dir / artifacts.paths(["embeddings"], ds)[0])
-            km = gt["kmeans"]
-            return all_prototypes(emb, inter, int(p.gt_n_questions(ds, "neu_item2users", "neu_user2items")),
-                                  k=km["k"], seed=int(gt["seed"]), n_positives=km["n_positives"], dataset=ds,
-                                  display=item_keys(items), margin=float(gt["margin"]["neural"]))[0]
-        if (make := artifacts.made().get(name)) is not None:
-            from lrworld.core.registry import resolve
-
-            return resolve(make)(inter, int(gt["n_questions"]), int(gt["seed"]), ds)
-        return pd.read_parquet(path)
+        if self._scratch is None:
+            self._scratch = tempfile.TemporaryDirectory(prefix="lrworld-plan-")
+        scratch = Path(self._scratch.name)
+        for f in job.output:
+            (scratch / f).parent.mkdir(parents=True, exist_ok=True)
+        # what a rerun job writes is read from the scratch folder, the rest as built
+        here = SimpleNamespace(**{**vars(job), "threads": 1, "input": Namedlist(
+            job.input, custom_map=lambda f: str((scratch if f in self._rerun else self.dir) / f)),
+            "output": Namedlist(job.output, custom_map=lambda f: str(scratch / f))})
+        try:
+            resolve(REPLAYED[job.rule])(here, _QUIET)
+        except Exception as exc:  # noqa: BLE001  the run's job fails the same way; the plan says so
+            self.warnings.append(f"{job.output[0]}: the {job.rule} job the run reruns fails here ({exc}): "
+                                 f"the prompts built from it are counted as not yet known")
+            return False
+        return True

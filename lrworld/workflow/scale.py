@@ -9,9 +9,12 @@ questions report says how many). `paper_models`: count every model entry with a 
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
-from lrworld.config.assembly import fill_defaults, validate
+from lrworld.config.assembly import enabled_models, fill_defaults, validate
+from lrworld.config.checks import CheckError, check_cells
+from lrworld.core.schema import fail
 from lrworld.config.files import load
 from lrworld.core.markdown import pipe_table
 from lrworld.data.paper_dataset import paper_dataset
@@ -28,11 +31,19 @@ def load_plan(directory: str | Path = ".", cli_files=(), paper_models: bool = Fa
     config = load(directory, cli_files, overrides)
     validate(config)
     config = fill_defaults(config)
+    overrides = copy.deepcopy(overrides or {})
     if paper_models:
-        for cfg in config["models"].values():
+        for name, cfg in config["models"].items():
             if paper.paper_name(cfg):
                 cfg["enabled"] = True
-    return Plan(config, ROOT)
+                overrides.setdefault("models", {}).setdefault(name, {})["enabled"] = True
+        try:  # the models now enabled can answer what they are asked
+            check_cells(config, enabled_models(config))
+        except CheckError as exc:
+            fail(str(exc))
+    plan = Plan(config, ROOT)
+    plan.sources = ([str(f) for f in cli_files], overrides)
+    return plan
 
 
 def scale(directory: str | Path = ".", cli_files=(), paper_models: bool = False, plan: Plan | None = None) -> dict:
@@ -49,11 +60,11 @@ def scale(directory: str | Path = ".", cli_files=(), paper_models: bool = False,
             "extra_variants": {m: vs[len(variants):] for m, vs in asked.items() if len(vs) > len(variants)},
             "prompts": None if questions is None else sum(per[m] * len(asked[m]) for m in per),
             "answers": None if questions is None else sum(
-                per[m] * len(asked[m]) for model in models for m in plan.model_measures(model, ds)),
+                per[m] for model in models for m, _ in plan.model_cells(model, ds)),
             # one score job per (model, measure) over `variants`, one per cell of an extra variant
             "jobs": {"questions": len(per), "prompts": sum(len(vs) for vs in asked.values()),
                      "answer": sum(1 for model in models if plan.model_measures(model, ds)),
-                     "score": sum(1 + len(asked[m]) - len(variants) for model in models
+                     "score": sum(1 + len(plan.model_variants(model, ds, m)) - len(variants) for model in models
                                   for m in plan.model_measures(model, ds))}}
     known = [d for d in out["datasets"].values() if d["questions"] is not None]
     out["total"] = {k: sum(d[k] for d in known) for k in ("questions", "prompts", "answers")}
@@ -72,7 +83,7 @@ def format_scale(res: dict) -> str:
     t = res["total"]
     extra = any(d["extra_variants"] for d in res["datasets"].values())
     lines = [f"{len(res['models'])} models ({', '.join(res['models'])}) x {len(res['variants'])} variants "
-             f"({', '.join(res['variants'])})" + (" on every measure, with the extra_variants below" if extra else ""), ""]
+             f"({', '.join(res['variants'])})" + (" on every measure, and other variants below" if extra else ""), ""]
     lines += pipe_table(head, rows, right=[False, False] + [True] * 5)
     lines += ["", f"total: {t['questions']:,} questions, {t['prompts']:,} prompts, {t['answers']:,} answers, "
                   f"{t['jobs']:,} question, prompt, answer and score jobs"]
@@ -80,5 +91,6 @@ def format_scale(res: dict) -> str:
         lines.append(f"{ds}: " + ", ".join(f"{m} {n(c)}" for m, c in d["questions_per_measure"].items()))
     for ds, d in res["datasets"].items():
         if d["extra_variants"]:
-            lines.append(f"{ds} extra_variants: " + "; ".join(f"{m} +{', '.join(vs)}" for m, vs in d["extra_variants"].items()))
+            # a dataset's extra_variants and those a model asks there (experiments: paper)
+            lines.append(f"{ds} other variants: " + "; ".join(f"{m} +{', '.join(vs)}" for m, vs in d["extra_variants"].items()))
     return "\n".join(lines)

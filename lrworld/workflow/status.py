@@ -20,24 +20,9 @@ from lrworld.config.assembly import fill_defaults, validate
 from lrworld.config.files import load
 from lrworld.inference import shards
 from lrworld.inference.cache import identity_key, request_key
-from lrworld.workflow.plan import CAPTIONER, Plan
+from lrworld.workflow.plan import Plan
 
 ROOT = Path(__file__).resolve().parents[2]  # the checkout: the plan's templates and code
-
-
-def _jobs(plan: Plan):
-    """(track, scope, model) of every answer job the plan has."""
-    for ds, spec in plan.datasets.items():
-        for model in plan.models:
-            yield "lrworld", ds, model
-        if any(plan.caption_inputs(ds, m) for m in spec["measures"]):  # a measure that needs the captions
-            yield "captions", ds, CAPTIONER
-    for ds in plan.llara.datasets:
-        for model in plan.llara.answered:  # LLM rows and LLaRA-trained rows
-            yield "llara", ds, model
-    for ds in plan.srbench.datasets:
-        for model in plan.srbench.models:
-            yield "srbench", ds, model
 
 
 def _answered(cache_dir: Path, model: str, requests: list[dict], known: list[dict]) -> tuple[int, str | None]:
@@ -93,7 +78,7 @@ def status(directory: str | Path = ".", configfiles=(), overrides: dict | None =
     cache_dir = Path(config["cache_dir"])
     cache_dir = cache_dir if cache_dir.is_absolute() else directory / cache_dir
     jobs, read = [], {}
-    for track, scope, model in _jobs(plan):
+    for track, scope, model in plan.answer_jobs():
         files = plan.requests(track, scope, model)
         prompt_files = [f for f in files if f.endswith(".jsonl")]
         built = [f for f in prompt_files if (directory / f).exists()]

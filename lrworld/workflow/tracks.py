@@ -169,10 +169,16 @@ class LlaraPlan:
         """Our dataset name -> the paper's dataset (LLaRA's released sets), for the paper's columns."""
         return {d: p for d, c in self.datasets.items() if (p := paper_dataset(d, c))}
 
-    def score_files(self) -> list[str]:
+    def _on(self, row: str, dataset: str) -> bool:
         # a released row has a cell only on the datasets its checkpoint names
-        return [f"results/llara/{d}/scores/{r}.json" for d in self.datasets for r in self.rows
-                if r not in self.released or d in self.released[r]["datasets"]]
+        return row not in self.released or dataset in self.released[row]["datasets"]
+
+    def score_files(self) -> list[str]:
+        return [f"results/llara/{d}/scores/{r}.json" for d in self.datasets for r in self.rows if self._on(r, d)]
+
+    def answer_jobs(self) -> list[tuple[str, str]]:
+        """(dataset, model) of the track's answer jobs."""
+        return [(d, m) for d in self.datasets for m in self.answered if self._on(m, d)]
 
 
 class SrbenchPlan:

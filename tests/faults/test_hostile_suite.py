@@ -23,18 +23,28 @@ SUITE = {
         "tests/faults/test_model_identity.py::test_swapping_local_weights_in_place_asks_again",
         "tests/release/test_release_pin.py::test_an_edited_file_with_a_rewritten_manifest_is_refused_naming_release_json",
         "tests/release/test_release_pin.py::test_a_fetched_release_swapped_after_its_fetch_is_refused_at_start",
+        "tests/faults/test_missing_outputs_graph.py::test_a_deleted_answer_summary_is_rebuilt_by_the_next_plain_run",
     ],
     "stuck / unbounded": [
         "tests/faults/test_release_manifest.py::test_a_manifest_entry_outside_the_release_stops_verify_in_one_line",
         "tests/faults/test_release_manifest.py::test_a_link_to_a_device_or_out_of_the_release_is_not_read",
         "tests/faults/test_release_manifest.py::test_an_archive_past_the_cap_stops_at_the_cap_in_one_line",
         "tests/faults/test_release_manifest.py::test_the_cap_counts_every_member_together_and_a_genuine_archive_passes",
+        "tests/faults/test_release_manifest.py::test_the_default_cap_is_in_proportion_to_the_archive",
+        "tests/faults/test_not_a_file_graph.py::test_a_path_source_file_that_is_not_a_regular_file_stops_the_plan_in_one_line",
+        "tests/faults/test_not_a_file_graph.py::test_a_release_member_that_is_not_a_regular_file_stops_the_plan_in_one_line",
+        "tests/core/test_io.py::test_hashing_or_reading_refuses_what_is_not_a_regular_file_at_once",
     ],
     "data loss": [
         "tests/faults/test_content_digests_graph.py::test_pack_deletes_nothing_it_did_not_write",
         "tests/inference/test_shards.py::test_no_two_answer_jobs_of_the_paper_plan_write_one_file",
         "tests/inference/test_shards.py::test_two_answer_jobs_of_one_model_at_once",
+        "tests/inference/test_shards_graph.py::test_two_invocations_on_one_cache_dir_at_once",
         "tests/faults/test_full_disk_graph.py::test_full_disk_in_ingest_and_answer_then_resume",
+        "tests/faults/test_missing_outputs_graph.py::test_a_release_file_edited_after_its_copy_stops_the_run_and_keeps_the_copy",
+    ],
+    "billed twice": [
+        "tests/models/test_batch_api.py::test_a_tampered_store_is_reconciled_with_the_provider_and_bills_nothing_again",
     ],
     "exposure": [
         "tests/faults/test_secrets_in_logs.py::test_a_key_on_a_managed_server_command_and_in_the_environment_is_nowhere",
@@ -44,6 +54,7 @@ SUITE = {
         "tests/inference/test_servers.py::test_sigkill_of_the_job_stops_its_server_within_seconds",
         "tests/inference/test_servers.py::test_sigkill_of_the_run_that_holds_the_job_stops_the_job_and_its_server",
         "tests/inference/test_managed_server_graph.py::test_sigkill_of_snakemake_leaves_no_server_within_seconds",
+        "tests/core/test_io.py::test_a_resumed_job_removes_what_a_killed_write_left_and_keeps_a_live_writers",
     ],
     "unclear error": [
         "tests/faults/test_refusal_messages.py::test_labels_with_inline_candidates_is_refused_at_start_naming_the_line",
@@ -51,6 +62,8 @@ SUITE = {
         "tests/faults/test_refusal_messages.py::test_a_checkpoint_that_is_not_tensors_only_is_refused_naming_the_file",
         "tests/faults/test_missing_logprobs.py::test_no_answer_with_logprobs_fails_the_job_in_one_line",
         "tests/faults/test_full_disk_graph.py::test_a_read_only_results_folder_is_refused_at_start",
+        "tests/groundtruth/test_workflow.py::test_a_dataset_too_small_for_its_measure_stops_in_one_line_without_a_traceback",
+        "tests/models/test_openai_backend.py::test_a_timeout_that_fails_every_request_is_refused_at_start_naming_the_key",
     ],
 }
 

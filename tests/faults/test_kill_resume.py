@@ -45,14 +45,14 @@ def snakemake(workdir, *extra, **kw):
 
 
 def cached(workdir) -> int:
-    db = workdir / "cache/responses/api/lrworld/ml.sqlite"  # the answer job's shard
-    if not db.exists():
-        return 0
-    try:
-        with sqlite3.connect(db, timeout=1) as con:
-            return con.execute("SELECT COUNT(*) FROM responses").fetchone()[0]
-    except sqlite3.OperationalError:
-        return 0
+    n = 0
+    for db in (workdir / "cache/responses/api/lrworld").glob("ml.*.sqlite"):  # the answer jobs' shards
+        try:
+            with sqlite3.connect(db, timeout=1) as con:
+                n += con.execute("SELECT COUNT(*) FROM responses").fetchone()[0]
+        except sqlite3.OperationalError:
+            pass
+    return n
 
 
 def responses(workdir):

@@ -164,13 +164,11 @@ def test_weights_swapped_in_place_re_ask_and_re_score_through_the_graph(tmp_path
     assert planned2["files_sha256"]["model.safetensors"] != planned["files_sha256"]["model.safetensors"]
     rec = json.loads((work / "results/provenance/ml/tiny/attr_genre/zero_shot.json").read_text())
     assert rec["model_identity"]["identity"]["weights_sha256"] == planned2["weights_sha256"]
-    cache = ResponseCache(work / "cache/responses/tiny/lrworld/ml.sqlite")  # the answer job's shard
     keys = {r["cache_key"] for r in map(json.loads, (work / "results/responses/ml/tiny/attr_genre/zero_shot.jsonl")
                                        .read_text().splitlines())}
     from lrworld.inference.cache import request_key  # the responses are the new identity's answers
     prompts_ = [json.loads(line) for line in (work / "results/prompts/ml/attr_genre/zero_shot.jsonl").read_text().splitlines()]
     assert keys == {request_key(again["identity"], p) for p in prompts_}
-    cache.close()
     assert cli.main(["verify", "-d", str(work)]) == 0
     dry = subprocess.run(smk_cmd(work, *targets, "-n"), capture_output=True, text=True)
     assert "Nothing to be done" in dry.stdout + dry.stderr

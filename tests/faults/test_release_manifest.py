@@ -6,6 +6,7 @@ import hashlib
 import io
 import json
 import os
+import random
 import time
 import zipfile
 from pathlib import Path
@@ -88,4 +89,32 @@ def test_the_cap_counts_every_member_together_and_a_genuine_archive_passes(tmp_p
     ok = archives.Wanted([], ["*"], max_bytes=12 << 20)
     archives.extract(archive, ok, "", tmp_path / "b")
     assert ok.written == 12 << 20 and len(list((tmp_path / "b").iterdir())) == 4
-    assert archives.Wanted([], []).max_bytes == 20_000_000_000  # the schema's default
+
+
+def test_the_default_cap_is_in_proportion_to_the_archive(tmp_path, shared_data):
+    archive = tmp_path / "bomb.zip"  # 2 MiB that do not compress, and 200 MiB of zeros
+    with zipfile.ZipFile(archive, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("noise.bin", random.Random(0).randbytes(2 << 20))
+        with zf.open("u.data", "w") as fh:
+            for _ in range(200):
+                fh.write(b"\0" * (1 << 20))
+    size = archive.stat().st_size
+    assert 2.1e6 < size < 2.4e6
+    wanted = archives.Wanted([], ["*"])  # config's max_extract_bytes: null
+    assert wanted.max_bytes == 100_000_000  # the floor, before any archive
+    t0 = time.monotonic()
+    with pytest.raises(DataError) as info:
+        archives.extract(archive, wanted, "", tmp_path / "out")
+    assert time.monotonic() - t0 < 10
+    assert str(info.value) == (f"{archive}: unpacks to more than {50 * size:,} bytes (at member 'u.data'); refused as "
+                               f"a decompression bomb (the default cap: 50 times the archive's {size:,} bytes, at least "
+                               "100,000,000; config key max_extract_bytes sets another)")
+    assert wanted.written <= 50 * size + (1 << 20)  # about 110 MB written, not the 212 MB inside
+    # a genuine archive: ML-100K's files, 3.3 times their deflated size, unpack under the default cap
+    real = tmp_path / "ml-100k.zip"
+    with zipfile.ZipFile(real, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        for f in sorted((shared_data / "movielens-100k/raw").iterdir()):
+            zf.write(f, f"ml-100k/{f.name}")
+    ok = archives.Wanted(["u.data", "u.item"], [])
+    archives.extract(real, ok, "ml-100k", tmp_path / "ml")
+    assert ok.missing() == [] and (tmp_path / "ml/u.data").read_bytes() == (shared_data / "movielens-100k/raw/u.data").read_bytes()

@@ -66,14 +66,14 @@ def test_managed_server_gives_the_in_process_choices(tmp_path, shared_data, in_p
 
 
 def cached(workdir: Path, model: str) -> int:
-    path = workdir / f"cache/responses/{model}/lrworld/ml.sqlite"  # the answer job's shard
-    if not path.exists():
-        return 0
-    with sqlite3.connect(path, timeout=30) as db:
-        try:
-            return db.execute("SELECT COUNT(*) FROM responses").fetchone()[0]
-        except sqlite3.OperationalError:
-            return 0
+    n = 0
+    for path in (workdir / f"cache/responses/{model}/lrworld").glob("ml.*.sqlite"):  # the answer jobs' shards
+        with sqlite3.connect(path, timeout=30) as db:
+            try:
+                n += db.execute("SELECT COUNT(*) FROM responses").fetchone()[0]
+            except sqlite3.OperationalError:
+                pass
+    return n
 
 
 def server_with_answers(smk, workdir, n=2):

@@ -165,23 +165,29 @@ def test_a_truncated_output_line_caches_the_good_lines_and_fails_in_one_line(tmp
     assert sorted(fake.submitted.values()) == [1] * 5 + [2]  # only the cut one is asked again
 
 
-def test_lost_local_batch_state_re_attaches_by_metadata_instead_of_submitting_again(tmp_path, caplog, monkeypatch):
-    """A lost store must not re-submit every request (billed twice, one INFO line)."""
-    class Killed(Exception):
-        pass
+class Killed(Exception):
+    pass
 
+
+def killed_at_first_poll(srv: BatchServer, store: Path, monkeypatch) -> None:
+    """A job that submits its batch and dies at its first poll wait; later polls do not wait."""
     def killed(_s):
         raise Killed
 
+    monkeypatch.setattr(batch_api, "_sleep", killed)
+    with pytest.raises(Killed):
+        make_backend("m", cfg(srv, store)).answer(items())
+    monkeypatch.setattr(batch_api, "_sleep", lambda s: None)
+
+
+def test_lost_local_batch_state_re_attaches_by_metadata_instead_of_submitting_again(tmp_path, caplog, monkeypatch):
+    """A lost store must not re-submit every request (billed twice, one INFO line)."""
     store = tmp_path / "m.sqlite"
     with BatchServer(hold=True) as srv:
-        monkeypatch.setattr(batch_api, "_sleep", killed)  # the job dies at its first poll wait
-        with pytest.raises(Killed):
-            make_backend("m", cfg(srv, store)).answer(items())
+        killed_at_first_poll(srv, store, monkeypatch)
         assert srv.batches_created == 1
         for f in tmp_path.glob("m.sqlite*"):  # the local state is lost
             f.unlink()
-        monkeypatch.setattr(batch_api, "_sleep", lambda s: None)
         srv.release()
         caplog.set_level("WARNING")
         other = make_backend("other", cfg(srv, tmp_path / "o.sqlite")).answer(items()[:1])  # another model's batch
@@ -191,3 +197,38 @@ def test_lost_local_batch_state_re_attaches_by_metadata_instead_of_submitting_ag
     assert [LABELS[r.choice_index] for r in out] == [expected_label(p["prompt"]) for p in PROMPTS]
     assert all(r.extra["batch_id"] == "batch_1" for r in out) and sum(srv.chat_requests.values()) == 0
     assert "batch batch_1 at the provider holds 6 of these requests but was not in the local store" in caplog.text
+
+
+def _tamper_unknown_id(db) -> None:
+    for table in ("batches", "batch_requests"):
+        db.execute(f"UPDATE {table} SET batch_id = 'batch_edited'")
+
+
+def _tamper_rows_deleted(db) -> None:
+    db.execute("DELETE FROM batch_requests")
+
+
+@pytest.mark.parametrize("tamper, named", [(_tamper_unknown_id, "batch_edited"), (_tamper_rows_deleted, None)],
+                         ids=["batch-id-rewritten-to-an-unknown-id", "request-rows-deleted-batch-row-kept"])
+def test_a_tampered_store_is_reconciled_with_the_provider_and_bills_nothing_again(tmp_path, caplog, monkeypatch,
+                                                                                  tamper, named):
+    """The store disagrees with the provider's listing (an unknown batch id; no request rows under
+    a batch row it keeps): the requests batch_1 holds are re-attached, not asked or submitted again."""
+    import sqlite3
+
+    store = tmp_path / "m.sqlite"
+    with BatchServer(hold=True) as srv:
+        killed_at_first_poll(srv, store, monkeypatch)
+        db = sqlite3.connect(store)
+        with db:
+            tamper(db)
+        db.close()
+        srv.release()
+        caplog.set_level("WARNING")
+        out = make_backend("m", cfg(srv, store)).answer(items())
+    assert [LABELS[r.choice_index] for r in out] == [expected_label(p["prompt"]) for p in PROMPTS]
+    assert (srv.uploads, srv.batches_created, sum(srv.chat_requests.values())) == (1, 1, 0)
+    assert sorted(srv.billed.values()) == [1] * 6 and all(r.extra["batch_id"] == "batch_1" for r in out)
+    assert "batch batch_1 at the provider holds 6 of these requests but was not in the local store" in caplog.text
+    if named:
+        assert f"batch {named} of the local store {store} is unknown to the provider" in caplog.text

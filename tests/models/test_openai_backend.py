@@ -8,9 +8,13 @@ import json
 import logging
 import time
 from email.utils import formatdate
+from pathlib import Path
 
 import pytest
+import yaml
 
+from lrworld.config.assembly import validate
+from lrworld.core.schema import ConfigError
 from lrworld.models import PromptItem, make_backend
 from lrworld.models.backends.openai import OpenAIBackend, label_scores, public_url
 from lrworld.models.retry import BackendError
@@ -57,6 +61,16 @@ def test_bad_config_is_rejected():
         OpenAIBackend("x", {"concurrency": 0})
     with pytest.raises(ValueError, match="temperature"):
         OpenAIBackend("x", {"temperature": "hot"})
+
+
+@pytest.mark.parametrize("timeout", [0, -1, 0.0])
+def test_a_timeout_that_fails_every_request_is_refused_at_start_naming_the_key(timeout):
+    cfg = yaml.safe_load((Path(__file__).resolve().parents[2] / "config.yaml").read_text())
+    cfg["models"]["o"] = {"backend": "openai", "model": "m", "timeout_s": timeout}
+    with pytest.raises(ConfigError, match=rf"^config: models\.o\.timeout_s: {timeout} is less than or equal to the minimum of 0$"):
+        validate(cfg)
+    cfg["models"]["o"]["timeout_s"] = 0.5
+    validate(cfg)
 
 
 def test_missing_key_without_base_url_is_a_clear_error(monkeypatch):

@@ -13,6 +13,7 @@ with that prompt came before (`attempt`, 0-based). A plan decides what that atte
 
 Fault specs (`kind` or `kind:arg`):
   ok                  a valid chat completion (deterministic answer, see `expected_label`)
+  late:s              the same, sent after s seconds (a slow model)
   429[:s]             rate limited, `Retry-After: s` (default 1)
   429_ms:ms           rate limited, `retry-after-ms: ms`
   429_date:HTTP-date  rate limited, `Retry-After` as an HTTP date (verbatim)
@@ -49,7 +50,7 @@ from email.utils import formatdate
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Callable, Sequence
 
-FAULT_KINDS = ("429", "429_ms", "429_date", "429_noheader", "500", "502", "503", "slow", "truncated_json",
+FAULT_KINDS = ("late", "429", "429_ms", "429_date", "429_noheader", "500", "502", "503", "slow", "truncated_json",
                "cut_body", "drop", "non_json", "content_filter", "content_filter_400", "401", "null_content",
                "empty_length", "no_logprobs", "nan_logprobs")
 # The faults a load test mixes in (all recoverable, none slow).
@@ -102,7 +103,7 @@ class FaultServer(LoopbackServer):
         self._lock = threading.Lock()
         self.requests: Counter = Counter()  # prompt -> requests received
         self.answered: Counter = Counter()  # prompt -> valid completions sent
-        self.log: list[dict] = []  # one entry per request: prompt, attempt, fault, time
+        self.log: list[dict] = []  # one entry per request: prompt, attempt, fault, time, Authorization
         self.auth_headers: set[str] = set()
         self.last_request: dict[str, dict] = {}  # prompt -> the last request body received
         self._httpd: ThreadingHTTPServer | None = None
@@ -145,7 +146,7 @@ class FaultServer(LoopbackServer):
                 self.auth_headers.add(auth)
         fault = self.fault_for(prompt, attempt)
         with self._lock:
-            self.log.append({"prompt": prompt, "attempt": attempt, "fault": fault, "t": time.monotonic()})
+            self.log.append({"prompt": prompt, "attempt": attempt, "fault": fault, "t": time.monotonic(), "auth": auth})
         return attempt, fault
 
     def _count_answer(self, prompt: str) -> None:
@@ -265,6 +266,9 @@ class _Handler(BaseHTTPRequestHandler):
             return
         _, fault = srv._register(prompt, self.headers.get("Authorization"), request)
         kind, _, arg = fault.partition(":")
+        if kind == "late":
+            time.sleep(float(arg))
+            kind = "ok"
         if kind == "ok":
             body = json.dumps(srv.completion(request, prompt)).encode()
             self._send(200, body)

@@ -131,3 +131,48 @@ def test_every_printed_bound_is_at_or_above_the_real_count(answered_at_3, capsys
                 floor = round(real[model] * price / 1e6, 2)
             assert value >= floor, (model, what, value, floor)
     assert bounds == 3  # the two GPTs' costs, the served model's tokens
+
+
+ALL_MEASURES = ["assoc_rule", "mem_item_item", "mem_user_user", "neu_item2users", "neu_user2items", "attr_genre"]
+
+
+def test_after_a_complete_run_the_plan_for_more_questions_is_what_the_run_asks(tmp_path, shared_data, capsys):
+    """A complete 30-question run of every measure, then a plan for 60: the upstream artifacts the
+    run rebuilds (similar pairs and prototypes: their question count changed) are replayed as the
+    run will, so the plan's prompts, cached and missing are what the 60-question run then asks (its
+    answer record: distinct, cached, asked), and every planned prompt file is the built one. A rerun
+    the plan cannot replay (NeuMF trained with other settings) leaves the neural measures' prompts
+    not yet known, never the old prototypes' prompts."""
+    def write(name: str, n: int, neumf: dict) -> Path:
+        cfg = {"seed": 2024, "cache_dir": "cache", "docs_snippets": False, "analysis": {"enabled": False},
+               "questions": {"per_measure": n}, "groundtruth": {"neumf": neumf},
+               "datasets": {"ml": {"domain": "movie", "format": "ml-100k",
+                                   "source": {"path": str(shared_data / "movielens-100k/raw")},
+                                   "measures": ALL_MEASURES}},
+               "models": {"random": {"backend": "random", "seed": 0}}}
+        (tmp_path / name).write_text(yaml.safe_dump(cfg))
+        return tmp_path / name
+
+    brief = {"epochs": 2, "seeds": 1}  # one short training: what is tested is the plan, not NeuMF
+    q30, q60 = write("q30.yaml", 30, brief), write("q60.yaml", 60, brief)
+    answers = "results/answers/lrworld/ml/random.json"
+    smk(tmp_path, q30, answers)
+    plan = scale.load_plan(tmp_path, [str(write("retrain.yaml", 30, {**brief, "epochs": 3}))])
+    files = plan.prompt_files("ml")
+    retrained = PlannedPrompts(plan, tmp_path)
+    seen = {f: retrained.records(f) for f in files}
+    assert all(seen[f] is None for f in files if "/neu_" in f)
+    assert retrained.state == {f: "estimated" if "/neu_" in f else "current" for f in files}
+
+    assert main(["plan", "-d", str(tmp_path), "--configfile", str(q60), "--json"]) == 0
+    (job,) = json.loads(capsys.readouterr().out)["costs"]["jobs"]
+    planned = PlannedPrompts(scale.load_plan(tmp_path, [str(q60)]), tmp_path)
+    expected = {f: planned.records(f) for f in files}
+    assert set(planned.state.values()) == {"rebuilt"}
+    smk(tmp_path, q60, answers)
+    asked = json.loads((tmp_path / answers).read_text())
+    assert (job["prompts"], job["cached"], job["missing"], job["estimated_prompts"]) == (
+        asked["distinct"], asked["cached"], asked["asked"], 0) == (360, 180, 180, 0)
+    for f in files:  # every measure's prompts, byte for byte
+        built = [json.loads(line) for line in (tmp_path / f).read_text().splitlines()]
+        assert built == json.loads(json.dumps(expected[f])) and len(built) == 60, f

@@ -1,6 +1,8 @@
 """The `llava` backend: vision-language models through transformers (default
-llava-hf/llava-v1.6-mistral-7b-hf, on GPU), answering requests with images by greedy generation.
-The captioner of the multimodal measure (paper Figure 3) is its main user."""
+llava-hf/llava-v1.6-mistral-7b-hf, on GPU), answering requests by greedy generation, each with
+one image or none. The captioner of the multimodal measure (paper Figure 3) is its main user; as
+a model entry it answers the text prompts, and the `visual` variant's with their image (the
+paper's LlaVA-1.6 row and its Table 4)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from typing import Sequence
 
 from lrworld.core.io import dumps_canonical, sha256_text
 from lrworld.models.base import PromptItem, Response
-from lrworld.models.registry import HOST_GB, declared, register_backend
+from lrworld.models.registry import HOST_GB, Capabilities, declared, register_backend
 
 DEFAULT_MODEL = "llava-hf/llava-v1.6-mistral-7b-hf"
 
@@ -48,9 +50,9 @@ def weights_id(model: str) -> str:
     return "sha256:" + sha256_text(dumps_canonical(file_digests(p, model_files(p))))
 
 
-@register_backend("llava", schema=SCHEMA, resources=llava_resources)
+@register_backend("llava", schema=SCHEMA, resources=llava_resources, can=Capabilities(reads_images=True))
 class LlavaBackend:
-    """A LLaVA vision-language model through transformers: captions images for the multimodal measures."""
+    """A LLaVA vision-language model through transformers: captions images, answers prompts with one image or none."""
 
     def __init__(self, name: str, cfg: dict):
         self.name = name
@@ -77,11 +79,11 @@ class LlavaBackend:
         self._model.eval()
         self._device = device
 
-    def _text(self, prompt: str) -> str:
-        conv = [{"role": "user", "content": [{"type": "image"}, {"type": "text", "text": prompt}]}]
+    def _text(self, prompt: str, image: bool = True) -> str:
+        conv = [{"role": "user", "content": [{"type": "image"}] * image + [{"type": "text", "text": prompt}]}]
         if getattr(self._processor, "chat_template", None):
             return self._processor.apply_chat_template(conv, add_generation_prompt=True)
-        return f"USER: <image>\n{prompt} ASSISTANT:"  # LLaVA-1.5's own format
+        return f"USER: {'<image>' + chr(10) if image else ''}{prompt} ASSISTANT:"  # LLaVA-1.5's own format
 
     def _one(self, item: PromptItem) -> Response:
         import time
@@ -89,12 +91,15 @@ class LlavaBackend:
         import torch
         from PIL import Image
 
-        if len(item.image_paths) != 1:
-            raise ValueError(f"llava backend: request {item.qid} has {len(item.image_paths)} images; one is needed")
-        with Image.open(item.image_paths[0]) as im:
-            image = im.convert("RGB")
+        if len(item.image_paths) > 1:
+            raise ValueError(f"llava backend: request {item.qid} has {len(item.image_paths)} images; it reads one or none")
+        image = None
+        if item.image_paths:
+            with Image.open(item.image_paths[0]) as im:
+                image = im.convert("RGB")
         t0 = time.perf_counter()
-        inputs = self._processor(images=image, text=self._text(item.prompt), return_tensors="pt").to(self._device)
+        inputs = self._processor(images=image, text=self._text(item.prompt, image is not None),
+                                 return_tensors="pt").to(self._device)
         if "pixel_values" in inputs and inputs["pixel_values"].is_floating_point():
             inputs["pixel_values"] = inputs["pixel_values"].to(self._model.dtype)
         with torch.inference_mode():

@@ -56,7 +56,7 @@ SCHEMA = {
     "top_logprobs": {"type": "integer", "minimum": 1, "maximum": 20, "default": 20},
     "token_param": {"enum": ["max_tokens", "max_completion_tokens"], "default": "max_tokens"},
     "concurrency": {"type": "integer", "minimum": 1, "maximum": 1024, "default": 8},
-    "timeout_s": {"type": "number", "minimum": 0, "default": 120.0},
+    "timeout_s": {"type": "number", "exclusiveMinimum": 0, "default": 120.0},  # 0 would fail every request
     "max_retries": {"type": "integer", "minimum": 0, "default": 8},
     "max_wait_s": {"type": "number", "minimum": 0, "default": 600.0},
     "retry_base_s": {"type": "number", "minimum": 0, "default": 1.0},
@@ -132,7 +132,7 @@ def _number(cfg: dict, key: str, kind=float):
 
 
 @register_backend("openai", schema=SCHEMA, resources=openai_resources, check=openai_check,
-                  can=Capabilities(managed_server=True, priced=True))
+                  can=Capabilities(managed_server=True, priced=True, reads_images=True))
 class OpenAIBackend:
     """`OpenAIBackend(name, cfg)`; cfg is the model's entry in config.yaml (see docs/openai_backend.md).
 
@@ -217,18 +217,27 @@ class OpenAIBackend:
         """All answers, in input order. Raises BackendError when an item exhausts its retry budget."""
         return in_order(items, self.answer_iter(items))
 
-    def answer_iter(self, items: Sequence[PromptItem]) -> Iterator[tuple[int, Response]]:
+    @property
+    def asks_one_at_a_time(self) -> bool:
+        """`answer_iter` takes `skip`: online requests go one by one (a batch goes at once)."""
+        return not self.batch
+
+    def answer_iter(self, items: Sequence[PromptItem],
+                    skip: Callable[[int], bool] | None = None) -> Iterator[tuple[int, Response | None]]:
         """Yield (index into items, Response) as each completes, so the caller can persist each
         answer at once. On a fatal error everything already finished is yielded first, the
         outstanding requests are cancelled and BackendError is raised. Closing the generator early
-        cancels the outstanding requests. With `batch: true`, through the Batch API."""
+        cancels the outstanding requests. With `batch: true`, through the Batch API. `skip(i)`,
+        called just before request i would go (from the backend's own thread): True sends nothing
+        and yields (i, None)."""
         if self.batch:
             from lrworld.models import batch_api
 
             return batch_api.answer_iter(self, items)
-        return self.online_iter(items)
+        return self.online_iter(items, skip)
 
-    def online_iter(self, items: Sequence[PromptItem]) -> Iterator[tuple[int, Response]]:
+    def online_iter(self, items: Sequence[PromptItem],
+                    skip: Callable[[int], bool] | None = None) -> Iterator[tuple[int, Response | None]]:
         items = list(items)
         if not items:
             return
@@ -241,7 +250,7 @@ class OpenAIBackend:
             loop = asyncio.new_event_loop()
             try:
                 state["loop"] = loop
-                state["task"] = loop.create_task(self._run_all(items, api_key, results.put))
+                state["task"] = loop.create_task(self._run_all(items, api_key, results.put, skip))
                 started.set()
                 loop.run_until_complete(state["task"])
             except asyncio.CancelledError:
@@ -294,12 +303,18 @@ class OpenAIBackend:
 
         return AsyncOpenAI(api_key=api_key, base_url=self.base_url or None, timeout=self.timeout_s, max_retries=0)
 
-    async def _run_all(self, items: list[PromptItem], api_key: str, emit: Callable[[tuple], None]) -> None:
+    async def _run_all(self, items: list[PromptItem], api_key: str, emit: Callable[[tuple], None],
+                       skip: Callable[[int], bool] | None = None) -> None:
         client = self._client(api_key)
         sem = asyncio.Semaphore(self.concurrency)
 
-        async def one(i: int, item: PromptItem) -> tuple[int, Response]:
-            return i, await self._answer_one(client, sem, item, api_key)
+        async def one(i: int, item: PromptItem) -> tuple[int, Response | None]:
+            # The slot is held through the backoff sleeps: a rate-limited item keeps its place instead
+            # of letting fresh items hammer a server that has just asked everyone to wait.
+            async with sem:
+                if skip is not None and skip(i):
+                    return i, None
+                return i, await self._attempts(client, item, api_key)
 
         tasks = [asyncio.ensure_future(one(i, item)) for i, item in enumerate(items)]
         try:
@@ -335,12 +350,6 @@ class OpenAIBackend:
         if self.seed is not None:
             req["seed"] = self.seed
         return req
-
-    async def _answer_one(self, client, sem: asyncio.Semaphore, item: PromptItem, api_key: str) -> Response:
-        # The slot is held through the backoff sleeps: a rate-limited item keeps its place instead
-        # of letting fresh items hammer a server that has just asked everyone to wait.
-        async with sem:
-            return await self._attempts(client, item, api_key)
 
     async def _attempts(self, client, item: PromptItem, api_key: str) -> Response:
         request = self.request_body(item)

@@ -89,18 +89,35 @@ def test_released_gpu_overlay_plans_the_released_row():
     assert len(wl.score_files()) == 6
 
 
-def test_gpu_overlay_trains_with_llaras_lastfm_script():
-    """Each setting of config/llara_gpu.yaml's LastFM block is the one train_lastfm.sh passes
-    (a copy of LLaRA's script in fixtures/llara_9733f73/)."""
+# LLaRA's script per llara.datasets entry of config/llara_gpu.yaml
+SCRIPTS = {"lastfm": "train_lastfm.sh", "movielens": "train_movielens.sh", "steam": "train_steam.sh"}
+
+
+@pytest.mark.parametrize("dataset", sorted(SCRIPTS))
+def test_gpu_overlay_trains_each_set_with_llaras_own_script(dataset, shared_data):
+    """Each setting of config/llara_gpu.yaml's block of a set is the one LLaRA's train_<set>.sh passes
+    (copies of LLaRA's scripts in fixtures/llara_9733f73/), and max_steps is LLaRA's main.py:49 over
+    the rows the set trains on: training rows with len_seq >= 3 x max_epochs // (accumulate x batch)."""
+    from lrworld.tracks.llara.pipeline import load_dataset
     from tests.tracks.llara.llara_source import FIXTURE
 
-    words = (FIXTURE / "train_lastfm.sh").read_text().split()
+    words = (FIXTURE / SCRIPTS[dataset]).read_text().split()
     args = {words[i][2:]: words[i + 1] for i, w in enumerate(words) if w.startswith("--") and i + 1 < len(words)}
-    hp = _plan("config/llara_gpu.yaml").llara.train_hparams("llama2-llara-sasrec", "lastfm")
+    wl = _plan("config/llara_gpu.yaml").llara
+    assert sorted(wl.datasets) == sorted(SCRIPTS)
+    hp = wl.train_hparams("llama2-llara-sasrec", dataset)
     for key in ("lr", "lr_warmup_start_lr", "lr_decay_min_lr", "batch_size", "accumulate_grad_batches", "max_epochs"):
         assert float(hp[key]) == float(args[key]), key
-    # main.py:49: max_steps = rows x max_epochs // (accumulate x batch), LastFM's 47,872 rows with len_seq >= 3
-    assert hp["max_steps"] == 47872 * 5 // (16 * 8) and args["cans_num"] == "20"
+    assert args["cans_num"] == str(wl.cfg["n_candidates"]) == "20"
+    cfg = {k: v.replace("../shared/data", str(shared_data)) if isinstance(v, str) else v
+           for k, v in wl.datasets[dataset].items()}
+    ds = load_dataset(dataset, cfg)
+    rows = sum(len(ex.history) >= 3 for ex in ds.train)
+    assert hp["max_steps"] == rows * int(args["max_epochs"]) // (int(args["accumulate_grad_batches"]) *
+                                                                 int(args["batch_size"]))
+    assert rows == {"lastfm": 47872, "movielens": 71468, "steam": 8702}[dataset]
+    # validated once an epoch, except where the validation rows are training rows (Steam)
+    assert hp["validate_every"] == (0 if dataset == "steam" else hp["max_steps"] // 5)
 
 
 def test_released_entry_refusals():
