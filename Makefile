@@ -3,7 +3,7 @@ PY ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
 
-.PHONY: setup run test test-fast test-tutorial lint docs ci-pipeline
+.PHONY: setup run test test-fast test-tutorial test-validity test-recipes lint docs ci-pipeline
 
 setup:
 	$(PY) -m venv $(VENV)
@@ -26,11 +26,19 @@ test:
 
 # The quick loop: everything but the tests marked slow (real models, whole pipelines).
 test-fast:
-	$(BIN)/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder -m "not slow and not tutorial and not soak"
+	$(BIN)/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder -m "not slow and not tutorial and not soak and not validity and not recipes"
 
 # docs/tutorial.md, every command of it, in a fresh clone (minutes; .ci/run runs it after the suite).
 test-tutorial:
 	$(BIN)/python -m pytest -m tutorial tests/docsgen/test_tutorial.py
+
+# Every real dataset under config/debiased.yaml at 50 and 200 questions per measure, every control checked.
+test-validity:
+	$(BIN)/python -m pytest -n 2 --dist loadfile -m validity tests/audit/test_validity_real.py
+
+# docs/extending.md's four recipes applied to a copy, then `make docs` and `make test-fast` in it.
+test-recipes:
+	$(BIN)/python -m pytest -m recipes tests/workflow/test_extending_suite.py
 
 # The docs written from the code: generated blocks (lrworld/docsgen/blocks.py) and the reference pages.
 docs:

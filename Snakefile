@@ -1,6 +1,6 @@
 # lrworld: benchmarks of LLMs in recommendation as a build graph.
 # LRWorld stages, one rules file each: data -> (ground truth) -> questions (captions for the
-# multimodal measure) -> prompts (-> audit) -> answers -> scores -> tables -> provenance and
+# image measure) -> prompts (-> audit) -> answers -> scores -> tables -> provenance and
 # analyses; every results table -> its docs snippet (docs/generated/). SRBench and LLaRA are
 # tracks of their own, planned when config has their section;
 # every model call of every track goes through the one `answer` rule (rules/inference.smk).

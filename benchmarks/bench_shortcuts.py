@@ -30,18 +30,23 @@ sys.path.insert(0, str(ROOT))
 from benchmarks import docs_block  # noqa: E402
 
 MEASURES = ["assoc_rule", "mem_item_item", "mem_user_user", "neu_item2users", "neu_user2items", "attr_genre"]
-SETTINGS = {"paper": {}, "debiased": yaml.safe_load((ROOT / "config/debiased.yaml").read_text())["questions"]}
+_DEBIASED = yaml.safe_load((ROOT / "config/debiased.yaml").read_text())
+# each setting's questions and ground-truth sections: the paper's construction, and the valid one
+SETTINGS = {"paper": ({"distractors": "uniform", "max_gold_share": None, "validity": {"filter": False}},
+                      {"neural": {"gold": "cosine"}}),
+            "debiased": (_DEBIASED["questions"], _DEBIASED["groundtruth"])}
 DOCS = ROOT / "docs/audit.md"
 
 
-def config(path: Path, per_measure: int, questions: dict, data: Path | None, neumf: dict | None = None) -> Path:
+def config(path: Path, per_measure: int, setting: tuple[dict, dict], data: Path | None, neumf: dict | None = None) -> Path:
     """The run's config file (`data`: ML-100K's own folder; None: the workdir's config.yaml's datasets)."""
     models = yaml.safe_load((ROOT / "config.yaml").read_text())["models"]
+    questions, groundtruth = setting
     cfg = {"docs_snippets": False, "analysis": {"enabled": False},
-           "questions": {"per_measure": per_measure, "distractors": "uniform", "max_gold_share": None, **questions},
+           "questions": {"per_measure": per_measure, **questions}, "groundtruth": dict(groundtruth),
            "models": {k: v for k, v in models.items() if v["backend"] in ("random", "shortcut")}}
     if neumf:  # fewer or shorter NeuMF trainings: the options' draw is the subject, not NeuMF
-        cfg["groundtruth"] = {"neumf": neumf}
+        cfg["groundtruth"]["neumf"] = neumf
     if data is not None:
         cfg.update({"seed": 2024, "cache_dir": str(path.parent / "cache"),
                     "datasets": {"ml100k": {"domain": "movie", "format": "ml-100k", "source": {"path": str(data)},
@@ -58,13 +63,15 @@ def audit(workdir: Path, cfg: Path) -> dict:
         sys.exit(proc.stdout[-2000:] + proc.stderr[-2000:])
     report = json.loads((workdir / "results/audit/ml100k.json").read_text())
     questions = {m: json.loads((workdir / f"results/questions/ml100k/{m}.report.json").read_text()) for m in MEASURES}
-    return {"shortcuts": report["shortcuts"]["measures"], "questions": questions}
+    return {"shortcuts": report["shortcuts"]["measures"], "questions": questions,
+            "validity": report["validity"]["measures"]}
 
 
 def table(results: dict[str, dict]) -> str:
     names = sorted(next(iter(next(iter(results.values()))["shortcuts"].values()))["shortcuts"])
-    lines = ["| measure | construction | questions | chance | " + " | ".join(names) + " | largest gold share |",
-             "|---|---|---:|---:|" + "---:|" * len(names) + "---:|"]
+    lines = ["| measure | construction | questions | chance | " + " | ".join(names)
+             + " | learned | positive control | largest gold share |",
+             "|---|---|---:|---:|" + "---:|" * len(names) + "---:|---:|---:|"]
     for m in MEASURES:
         for setting, res in results.items():
             r = res["shortcuts"][m]
@@ -73,9 +80,20 @@ def table(results: dict[str, dict]) -> str:
             cells = [f"{s[n]['score']:.2f} [{s[n]['ci_low']:.2f}, {s[n]['ci_high']:.2f}]" + (" !" if s[n]["above_chance"]
                                                                                               else "") for n in names]
             asked = res["questions"][m]
+            v = res["validity"][m]
             lines.append(f"| {m} | {setting} | {asked['questions']} of {asked['requested']} | {chance:.2f} | "
-                         + " | ".join(cells) + f" | {r['golds']['largest_share']:.2f} |")
-    return "\n".join(lines) + "\n\n`!`: the 95% Wilson interval lies above chance.\n"
+                         + " | ".join(cells) + f" | {_interval(v['learned'], v['learned']['above_chance'], '!')} | "
+                         f"{_interval(v['positive'], not v['answerable'], 'not answerable')} | "
+                         f"{r['golds']['largest_share']:.2f} |")
+    return "\n".join(lines) + ("\n\n`!`: the 95% Wilson interval lies above chance. Learned: the learned knowledge-free "
+                               "answerer, cross-validated by question; positive control: an answerer with the knowledge "
+                               "(docs/audit.md).\n")
+
+
+def _interval(r: dict | None, marked: bool, mark: str) -> str:
+    if not r:
+        return ""
+    return f"{r['score']:.2f} [{r['ci_low']:.2f}, {r['ci_high']:.2f}]" + (f" {mark}" if marked else "")
 
 
 def main(argv: list[str] | None = None) -> None:

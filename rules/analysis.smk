@@ -165,6 +165,8 @@ rule analysis_cards:
         prompts=lambda wc: f"results/prompts/{wc.dataset}/{wc.measure}/{WA.card_variant}.jsonl",
         # a measure with fewer questions than asked: the card shows why (`short`)
         questions_report="results/questions/{dataset}/{measure}.report.json",
+        # its validity controls: ¶ a knowledge-free answerer above chance, ∅ not answerable from the data
+        audit="results/audit/{dataset}.json",
     output:
         card=report("results/analysis/{dataset}/cards/{measure}.html", caption="../docs/report/card.rst", category="Measure cards",
                     subcategory="{dataset}", labels={"dataset": "{dataset}", "measure": "{measure}"}),
@@ -177,8 +179,8 @@ rule analysis_cards:
         paper_dataset=lambda wc: W.paper_dataset(wc.dataset),
         paper_names=W.paper_names(),
         paper_figures=W.paper_digest(),
-        # the caption's § and ‡ lines (docs/report/card.rst); derived from the input: never a re-run
-        caption_notes=lambda wc, input: report_notes.table_notes([input.questions_report]),
+        # the caption's §, ‡, ¶ and ∅ lines (docs/report/card.rst); derived from the input: never a re-run
+        caption_notes=lambda wc, input: report_notes.table_notes([input.questions_report], input.audit, wc.measure),
         code=W.code("analysis_cards.py"),
     log:
         "logs/analysis/{dataset}/cards/{measure}.log",

@@ -36,6 +36,10 @@ rule audit:
         ingest_cfg=lambda wc: W.ingest_cfg(wc.dataset),
         # a shortcut answerer above chance: warn (reported) or fail (docs/audit.md)
         shortcuts=config.get("audit", {}).get("shortcuts", "warn"),
+        # the validity controls' inputs: what a prompt leaves out, their seeds, the rules' transactions
+        exclude_values=config["questions"]["exclude_values"],
+        seed=config["seed"],
+        assoc_window=W.gt["assoc"]["window"],
         code=W.code("audit.py"),
     log:
         "logs/audit/{dataset}.log",

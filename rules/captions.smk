@@ -1,6 +1,6 @@
-# Image captions for the multimodal measure (paper Figure 3): item images (a local folder, ABO
-# image files, or checked downloads of the items' untrusted image URLs) become requests that the
-# configured vision-language model answers through the one `answer` rule (track `captions`).
+# Image captions for the measure that shows item images (paper Figure 3): item images (a local
+# folder, ABO image files, or checked downloads of the items' untrusted image URLs) become requests
+# that the configured vision-language model answers through the one `answer` rule (track `captions`).
 
 
 # Downloads: on a cluster they run where Snakemake runs, since compute nodes often have no network.

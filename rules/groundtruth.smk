@@ -1,6 +1,7 @@
 # Ground truth of the five HitRate@1 measures (docs/groundtruth.md). Every artifact is its own
 # output (lrworld/groundtruth/artifacts.py) with only its own config section as params, so a
-# change of e.g. groundtruth.assoc.min_support re-runs assoc_rules and the assoc_rule questions only.
+# change of e.g. groundtruth.assoc.min_support re-runs assoc_rules and the association-rule
+# questions only.
 
 
 rule assoc_rules:
@@ -33,9 +34,10 @@ rule similar_pairs:
     params:
         similarity=W.gt["similarity"],
         margin=W.gt["margin"]["memory"],
-        n_questions=lambda wc: W.gt_n_questions(wc.dataset, f"mem_{wc.kind}_{wc.kind}"),
+        n_questions=lambda wc: W.artifact_n_questions(wc.dataset, f"{wc.kind}_similar_pairs"),
         distractors=config["questions"]["distractors"],  # uniform | matched (docs/groundtruth.md)
         max_gold_share=config["questions"]["max_gold_share"],
+        validity=config["questions"]["validity"],  # built overdraw x n, then filtered (docs/groundtruth.md)
         exclude_values=config["questions"]["exclude_values"],  # what a prompt shows of an item (matched)
         seed=W.gt["seed"],
         code=W.code("groundtruth_similarity.py"),
@@ -80,6 +82,8 @@ rule prototypes:
     input:
         interactions="results/data/{dataset}/interactions.parquet",
         embeddings="results/gt/{dataset}/embeddings.parquet",
+        # the whole trained model: a gold from its predicted preference (groundtruth.neural.gold: score)
+        model="results/gt/{dataset}/neumf.pt",
         item_table="results/data/{dataset}/items.parquet",
     output:
         prototypes="results/gt/{dataset}/prototypes.parquet",
@@ -87,9 +91,11 @@ rule prototypes:
         kmeans=W.gt["kmeans"],
         margin=W.gt["margin"]["neural"],
         min_interactions=W.gt["neural"]["min_interactions"],
-        n_questions=lambda wc: W.gt_n_questions(wc.dataset, "neu_item2users", "neu_user2items"),
+        gold=W.gt["neural"]["gold"],  # cosine (the paper's) | score (docs/groundtruth.md)
+        n_questions=lambda wc: W.artifact_n_questions(wc.dataset, "prototypes"),
         distractors=config["questions"]["distractors"],  # uniform | matched (docs/groundtruth.md)
         max_gold_share=config["questions"]["max_gold_share"],
+        validity=config["questions"]["validity"],  # built overdraw x n, then filtered (docs/groundtruth.md)
         exclude_values=config["questions"]["exclude_values"],  # what a prompt shows of an item (matched)
         seed=W.gt["seed"],
         code=W.code("groundtruth_prototypes.py"),
@@ -141,6 +147,7 @@ rule gt_questions:
         n_questions=lambda wc: W.gt_n_questions(wc.dataset, wc.gt_measure),
         distractors=config["questions"]["distractors"],  # uniform | matched (docs/groundtruth.md)
         max_gold_share=config["questions"]["max_gold_share"],
+        validity=config["questions"]["validity"],  # built overdraw x n, then filtered (docs/groundtruth.md)
         exclude_values=config["questions"]["exclude_values"],  # what a prompt shows of an item (matched)
         seed=W.gt["seed"],
         code=lambda wc: W.gt_questions_code(wc.gt_measure),

@@ -29,6 +29,7 @@ rule provenance:
         cfg=lambda wc: W.provenance_config(wc.dataset, wc.model, wc.measure),
         variants=VARIANTS,
         rule_code=W.chain_code(rules),
+        plugins=W.chain_plugins(rules),
         code=W.code("provenance_score.py"),
     log:
         "logs/provenance/{dataset}/{model}/{measure}.log",
@@ -53,6 +54,7 @@ rule provenance_extra:
         cfg=lambda wc: W.provenance_config(wc.dataset, wc.model, wc.measure, [wc.variant]),
         variants=lambda wc: [wc.variant],
         rule_code=W.chain_code(rules),
+        plugins=W.chain_plugins(rules),
         code=W.code("provenance_score.py"),
     log:
         "logs/provenance/{dataset}/{model}/{measure}/{variant}.log",

@@ -20,6 +20,7 @@ rule questions:
         ties=config["questions"]["ties"],
         distractors=config["questions"]["distractors"],
         max_gold_share=config["questions"]["max_gold_share"],
+        validity=config["questions"]["validity"],  # the filter against the negative controls
         exclude_values=config["questions"]["exclude_values"],
         code=W.code("questions.py"),
     log:

@@ -90,7 +90,7 @@ rule table:
         bootstrap=WA.bootstrap,
         # the caption's § and ‡ lines (docs/report/table.rst), read from the question reports when
         # the report is made; derived from the input, so never a reason to re-run
-        caption_notes=lambda wc, input: report_notes.table_notes(input.question_reports),
+        caption_notes=lambda wc, input: report_notes.table_notes(input.question_reports, input.audit),
         code=W.code("table.py"),
     log:
         "logs/table/{dataset}.log",

@@ -8,7 +8,8 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).parent))  # noqa: F821 (snakema
 
 import pandas as pd
 
-from lrworld.audit import shortcuts
+from lrworld.audit import shortcuts, validity
+from lrworld.groundtruth.positive_control import positive_controls
 from lrworld.audit.report import audit_dataset, to_markdown
 from lrworld.core import io, runlog
 from lrworld.data.ingest import ingest_with_facts
@@ -28,11 +29,11 @@ if "raw" in smk.input.keys():
     named = {k: smk.input[k] for k in smk.input.keys()}
     raw_facts = ingest_with_facts(smk.wildcards.dataset, cfg, raw_dir(cfg, smk.input.raw),
                                   metadata_paths(cfg, named))[4]
+interactions, items = pd.read_parquet(smk.input.interactions), pd.read_parquet(smk.input.item_table)
+artifacts = {name_of(f): read(f) for f in smk.input.artifacts}
+facts = pd.read_parquet(smk.input.facts[0]) if smk.input.facts else None
 audit, violations = audit_dataset(smk.wildcards.dataset, smk.params.domain, questions, prompts, reports,
-                                  pd.read_parquet(smk.input.interactions), pd.read_parquet(smk.input.item_table),
-                                  io.read_json(smk.input.ingest_report),
-                                  {name_of(f): read(f) for f in smk.input.artifacts},
-                                  pd.read_parquet(smk.input.facts[0]) if smk.input.facts else None, raw_facts)
+                                  interactions, items, io.read_json(smk.input.ingest_report), artifacts, facts, raw_facts)
 for v in violations:
     log.error("%s", v.line())
 if violations:
@@ -40,7 +41,22 @@ if violations:
     sys.exit(f"audit: {violations[0].line()}{more}")
 # which measures a knowledge-free answerer passes (lrworld/audit/shortcuts.py)
 audit["shortcuts"] = {"on_finding": smk.params.shortcuts, "measures": shortcuts.audit(questions, prompts)}
+# the learned negative control and the positive control (lrworld/audit/validity.py)
+records = {m: qs for m, (_, qs) in questions.items()}
+learned = validity.learned_controls(smk.wildcards.dataset, smk.params.domain, records, interactions, items,
+                                    dict(smk.params.exclude_values), int(smk.params.seed))
+weights = artifacts.get("neumf")
+positive = positive_controls(smk.wildcards.dataset, smk.params.domain, records, interactions, items, facts,
+                             weights.attrs.get("preferences") if weights is not None else None,
+                             int(smk.params.seed), smk.params.assoc_window)
+audit["validity"] = validity.controls(learned, positive, audit["shortcuts"]["measures"])
 found = shortcuts.finding_lines(smk.wildcards.dataset, audit["shortcuts"]["measures"])
+found += [f"{smk.wildcards.dataset}/{m}: the learned knowledge-free answerer answers {r['correct']} of {r['n']} "
+          f"({r['score']:.2f} [{r['ci_low']:.2f}, {r['ci_high']:.2f}]) against chance {r['chance']:.2f}, leaning on "
+          f"{', '.join(r['leans_on'])}: the measure can be passed without its knowledge"
+          for m, r in learned.items() if r["above_chance"]]
+for m, why in validity.unanswerable(audit).items():
+    log.warning("%s/%s: not answerable from the data: %s", smk.wildcards.dataset, m, why)
 for line in found:
     log.warning("%s", line)
 if found and smk.params.shortcuts == "fail":
@@ -48,4 +64,5 @@ if found and smk.params.shortcuts == "fail":
     sys.exit(f"audit: {found[0]} (audit.shortcuts: fail){more}")
 log.info("audit passed: %s; %d shortcut findings", audit["checked"], len(found))
 io.write_json(smk.output.json, audit)
-io.write_text(smk.output.md, to_markdown(audit) + "\n" + shortcuts.to_markdown(audit["shortcuts"]["measures"]))
+io.write_text(smk.output.md, to_markdown(audit) + "\n" + shortcuts.to_markdown(audit["shortcuts"]["measures"])
+              + "\n" + validity.to_markdown(audit["validity"]))

@@ -36,8 +36,10 @@ def test_a_same_name_dataset_replaces_the_default_whole(checkout, shared_data):
     cfg = config_files.load(checkout, [mine])
     assert cfg["datasets"] == {"ml100k": {"domain": "movie", "format": "ml-100k", "measures": ["attr_genre"],
                                           "source": {"path": str(shared_data / "movielens-100k/raw")}}}
-    assert cfg["questions"] == {"history_length": 5, "per_measure": 7, "ties": "numeric",
-                                "exclude_values": {"genres": ["IMAX", "(no genres listed)"]}}  # merged key by key
+    assert cfg["questions"] == {"history_length": 5, "per_measure": 7, "ties": "numeric",  # merged key by key
+                                "exclude_values": {"genres": ["IMAX", "(no genres listed)"]},
+                                "distractors": "matched", "max_gold_share": {"hit10": 0},
+                                "validity": {"filter": True, "overdraw": 3}}
     lrw_config.validate(cfg)
     # what Snakemake's own merge made of it: two kinds of source in one entry
     merged = yaml.safe_load((checkout / "config.yaml").read_text())

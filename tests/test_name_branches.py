@@ -3,9 +3,13 @@ measure: what an entry can do is a property of its entry (a backend's `Capabilit
 `item_ids`, a measure's `needs`), so a new entry, built in or from a plugin, is treated like the
 built-in ones. The scan reads the package's syntax trees: a comparison with a registered name
 (`backend == "hf"`, `fmt in ("ml-100k", ...)`) and a literal collection of such names (a set of API
-backends, a table keyed by formats) are findings unless listed in ALLOWED with the reason."""
+backends, a table keyed by formats) are findings unless listed in ALLOWED with the reason. The
+Snakefile and rules/*.smk have no registry of their own: any string literal there that is a
+registered name is a finding (read with Python's tokenizer, which reads Snakemake's syntax)."""
 
 import ast
+import io
+import tokenize
 from pathlib import Path
 
 from lrworld.data.formats import FORMATS
@@ -29,8 +33,8 @@ ALLOWED = {
        for n in ("gru4rec", "caser", "sasrec", "popularity")},
     **{("lrworld/tracks/llara/hybrid/entries.py", n): "LLaRA's paper spells its recommenders (display names)"
        for n in ("gru4rec", "caser", "sasrec")},
-    ("lrworld/workflow/analysis.py", "popularity"): "an output table named popularity (item popularity), "
-                                                     "not the recommender",
+    **{(f, "popularity"): "an output table named popularity (item popularity), not the recommender"
+       for f in ("lrworld/workflow/analysis.py", "rules/analysis.smk")},
     # not a backend: the same word in another sense
     ("lrworld/core/runlog.py", "openai"): "the openai client's logger name",
     ("lrworld/provenance/environment.py", "openai"): "the openai package, whose version is recorded",
@@ -73,10 +77,27 @@ def _own_module(rel: str, name: str) -> bool:
         Path(rel).stem == name.replace("-", "_")
 
 
+def _rule_literals(path: Path) -> list[tuple[int, str]]:
+    """(line, value) of every plain string literal of a Snakefile or rules file."""
+    out = []
+    for tok in tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline):
+        if tok.type == tokenize.STRING:
+            try:
+                value = ast.literal_eval(tok.string)
+            except ValueError:  # an f-string: not a literal name
+                continue
+            if isinstance(value, str):
+                out.append((tok.start[0], value))
+    return out
+
+
 def findings(root: Path, names: dict[str, set[str]]) -> list[tuple[str, int, str, str]]:
     """(file, line, kind, name) of every comparison with, or literal collection of, registered names,
-    in the package and the rules' scripts."""
-    out = []
+    in the package and the rules' scripts; of every literal registered name in the Snakefile and
+    the rules."""
+    out = [(path.relative_to(root).as_posix(), line, kind, value)
+           for path in sorted([root / "Snakefile", *(root / "rules").glob("*.smk")]) if path.exists()
+           for line, value in _rule_literals(path) for kind, known in names.items() if value in known]
     for path in sorted([*(root / "lrworld").rglob("*.py"), *(root / "scripts").glob("*.py")]):
         rel = path.relative_to(root).as_posix()
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -116,6 +137,11 @@ def test_the_scan_finds_a_branch_on_a_backend_and_a_format_name(tmp_path):
     (pkg / "x.py").write_text('def f(cfg, fmt):\n    if cfg.get("backend") == "hf":\n        return 1\n'
                               '    return fmt in ("ml-100k", "other")\n\nAPI = {"openai"}\n')
     names = {"backend": {"hf", "openai"}, "format": {"ml-100k"}, "recommender": set(), "measure": set()}
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules/gt.smk").write_text('rule r:\n    params:\n        n=lambda wc: W.count(wc.dataset, '
+                                           '"neu_item2users"),\n        kind=f"mem_{x}",\n')
+    names = {**names, "measure": {"neu_item2users"}}
     assert findings(tmp_path, names) == [("lrworld/workflow/x.py", 2, "backend", "hf"),
                                          ("lrworld/workflow/x.py", 4, "format", "ml-100k"),
-                                         ("lrworld/workflow/x.py", 6, "backend", "openai")]
+                                         ("lrworld/workflow/x.py", 6, "backend", "openai"),
+                                         ("rules/gt.smk", 3, "measure", "neu_item2users")]

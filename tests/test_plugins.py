@@ -3,6 +3,7 @@ with its dist-info (as `pip install --target` leaves it) and put on PYTHONPATH r
 a dataset format, a recommender, a knowledge measure with its templates and a ground-truth measure
 with its artifact; the schema, the plan, the audit and the tables take them like built-in ones."""
 
+import hashlib
 import json
 import os
 import subprocess
@@ -134,6 +135,17 @@ def test_a_plugin_that_does_not_load_is_named_in_one_line(tmp_path):
             "0.1): ModuleNotFoundError: No module named 'brokenplug_missing'") in proc.stderr
 
 
+def lrworld(work: Path, *args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "lrworld", *args, "-d", str(work)], capture_output=True, text=True,
+                          cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+def plugin_digest(site: Path, files) -> dict:
+    hashed = {f: hashlib.sha256((site / f).read_bytes()).hexdigest() for f in sorted(files)}
+    return {"files": hashed, "sha256": hashlib.sha256(json.dumps(hashed, sort_keys=True, separators=(",", ":"))
+                                                     .encode()).hexdigest()}
+
+
 @pytest.mark.slow
 def test_plugin_entries_run_through_the_graph_to_the_table_and_the_audit(site, tmp_path, shared_data):
     work = tmp_path / "work"
@@ -151,3 +163,31 @@ def test_plugin_entries_run_through_the_graph_to_the_table_and_the_audit(site, t
     assert 0 <= table.loc["random", "plug_cooc"] <= 1
     audit = json.loads((work / "results/audit/ml.json").read_text())
     assert audit["passed"] and {"plug_genre", "plug_cooc"} <= set(audit["measures"])
+
+    # the plugin's cell names the plugin: its version and the digest of the modules its jobs ran
+    # and of the template its prompts read
+    record = json.loads((work / "results/provenance/ml/slot/plug_genre/zero_shot.json").read_text())
+    plugin = record["code"]["plugins"]["lrworld-toyplug"]
+    # (every module of this plugin runs in some job of the chain: its entry points' modules in the
+    # jobs whose registries load them, cooc.py in the ground-truth jobs)
+    files = [f"lrworld_toyplug/{m}.py" for m in ("__init__", "artifacts", "backend", "cooc", "measures", "rec",
+                                                 "tsv_format")] + ["lrworld_toyplug/templates/movie/plug_genre/zero_shot.txt"]
+    folder = os.path.relpath(site, work)  # relative to the working directory, as the checkout is
+    assert plugin == {"version": "0.1", "folder": folder, **plugin_digest(site, files)}
+    assert lrworld(work, "verify").returncode == 0
+    explained = lrworld(work, "explain", "results/tables/ml.csv", "slot", "plug_genre").stdout
+    assert f"plugin:   lrworld-toyplug 0.1, sha256 {plugin['sha256'][:12]} over 8 files in {folder}" in explained
+
+    # an edit of the plugin's backend: `verify` names the plugin, and the next run re-runs its cell
+    backend = site / "lrworld_toyplug/backend.py"
+    backend.write_text(backend.read_text() + "# edited\n")
+    proc = lrworld(work, "verify")
+    assert proc.returncode == 1 and (f"CHANGED lrworld_toyplug/backend.py (plugin lrworld-toyplug 0.1, rule source)"
+                                     in proc.stdout), proc.stdout + proc.stderr
+    dry = snakemake(tmp_path / "not-a-site", work, "-n").stdout
+    assert "results/answers/lrworld/ml/slot.json" in dry and "results/scores/ml/slot/plug_genre/zero_shot.json" in dry
+    snakemake(tmp_path / "not-a-site", work)
+    again = json.loads((work / "results/provenance/ml/slot/plug_genre/zero_shot.json").read_text())
+    assert again["code"]["plugins"]["lrworld-toyplug"] == {"version": "0.1", "folder": folder,
+                                                           **plugin_digest(site, files)} != plugin
+    assert lrworld(work, "verify").returncode == 0

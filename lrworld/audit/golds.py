@@ -145,6 +145,10 @@ class Evidence:
         self.stored: dict[str, list[dict[str, np.ndarray]]] = {}
         self.source = "embeddings.parquet"
         emb, weights = artifacts.get("embeddings"), artifacts.get("neumf")
+        # groundtruth.neural.gold: score: the golds are the whole model's predicted preferences
+        self.preferences = weights.attrs.get("preferences") if weights is not None else None
+        self.scored = {m for m, by in self.tables.items() if any("gold" in g and (g["gold"] == "score").any()
+                                                                for g in list(by.values())[:1])}
         neural = {m: g for m, g in self.golds.items() if g.recompute == measures.EMBEDDINGS}
         if (emb is None and weights is None) or not neural:
             return
@@ -190,6 +194,10 @@ class Evidence:
         """(training, candidate) cosines recomputed from embeddings.parquet; None when not loaded.
         Raises KeyError naming an id the embeddings do not hold."""
         tk, ck = self.golds[measure].target, self.golds[measure].candidate
+        if measure in self.scored:
+            if self.preferences is None:
+                return None
+            return self.preferences.scores(tk, target, cands).tolist()
         if tk not in self.vectors:
             return None
         out = []

@@ -15,24 +15,10 @@ from statistics import median
 from lrworld.models.base import PromptItem
 from lrworld.models.shortcut import pick, shortcuts
 from lrworld.questions import measures
+from lrworld.questions.learned import wilson  # noqa: F401 (one interval for every control; tests import it here)
 
 CONFIDENCE = 0.95
 BASE_VARIANT = "zero_shot"
-
-
-def wilson(k: int, n: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
-    """Wilson's score interval for k of n, two-sided: what scipy.stats.binomtest(k, n)
-    .proportion_ci(method="wilson") returns (tests/audit/test_shortcuts.py compares them). Written
-    from scipy.special's normal quantile because scipy.stats costs every audit and table job about
-    1 s to import, and this is its only use there."""
-    from scipy.special import ndtri
-
-    z = float(ndtri(0.5 + 0.5 * confidence))
-    p = k / n
-    denom = 2 * (n + z * z)
-    center = (2 * n * p + z * z) / denom
-    delta = z / denom * math.sqrt(4 * n * p * (1 - p) + z * z)
-    return (0.0 if k == 0 else center - delta), (1.0 if k == n else center + delta)
 
 
 def item_of(p: dict) -> PromptItem:
@@ -135,30 +121,7 @@ def to_markdown(result: dict[str, dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
-# The mark a table puts on a measure's column where a shortcut beats chance.
-MARK = "\u2021"
-
-
 def found(audit_json: dict) -> dict[str, list[str]]:
     """measure -> the shortcuts above chance on it, from a dataset's audit json."""
     return {m: r["findings"] for m, r in ((audit_json.get("shortcuts") or {}).get("measures") or {}).items()
             if r.get("findings")}
-
-
-def note(findings: dict[str, list[str]]) -> list[str]:
-    """The caption line of a table or card: which measures a knowledge-free answerer passes."""
-    if not findings:
-        return []
-    return [f"{MARK} a knowledge-free answerer's 95% interval lies above chance (the audit's shortcut findings, "
-            "docs/audit.md): " + "; ".join(f"{m}: {', '.join(names)}" for m, names in sorted(findings.items())) + "."]
-
-
-def mark_columns(markdown: str, findings: dict[str, list[str]]) -> str:
-    """The table's header row with MARK after each column of a measure in `findings` (every variant's)."""
-    lines = markdown.split("\n")
-    for i, line in enumerate(lines):
-        if line.startswith("| model |"):
-            cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            lines[i] = "| " + " | ".join(f"{c} {MARK}" if c.partition("@")[0] in findings else c for c in cells) + " |"
-            break
-    return "\n".join(lines)

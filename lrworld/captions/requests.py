@@ -36,12 +36,6 @@ def build(dataset: str, items: pd.DataFrame, prompt: str, download_dir: str | Pa
     return reqs, report
 
 
-def images_of(reqs: list[dict]) -> dict[str, tuple[str, str]]:
-    """{item id: (its image's path, sha256)} of the caption requests: the images a prompt variant
-    may send (`visual`)."""
-    return {str(r["item_id"]): (r["image_paths"][0], r["image_sha256"][0]) for r in reqs}
-
-
 def captions_table(reqs: list[dict], answers: list[dict], identity: dict, images_report: dict) -> tuple[pd.DataFrame, dict]:
     """The captions of cached answers; an empty caption leaves its item without one (counted)."""
     from lrworld.inference.cache import identity_key

@@ -18,13 +18,20 @@ Snakefile before any registry loads), as lm-evaluation-harness's `--include_path
 
 Shortcut answerers are backends. A plugin that fails to load is named with its package in one
 line. Entries are read once per process, sorted by name, so every job sees the same registry.
+
+A plugin's modules are code like lrworld's own: the code closure of a rule (lrworld/workflow/code.py)
+follows a registry's `points(group)` / `import_modules(group)` into the modules its entry points
+name, found on the path without importing them (`installed`), so editing a plugin re-runs the
+jobs that ran it, and a score's record names the plugin, its version and its files' digests.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 import sys
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from importlib.metadata import EntryPoint, entry_points
@@ -46,6 +53,68 @@ def points(group: str) -> tuple[EntryPoint, ...]:
     for ep in entry_points(group=group):
         seen.setdefault(ep.name, ep)
     return tuple(seen[name] for name in sorted(seen))
+
+
+@dataclass(frozen=True)
+class Plugin:
+    """An installed distribution that declares lrworld entry points."""
+    name: str  # the distribution's name (its METADATA's), as `pip` lists it
+    version: str | None
+    folder: Path  # the path entry its top-level modules are in
+    tops: tuple[str, ...]  # its top-level packages or modules that entry points name
+
+
+def _folder(top: str) -> Path | None:
+    """The path entry holding top-level module `top`: found by the import system, not imported."""
+    try:
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        return None
+    if spec is None:
+        return None
+    if spec.submodule_search_locations:
+        return Path(list(spec.submodule_search_locations)[0]).resolve().parent
+    return Path(spec.origin).resolve().parent if spec.origin else None
+
+
+@cache
+def installed() -> dict[str, Plugin]:
+    """{top-level module name: its Plugin} of every entry point of every group (a module no finder
+    locates is left out: loading it fails, naming it, where a registry loads it)."""
+    dists: dict[tuple, set[str]] = {}
+    for group in GROUPS:
+        for ep in points(group):
+            top = ep.module.split(".")[0]
+            if top == __name__.split(".")[0]:  # an entry point into lrworld itself is lrworld's code
+                continue
+            folder = _folder(top)
+            if folder is not None:
+                key = (ep.dist.name if ep.dist is not None else top, ep.dist.version if ep.dist is not None else None,
+                       folder)
+                dists.setdefault(key, set()).add(top)
+    return {top: Plugin(name, version, folder, tuple(sorted(tops)))
+            for (name, version, folder), tops in dists.items() for top in tops}
+
+
+def owner(module: str) -> Plugin | None:
+    """The installed plugin a dotted module name belongs to (None: lrworld's own, or no plugin's)."""
+    return installed().get(module.split(".")[0])
+
+
+def plugin_of(path: Path) -> Plugin | None:
+    """The installed plugin whose package holds the file `path` (absolute)."""
+    for plugin in installed().values():
+        if any(path.is_relative_to(plugin.folder / top) or path == plugin.folder / f"{top}.py" for top in plugin.tops):
+            return plugin
+    return None
+
+
+def by_name(name: str) -> Plugin:
+    for plugin in installed().values():
+        if plugin.name == name:
+            return plugin
+    raise PluginError(f"plugin {name!r} is not installed (installed: "
+                      f"{', '.join(sorted({p.name for p in installed().values()})) or 'none'})")
 
 
 def where(ep: EntryPoint) -> str:

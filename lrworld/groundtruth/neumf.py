@@ -209,7 +209,11 @@ def weights_frame(path) -> pd.DataFrame:
     lays them out: what the audit recomputes the neural golds from."""
     from lrworld.core.tensors import load_tensors
 
-    return embeddings_frame(load_tensors(path, "NeuMF weights"))
+    loaded = load_tensors(path, "NeuMF weights")
+    frame = embeddings_frame(loaded)
+    # the whole model, for a gold taken from its predicted preference (groundtruth.neural.gold: score)
+    frame.attrs["preferences"] = Preferences(loaded)
+    return frame
 
 
 def n_trainings(emb: pd.DataFrame) -> int:
@@ -220,3 +224,43 @@ def embedding_matrix(emb: pd.DataFrame, kind: str, column: str = "gmf", seed: in
     """(ids array, float64 matrix) for one kind (and training) from an embeddings frame."""
     sub = emb[(emb["kind"] == kind) & ((emb["seed"] == seed) if "seed" in emb else True)]
     return np.asarray(sub["id"].astype(str)), np.vstack(sub[column].to_numpy()).astype(np.float64)
+
+
+class Preferences:
+    """NeuMF's predicted preference (its output logit, the whole model: GMF and MLP towers and the
+    output layer) of one target for candidates of the other kind, under each saved training, in
+    float64 from the weights: what `groundtruth.neural.gold: score` takes the neural gold from, and
+    what the audit recomputes it with. `result`: train_neumf_seeds' (or the loaded neumf.pt)."""
+
+    def __init__(self, result: dict):
+        self.trainings = []
+        for res in result.get("seeds", [result]):
+            sd = {k: np.asarray(v.detach().cpu().numpy() if hasattr(v, "detach") else v, dtype=np.float64)
+                  for k, v in res["state_dict"].items()}
+            layers = sorted({int(k.split(".")[1]) for k in sd if k.startswith("mlp.") and k.endswith(".weight")})
+            codes = {"user": {str(u): i for i, u in enumerate(res["user_ids"])},
+                     "item": {str(i): j for j, i in enumerate(res["item_ids"])}}
+            self.trainings.append((sd, layers, codes))
+
+    def ids(self, kind: str) -> list[str]:
+        return list(self.trainings[0][2][kind]) if self.trainings else []
+
+    def scores(self, target_kind: str, target: str, candidates: list[str]) -> np.ndarray:
+        """(trainings, candidates) predicted preferences; KeyError naming an id a training lacks."""
+        other = "item" if target_kind == "user" else "user"
+        out = []
+        for sd, layers, codes in self.trainings:
+            if str(target) not in codes[target_kind]:
+                raise KeyError(f"{target_kind} {target}")
+            t = codes[target_kind][str(target)]
+            try:
+                c = np.asarray([codes[other][str(x)] for x in candidates], dtype=np.int64)
+            except KeyError as exc:
+                raise KeyError(f"{other} {exc.args[0]}") from None
+            u, i = (np.full(len(c), t), c) if target_kind == "user" else (c, np.full(len(c), t))
+            g = sd["gmf_user.weight"][u] * sd["gmf_item.weight"][i]
+            h = np.concatenate([sd["mlp_user.weight"][u], sd["mlp_item.weight"][i]], axis=1)
+            for k in layers:
+                h = np.maximum(h @ sd[f"mlp.{k}.weight"].T + sd[f"mlp.{k}.bias"], 0.0)
+            out.append((np.concatenate([g, h], axis=1) @ sd["out.weight"].T + sd["out.bias"]).reshape(-1))
+        return np.stack(out) if out else np.zeros((0, len(candidates)))

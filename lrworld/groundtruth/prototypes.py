@@ -49,6 +49,8 @@ ARTIFACT = "prototypes"
 KEPT, SEED_DISAGREEMENT, MARGIN = "kept", "seed_disagreement", "margin"
 # questions.max_gold_share and questions.distractors: matched (lrworld/questions/distractors.py)
 GOLD_SHARE, NO_MATCH = "gold_share", "no_matched_distractors"
+# groundtruth.neural.gold: the paper's GMF cosine, or the trained model's predicted preference
+COSINE, SCORE = "cosine", "score"
 
 
 def _unit(x: np.ndarray) -> np.ndarray:
@@ -105,7 +107,7 @@ def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, m
                          n_positives: int = 10, column: str = "gmf", threads: int = 1, *, dataset: str,
                          display: dict[str, str] | None = None, margin: float = 0.0,
                          max_visits: int | None = None, min_interactions: int = 1,
-                         debias: Debias | None = None, closeness=None):
+                         debias: Debias | None = None, closeness=None, preferences=None):
     """Return (table, stats): PROTO_COLUMNS, answer row first per kept target, targets in visit
     order (a dropped target: one row, its status says why). `display` (item id -> display key)
     keeps look-alike item negatives out: of the gold, of each other and of the target user's history.
@@ -114,7 +116,10 @@ def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, m
     (`dropped_few_interactions`). `debias`: matched negatives by the candidates' interactions and
     the gold-share cap (a dropped target's status says which); with `closeness` (an
     `option_features.Closeness`) also by how near the year and categories their prompt text prints are
-    to the target's, the candidates shown by the targets kept so far drawn last."""
+    to the target's, the candidates shown by the targets kept so far drawn last. `preferences` (a
+    `neumf.Preferences`; `groundtruth.neural.gold: score`): every candidate is scored by the trained
+    NeuMF's predicted preference for the target (the whole model) instead of the GMF cosine, under
+    each training; the table then says so (`gold`: score)."""
     debias = debias or Debias()
     # the direction (target kind -> candidate kind) is the measure's registry entry's
     direction = measures.by_id(measure).gold
@@ -126,6 +131,7 @@ def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, m
     if max_visits is None:
         max_visits = 20 * n_targets
     targets = _visits(Ts, k, max_visits, seed, dataset, measure, threads)
+    c_list = [str(c) for c in c_ids]
     counts = training_counts(interactions)
     cap = GoldCap(debias.cap(n_targets, HIT10))
     ranks, lengths = _matched_ranks(debias, interactions, ckind, c_ids, display)
@@ -145,8 +151,10 @@ def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, m
         if not trained_t[r]:
             tally["few"] += 1
             continue
-        cos = np.stack([C @ T[r] for C, T in zip(Cs, Ts)])  # (trainings, entities), float64
         target = str(t_ids[r])
+        # (trainings, entities), float64: the GMF cosine, or the model's predicted preference
+        cos = (preferences.scores(tkind, target, c_list) if preferences is not None
+               else np.stack([C @ T[r] for C, T in zip(Cs, Ts)]))
         in_pool = trained_c.copy()
         in_pool[[c_pos[i] for i in known.get(target, set()) if i in c_pos]] = False
         pool = np.flatnonzero(in_pool)
@@ -189,6 +197,8 @@ def prototype_candidates(embeddings: pd.DataFrame, interactions: pd.DataFrame, m
     table["min_interactions"] = min_interactions
     table["dropped_few_interactions"] = tally["few"]
     table["candidates_few_interactions"] = few_candidates
+    if preferences is not None:
+        table["gold"] = SCORE
     return table, _stats(measure, k, n_seeds, margin, tally, draw.fallbacks, n_positives, column, min_interactions,
                          few_candidates)
 
@@ -345,12 +355,13 @@ def _stats(measure: str, k: int, n_seeds: int, margin: float, tally: Counter, fa
 
 def all_prototypes(embeddings, interactions, n_targets, k=10, seed=0, n_positives=10, column="gmf", threads=1, *,
                    dataset: str, display: dict[str, str] | None = None, margin: float = 0.0,
-                   min_interactions: int = 1, debias: Debias | None = None, closeness=None):
+                   min_interactions: int = 1, debias: Debias | None = None, closeness=None, preferences=None):
     parts, stats = [], {}
     for m in (m.id for m in measures.MEASURES if m.artifact == ARTIFACT):
         t, s = prototype_candidates(embeddings, interactions, m, n_targets, k, seed, n_positives=n_positives,
                                     column=column, threads=threads, dataset=dataset, display=display, margin=margin,
-                                    min_interactions=min_interactions, debias=debias, closeness=closeness)
+                                    min_interactions=min_interactions, debias=debias, closeness=closeness,
+                                    preferences=preferences)
         parts.append(t)
         stats[m] = s
     return pd.concat(parts, ignore_index=True), stats

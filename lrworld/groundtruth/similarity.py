@@ -201,14 +201,14 @@ class _Near:
         # what a prompt shows of the target: an item's own text, a user's latest items (its history)
         self.history_len = HISTORY_LEN
 
-    def ranks(self, t: int, pool: list[int]) -> Ranks:
+    def ranks(self, t: int, pool: list[int]) -> Ranks | None:
         c = self.closeness
         if self.kind == "item":
             context = c.item.get(str(self.ids[t]))
         else:
             context = c.items(c.recent(str(self.ids[t]), self.history_len))
         by_id = c.ranks(context, [str(self.ids[e]) for e in pool], self.kind)
-        return Ranks({e: by_id.count[str(self.ids[e])] for e in pool}, pool)
+        return None if by_id is None else Ranks({e: by_id.count[str(self.ids[e])] for e in pool}, pool)
 
 
 def _drawn_negatives(neg_pool: np.ndarray, best: int, n_neg: int, draw: np.random.Generator, key, taken,

@@ -358,3 +358,9 @@ def render_variant_all(questions: list[dict], template_file: str | Path, items: 
                     "variant_meta": meta})
         out.append(rec)
     return out
+
+
+def images_of(reqs: list[dict]) -> dict[str, tuple[str, str]]:
+    """{item id: (its image's path, sha256)} of the caption requests (lrworld/captions/requests.py):
+    the images `visual` sends."""
+    return {str(r["item_id"]): (r["image_paths"][0], r["image_sha256"][0]) for r in reqs}

@@ -18,7 +18,7 @@ from functools import partial
 from pathlib import Path
 from typing import Callable, Iterable
 
-from lrworld.core import io
+from lrworld.core import io, plugins
 from lrworld.core.package_files import is_packaged, packaged
 from lrworld.groundtruth import artifacts
 from lrworld.models.registry import capabilities
@@ -150,12 +150,34 @@ def decoding_block(identity: dict) -> dict:
     return dec
 
 
-def code_block(rule_code: dict[str, list[str]], root: str, digest: Digest = io.sha256_file) -> dict:
-    """{rule: {file (relative to the checkout): sha256}} of every rule of the chain."""
+def code_block(rule_code: dict[str, list[str]], root: str, digest: Digest = io.sha256_file,
+               plugin_files: dict[str, list[str]] | None = None, used: Iterable[str] = ()) -> dict:
+    """{rule: {file (relative to the checkout): sha256}} of every rule of the chain, and each
+    installed plugin whose files the chain ran (`plugin_files`) or read (`used`: a template)."""
     modules = {rule: {f: digest(Path(root) / f) for f in files} for rule, files in sorted(rule_code.items())}
-    return {"lrworld_version": versions()["lrworld"] or _package_version(), "git": git_state(root),
-            # relative to the working directory: the record holds no path of the machine that built it
-            "checkout": os.path.relpath(root), "modules": modules}
+    block = {"lrworld_version": versions()["lrworld"] or _package_version(), "git": git_state(root),
+             # relative to the working directory: the record holds no path of the machine that built it
+             "checkout": os.path.relpath(root), "modules": modules}
+    found = plugins_block(plugin_files or {}, used, digest)
+    return {**block, "plugins": found} if found else block
+
+
+def plugins_block(plugin_files: dict[str, list[str]], used: Iterable[str], digest: Digest = io.sha256_file) -> dict:
+    """{distribution: its version, folder (relative to the working directory), {file (relative to
+    the folder): sha256} and one sha256 over them} of each plugin: which plugin made a number, at
+    which version, with which code and templates."""
+    files = {name: set(rel) for name, rel in plugin_files.items()}
+    for path in used:
+        p = Path(path).resolve()
+        if (plugin := plugins.plugin_of(p)) is not None:
+            files.setdefault(plugin.name, set()).add(p.relative_to(plugin.folder).as_posix())
+    out = {}
+    for name, rel in sorted(files.items()):
+        plugin = plugins.by_name(name)
+        hashed = {f: digest(plugin.folder / f) for f in sorted(rel)}
+        out[name] = {"version": plugin.version, "folder": os.path.relpath(plugin.folder), "files": hashed,
+                     "sha256": io.sha256_text(io.dumps_canonical(hashed))}
+    return out
 
 
 def _package_version() -> str:
@@ -165,7 +187,8 @@ def _package_version() -> str:
 
 
 def score_record(inp: dict, raw: list[str], metadata_files: list[str], config_subset: dict,
-                 rule_code: dict[str, list[str]], root: str, wildcards: dict, digest: Digest = io.sha256_file) -> dict:
+                 rule_code: dict[str, list[str]], root: str, wildcards: dict, digest: Digest = io.sha256_file,
+                 plugin_files: dict[str, list[str]] | None = None) -> dict:
     score = io.read_json(inp["score"])
     summary = io.read_json(inp["summary"])
     questions = io.read_jsonl(inp["questions"])
@@ -180,7 +203,7 @@ def score_record(inp: dict, raw: list[str], metadata_files: list[str], config_su
         **{k: wildcards[k] for k in ("dataset", "model", "measure", "variant")},
         "number": {k: score.get(k) for k in ("value", "primary_metric", "n", "correct", "missed", "missed_rate")},
         "config": config_block(config_subset),
-        "code": code_block(rule_code, root, digest),
+        "code": code_block(rule_code, root, digest, plugin_files, [str(packaged(inp["template"]))]),
         "versions": versions(),
         "model_identity": model,
         "decoding": decoding_block(model["identity"]),

@@ -147,6 +147,8 @@ def format_explain(res: dict) -> str:
         f"code:     lrworld {res['code']['lrworld_version']}, git {git.get('commit') or '-'}"
         f"{' (dirty)' if git.get('dirty') else ''}{' ' + git['error'] if git.get('error') else ''}, "
         f"{sum(len(m) for m in res['code']['modules'].values())} modules hashed",
+        *[f"plugin:   {name} {p['version']}, sha256 {short(p['sha256'])} over {len(p['files'])} files in {p['folder']}"
+          for name, p in res["code"].get("plugins", {}).items()],
         "versions: " + ", ".join(f"{k} {v}" for k, v in res["versions"].items() if v),
         f"job:      rule {res['job']['rule']} on {res['job']['host']}, {res['job']['start']} .. {res['job']['end']}",
         "",
@@ -211,6 +213,12 @@ def verify(directory: str | None = None, tables: list[str] | None = None) -> dic
             for rule, modules in srec["code"]["modules"].items():
                 for path, sha in modules.items():
                     check(checkout, {"role": f"code ({rule})", "rule": None, "path": path, "sha256": sha}, label, "code")
+            # an installed plugin's files, relative to its folder: a change names the plugin
+            for name, plugin in srec["code"].get("plugins", {}).items():
+                folder = resolve(root, plugin["folder"])
+                for path, sha in plugin["files"].items():
+                    check(folder, {"role": f"plugin {name} {plugin['version']}", "rule": None, "path": path,
+                                   "sha256": sha}, label, "plugin")
     problems = [c for c in checked.values() if c["status"] != "ok"]
     return {"checked": len(checked), "problems": problems, "ok": not problems}
 

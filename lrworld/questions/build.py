@@ -45,11 +45,15 @@ def no_question_line(dataset: str, measure_id: str, m, skipped: dict) -> str:
 def build_questions(dataset: str, domain: str, measure_id: str, interactions: pd.DataFrame,
                     items: pd.DataFrame, history_length: int, n_questions: int | None, seed: int,
                     item_texts: dict[str, str] | None = None, ties: str = "numeric",
-                    exclude_values: dict[str, list[str]] | None = None, debias=None):
+                    exclude_values: dict[str, list[str]] | None = None, debias=None, validity=None):
     """`item_texts` (item id -> text) supplies the texts of item-text measures that do not live in
     items.parquet (the image captions of `multimodal`). `ties` and `exclude_values` are
     `questions.ties` and `questions.exclude_values` of the config; `debias` (a
-    `distractors.Debias`) its `distractors` and `max_gold_share`."""
+    `distractors.Debias`) its `distractors` and `max_gold_share`; `validity` (a `validity.Validity`)
+    its `validity`: `overdraw` times the questions built, then filtered to `n_questions`."""
+    from lrworld.questions.validity import Validity, filtered
+
+    validity = validity or Validity()
     m = measures.get(domain, measure_id)
     if "captions" in m.needs and item_texts is None:
         raise QuestionError(f"{dataset}/{measure_id}: needs image captions (the captions rule's output)")
@@ -68,11 +72,15 @@ def build_questions(dataset: str, domain: str, measure_id: str, interactions: pd
     # Users in a seeded random order; skips (missing values) still leave n questions.
     order = rng_for(seed, dataset, measure_id, "users").permutation(len(windows))
     questions, report = knowledge.build(m, dataset, [windows[i] for i in order], items, seed,
-                                        item_texts=item_texts, limit=n_questions,
+                                        item_texts=item_texts, limit=validity.asked(n_questions),
                                         exclude=(exclude_values or {}).get(m.field), debias=debias,
                                         counts=interactions["item_id"].astype(str).value_counts().to_dict()
                                         if debias is not None and debias.matched else None)
     report["windows_examined"] = len(questions) + sum(report["skipped"].values())
+    questions, checked = filtered(questions, n_questions, m, interactions, items, validity, seed, dataset,
+                                  exclude_values)
+    if checked is not None:
+        report["validity"] = checked
     questions = sorted(questions[: n_questions] if n_questions else questions, key=lambda q: q["qid"])
     # what a knowledge-free answerer may know of each option (the shortcut rows, the audit's findings)
     signals.attach(questions, signals.popularity(interactions, items, m.field))

@@ -41,9 +41,11 @@ def builder(measure) -> Callable:
 
 def build_from_artifact(measure, interactions, artifact_df, n_questions: int, seed: int, dataset: str,
                         display: dict[str, str] | None = None, debias=None, items=None,
-                        exclude_values: dict[str, list[str]] | None = None):
+                        exclude_values: dict[str, list[str]] | None = None, validity=None):
     """An ARTIFACT measure's questions: the one call the `gt_questions` rule, `lrworld plan` and the
-    tests make, so the plan counts the questions the rule writes. `debias` (a
+    tests make, so the plan counts the questions the rule writes. `validity` (a
+    `validity.Validity`): the builder makes `overdraw` times the questions and the filter keeps at
+    most `n_questions` (lrworld/questions/validity.py). `debias` (a
     `distractors.Debias`) reaches builders that take it only when it asks for something; with
     matched distractors, a builder that takes `shown` gets what a prompt shows of an item option
     (from `items` and `questions.exclude_values`), to match the words it shares with the history."""
@@ -61,7 +63,16 @@ def build_from_artifact(measure, interactions, artifact_df, n_questions: int, se
         from lrworld.questions.option_features import Closeness
 
         extra["closeness"] = Closeness(items, interactions, exclude_values)
-    qs, report = builder(measure)(interactions, artifact_df, n_questions, seed, dataset, display=display, **extra)
+    from lrworld.questions.validity import Validity, filtered
+
+    validity = validity or Validity()
+    qs, report = builder(measure)(interactions, artifact_df, validity.asked(n_questions), seed, dataset,
+                                  display=display, **extra)
+    if items is not None:
+        # `validity`: built `overdraw` times over, filtered to n_questions against the negative controls
+        qs, checked = filtered(qs, n_questions, measure, interactions, items, validity, seed, dataset, exclude_values)
+        if checked is not None:
+            report = {**report, "validity": checked}
     # what a knowledge-free answerer may know of each option (the shortcut rows, the audit's findings)
     signals.attach(qs, signals.popularity(interactions))
     return qs, report

@@ -178,6 +178,32 @@ def _weighted_values(values: dict[str, list[str]], pool: "_Pool", counts: Mappin
     return Ranks(spelled, pool.values), Counter()
 
 
+# a field has few values when the questions asked are this many times its values or more: each value
+# is then the gold of several questions, and distractors are drawn as often as golds are
+FEW_VALUES = 4
+
+
+def _as_golds(measure: Measure, windows: list[Window], values: dict[str, list[str]], pool: "_Pool", key,
+              limit: int | None) -> dict[str, float] | None:
+    """value spelling -> how often to draw it as a distractor, where the field has few values for the
+    questions asked (else None): how often it is a window's answer (a random one of the positive's
+    values counts 1 / their number, the first 1), over how often it may be drawn at all (a value of
+    the positive never is), so that each value is shown about `options` times per question it answers."""
+    if limit is None or len(pool.values) * FEW_VALUES > limit:
+        return None
+    answers, carried, n = Counter(), Counter(), 0
+    for w in windows:
+        own = values.get(w.positive, [])
+        if not own:
+            continue
+        n += 1
+        picks = own if measure.answer_policy == "random" else own[:1]
+        for v in picks:
+            answers[pool.spelling.get(key(v), v)] += 1 / len(picks)
+        carried.update({pool.spelling.get(key(v), v) for v in own})
+    return {v: a / max(1e-9, 1 - carried[v] / n) for v, a in answers.items()}
+
+
 def _no_value_reason(item: str, raw: dict, dropped: dict, titles: dict, examples: dict[str, list[str]]) -> str:
     """Why a positive without a value to ask makes no question. A target its covering sources
     disagree on is listed in `examples` under its reason, with what each source said."""
@@ -202,10 +228,18 @@ def _answer_value(measure: Measure, own: list[str], rng: np.random.Generator) ->
 
 def _value_negatives(eligible: list[str], gold: str, n_neg: int, ranks: Ranks, matched_draw: bool,
                      rng: np.random.Generator, weighted: Ranks | None = None,
-                     used: Counter | None = None) -> list[str] | None:
+                     used: Counter | None = None, as_golds: Mapping[str, float] | None = None) -> list[str] | None:
     """`n_neg` distractors out of `eligible`: matched to the gold's label frequency (and, with
     `weighted`, to the interactions of the items carrying it: how often a value is a next item's,
-    so the gold's), or uniform. None: no matched draw."""
+    so the gold's), or uniform. `as_golds` (value -> how often it is a window's answer; a field of a
+    few values, each the gold of many questions): drawn in proportion to it instead, so each value
+    is an option about as often, per question it answers, as any other and the other questions'
+    golds and options tell nothing. None: no matched draw."""
+    if matched_draw and as_golds is not None:
+        w = np.asarray([as_golds.get(v, 0.0) for v in eligible], dtype=float)
+        if (w > 0).sum() < n_neg:
+            return None
+        return [eligible[i] for i in rng.choice(len(eligible), size=n_neg, replace=False, p=w / w.sum())]
     if matched_draw:
         drawn = matched([eligible[i] for i in rng.permutation(len(eligible))], gold, n_neg, ranks, rng,
                         closeness=weighted, used=used)
@@ -236,6 +270,7 @@ def build_field_values(measure: Measure, dataset: str, windows: list[Window], it
     questions, used_witnesses, used_sources = [], Counter(), Counter()
     cap = GoldCap(debias.cap(limit, MCQ))
     weighted, used = _weighted_values(values, pool, counts) if counts is not None else (None, None)
+    as_golds = _as_golds(measure, windows, values, pool, key, limit) if counts is not None else None
     for w in windows:
         if limit is not None and len(questions) >= limit:
             break
@@ -256,7 +291,7 @@ def build_field_values(measure: Measure, dataset: str, windows: list[Window], it
             skipped["gold_share_cap"] += 1
             continue
         negatives = _value_negatives(eligible, pool.spelling.get(key(answer), answer), n_neg, pool.ranks,
-                                     debias.matched, rng, weighted, used)
+                                     debias.matched, rng, weighted, used, as_golds)
         if negatives is None:
             skipped["no_matched_distractors"] += 1
             continue

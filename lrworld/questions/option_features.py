@@ -158,6 +158,8 @@ class Closeness:
 
         texts = ItemTexts(items, exclude_values)
         self.item = {str(i): Profile.of([texts.detailed(str(i))]) for i in items["item_id"]}
+        # items whose text prints no year and no category (Amazon 2014 sequences): nothing to match
+        self.prints = any(p.year == p.year or p.categories for p in self.item.values())
         self.user: dict[str, Profile] = {}
         self._histories: dict[str, list[str]] = {}
         if interactions is not None:
@@ -175,8 +177,12 @@ class Closeness:
         return Profile(_mean([p.year for p in ps if p.year == p.year]), frozenset(c for p in ps for c in p.categories))
 
     def ranks(self, context: Profile, pool: Sequence, kind: str = "item"):
-        """`distractors.Ranks` of `pool` (ids) by closeness to `context`."""
+        """`distractors.Ranks` of `pool` (ids) by closeness to `context`; None where no item text
+        prints a year or a category."""
         from lrworld.questions.distractors import Ranks
+
+        if not self.prints:
+            return None
 
         profiles = self.item if kind == "item" else self.user
         empty = Profile(float("nan"), frozenset())

@@ -20,6 +20,9 @@ _DROPS = ("dropped_margin", "dropped_seed_disagreement", "dropped_few_interactio
           "skipped_too_few_negatives")
 
 
+_VALIDITY_DROPS = ("dropped_gold_rate", "dropped_learned_filter", "dropped_answerable")
+
+
 def targets_tried(report: dict) -> int | None:
     """Windows a knowledge builder examined, or targets a ground-truth artifact visited."""
     for key in ("windows_examined", "candidates_considered", "targets_in_artifact"):
@@ -37,6 +40,9 @@ def shortfall(report: dict) -> dict | None:
     skipped = report.get("skipped") if isinstance(report.get("skipped"), dict) else {}
     why = [f"{k} {v}" for k, v in sorted(skipped.items(), key=lambda kv: -kv[1]) if v]
     why += [f"{k} {report[k]}" for k in _DROPS if isinstance(report.get(k), int) and report[k]]
+    # what the filter against the negative controls dropped (lrworld/questions/validity.py)
+    checked = report.get("validity") if isinstance(report.get("validity"), dict) else {}
+    why += [f"{k} {checked[k]}" for k in _VALIDITY_DROPS if isinstance(checked.get(k), int) and checked[k]]
     reason = (f"{got} of {asked} questions: {tried} targets tried" if tried is not None else f"{got} of {asked} questions")
     return {"requested": asked, "questions": got, "targets_tried": tried,
             "reason": reason + (f" ({', '.join(why)})" if why else ", every eligible one used")}

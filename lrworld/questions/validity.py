@@ -5,16 +5,19 @@ A builder first makes `overdraw` times the questions asked, in its own seeded or
 manner of AFLite (Sakaguchi et al., WinoGrande; Le Bras et al. 2020), questions are dropped until
 no knowledge-free answerer is above chance on what is kept:
 
-- the gold-rate cap: no entity is the gold of more questions than its share of the questions that
-  show it, ceil(shown / options) (counted on the questions kept, so a gold that no other question
-  shows is the gold once); the latest question of an entity over the cap is dropped;
+- the gold-rate cap: no entity is the gold of more questions than an option's share of the
+  questions that show it allows, 1 / options plus two binomial standard deviations (`gold_cap`,
+  counted on the questions kept: a gold that no other question shows is the gold once); the latest
+  question of an entity over the cap is dropped;
 - the learned negative control (lrworld/questions/learned.py), cross-validated by question, and
   every shortcut rule (lrworld/models/shortcut.py), over the questions kept: while more than
   `per_measure` are kept and one of them is above chance, the questions it answers most surely
   (the held-out probability the learned answerer gives the gold, and the rules that find it) are
   dropped, a quarter of the surplus a round; once none is, the first `per_measure` in the
   builder's order are kept; if then one is above chance again, the most surely answered are
-  dropped below `per_measure`, down to `min_share` of it;
+  dropped below `per_measure`, down to `min_share` of it; where the learned answerer's interval
+  lies below chance (what is kept avoids its picks, which could be learned the other way), the
+  least surely answered go instead;
 - "above chance": the 95% Wilson interval lies above 1 / options, under any of `checks` draws of
   the folds, or the learned answerer's mean score over them exceeds chance by more than `slack`
   of chance.
@@ -40,7 +43,7 @@ from lrworld.questions.signals import gold
 # fold draws a kept set is checked under, and the learned answerer's allowed excess over chance
 CHECKS = 3
 SLACK = 0.2
-MIN_SHARE = 0.5
+MIN_SHARE = 0.25
 MAX_ROUNDS = 200
 
 
@@ -64,16 +67,29 @@ class Validity:
         return n * self.overdraw if self.filter and n else n
 
 
+# how far above an option's share of its appearances an entity's golds may go, in binomial
+# standard deviations: a hub (a gold far more often than it is shown) is capped, the noise of a
+# fair draw is not (a cap at the share itself would make the other questions' golds give the
+# answer away: every entity would sit at it, and a gold is the option one short of it)
+CAP_SD = 2.0
+
+
+def gold_cap(shown: int, n_options: int) -> int:
+    """The most questions kept that an entity shown by `shown` of them may be the gold of."""
+    p = 1.0 / n_options
+    return math.ceil(shown * p + CAP_SD * math.sqrt(shown * p * (1 - p)))
+
+
 def gold_rate_cap(questions: list[dict]) -> list[int]:
     """Indices of the questions to drop so that no entity is the gold of more than
-    ceil(shown / options) of the questions kept (the latest first, recounted after each drop)."""
+    `gold_cap(shown, options)` of the questions kept (the latest first, recounted after each drop)."""
     dropped: set[int] = set()
     while True:
         kept = [i for i in range(len(questions)) if i not in dropped]
         golds = Counter(gold(questions[i]) for i in kept)
         shows = Counter(str(c) for i in kept for c in questions[i]["candidates"])
         n_opt = len(questions[kept[0]]["candidates"]) if kept else 1
-        over = {e for e, g in golds.items() if g > math.ceil(shows[e] / n_opt)}
+        over = {e for e, g in golds.items() if g > gold_cap(shows[e], n_opt)}
         if not over:
             return sorted(dropped)
         latest = max(i for i in kept if gold(questions[i]) in over)
@@ -101,8 +117,13 @@ class Controls:
         mean = float(np.mean([r.score for r in self.learned]))
         return any(r.above_chance for r in self.learned) or mean > self.chance * (1 + self.slack)
 
+    def learned_below(self) -> bool:
+        """The learned answerer's interval lies below chance: what is kept avoids what it would pick,
+        which an answerer could learn to use the other way."""
+        return any(r.ci_high < self.chance for r in self.learned)
+
     def passes(self) -> bool:
-        return not self.learned_above() and not self.rule_above()
+        return not self.learned_above() and not self.learned_below() and not self.rule_above()
 
     def surety(self) -> np.ndarray:
         """Per question, how surely a control finds its gold: the learned answerer's held-out
@@ -153,7 +174,9 @@ def select(questions: list[dict], n: int, features: Callable[[list[dict]], Optio
         surplus = len(kept) - n
         drop = max(1, math.ceil(surplus / 4)) if surplus > 0 else max(1, len(kept) // 20)
         drop = min(drop, len(kept) - floor) if surplus <= 0 else drop
-        worst = np.argsort(-result.surety(), kind="stable")[:drop]
+        # above chance: the most surely answered go; below it (filtered too far): the least surely
+        sure = result.surety() if not result.learned_below() or result.learned_above() else -result.surety()
+        worst = np.argsort(-sure, kind="stable")[:drop]
         counts["dropped_answerable" if surplus <= 0 else "dropped_learned_filter"] += len(worst)
         kept = [i for j, i in enumerate(kept) if j not in set(worst.tolist())]
     out = [questions[i] for i in kept]
@@ -192,3 +215,28 @@ def rule_hits(questions: list[dict], texts, counts: dict, own: tuple[str, ...] =
     answers = np.asarray([q["answer_index"] for q in questions])
     return {name: np.asarray([pick(name, it) for it in items]) == answers
             for name, s in shortcuts().items() if not (s.reads and set(s.reads) <= set(own))}
+
+
+def filtered(questions: list[dict], n: int | None, measure, interactions, items, validity: Validity, seed: int,
+             dataset: str, exclude_values: dict[str, list[str]] | None = None) -> tuple[list[dict], dict | None]:
+    """A builder's questions (in its order) filtered against the negative controls to at most `n`
+    (`select`), their signals recounted on what is kept; unchanged with the filter off or no count."""
+    from lrworld.prompts.render import ItemTexts
+    from lrworld.questions import signals
+    from lrworld.questions.option_features import DataCounts, option_features
+
+    if not validity.filter or not n or not questions:
+        return questions, None
+    texts = ItemTexts(items, exclude_values)
+    counts = DataCounts(interactions, items, measure.field)
+    pops = signals.popularity(interactions, items, measure.field)
+
+    def features(qs):
+        return option_features(qs, items, counts, exclude_values, texts).without(measure.own_signals)
+
+    def rules(qs):
+        return rule_hits(qs, texts, pops, measure.own_signals)
+
+    kept, report = select(questions, n, features, rules, validity, seed, f"{dataset}/{measure.id}")
+    signals.attach(kept, pops)
+    return kept, report

@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from lrworld.audit import shortcuts
+from lrworld.audit import validity
 from lrworld.core import io
 from lrworld.questions import witnesses
 from lrworld.prompts.variants import all_variants as config_variants
@@ -352,7 +352,8 @@ def card(manifest: dict, measures: list[str], tasks: list[str] = (), by_measure:
              + (f", commit `{code['commit']}`" if code.get("commit") else "") + "); `release.json` lists every "
              "file's sha256, the config subset and the audit result "
              f"(passed: {manifest['audit']['passed']}, violations: {manifest['audit']['violations']}).", "",
-             *[f"{line}\n" for line in shortcuts.note(manifest["audit"].get("shortcut_findings") or {})],
+             *[f"{line}\n" for line in validity.notes(manifest["audit"].get("shortcut_findings") or {},
+                                                      manifest["audit"].get("not_answerable") or {})],
              "## Measures", ""]
     lines += [measure_line(manifest["domain"], m, by_measure[m]) for m in measures if m in by_measure]
     lines += ["", "## What a row is", "",

@@ -11,7 +11,7 @@ import re
 import shutil
 from pathlib import Path, PurePosixPath
 
-from lrworld.audit import shortcuts
+from lrworld.audit import validity
 from lrworld.core import io
 from lrworld.provenance import code_version
 from lrworld.provenance.environment import versions
@@ -58,8 +58,9 @@ def pack(root: str | Path, dataset: str, out: str | Path) -> dict:
         "lrworld_version": versions()["lrworld"], "code": code_version.code_version(), "measures": measures, "variants": variants,
         "config": subset, "config_sha256": io.sha256_text(io.dumps_canonical(subset)),
         "audit": {"passed": audit["passed"], "violations": audit["violations"], "checked": audit.get("checked"),
-                  # measures a knowledge-free answerer passes (lrworld/audit/shortcuts.py)
-                  "shortcut_findings": shortcuts.found(audit)},
+                  # measures a knowledge-free answerer passes, and those not answerable from the data
+                  # (lrworld/audit/validity.py)
+                  "shortcut_findings": validity.found(audit), "not_answerable": validity.unanswerable(audit)},
         "licences": licences.notes(entry), "files": dict(sorted(files.items())),
     }
     from lrworld.release import interop  # Parquet tables, dataset card, lm-eval tasks

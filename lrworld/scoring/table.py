@@ -24,6 +24,7 @@ from lrworld.analysis.output import factor_groups, to_latex
 from lrworld.analysis.scores import paired_table, score_table
 from lrworld.core.markdown import pipe_table
 from lrworld.prompts.variants import column_name
+from lrworld.audit import validity
 from lrworld.questions import measures, shortfall
 from lrworld.questions import witnesses as golds
 
@@ -36,7 +37,9 @@ FIGURES = ("degenerate", "debiased", "n", "ci_low", "ci_high", "diff_vs_random",
            "significant_vs_random")
 # the .csv's figures of a measure (the same on every row): the questions asked for, why it has fewer
 # (short measures, §), the share of its golds one source alone gives and the sources (knowledge, ‡)
-MEASURE_FIGURES = ("requested", "short_reason", "single_source_share", "gold_sources")
+MEASURE_FIGURES = ("requested", "short_reason", "single_source_share", "gold_sources", *validity.CSV_FIGURES)
+# the reference row of the learned knowledge-free answerer (the audit's, cross-validated by question)
+LEARNED_ROW = "learned-knowledge-free"
 _ORDERS = re.compile(r"^(zero_shot|shuffle\d+)$")
 
 
@@ -116,14 +119,40 @@ def _missing(v) -> bool:
     return v is None or (isinstance(v, float) and v != v)
 
 
-def with_marks(table: pd.DataFrame, figs: dict[str, pd.DataFrame], reports: list[dict] | None = None) -> pd.DataFrame:
+def with_marks(table: pd.DataFrame, figs: dict[str, pd.DataFrame], reports: list[dict] | None = None,
+               audit: dict | None = None) -> pd.DataFrame:
     """The .csv layout: the value columns, then `<column>_<figure>` for each figure of FIGURES given,
-    then, with the question `reports`, each column's MEASURE_FIGURES."""
+    then, with the question `reports`, each column's MEASURE_FIGURES (its validity controls from the
+    dataset's `audit` json)."""
     cols = list(table.columns[1:])
     parts = [table] + [figs[f][cols].add_suffix(f"_{f}") for f in FIGURES if f in figs]
     if reports is not None:
-        parts.append(measure_figures(table, reports))
+        parts.append(measure_figures(table, reports, audit))
     return pd.concat(parts, axis=1)
+
+
+def with_learned(table: pd.DataFrame, figs: dict[str, pd.DataFrame], audit: dict | None) -> tuple[pd.DataFrame, dict]:
+    """The table and its figures with the learned knowledge-free answerer's row after RANDOM's (its
+    score, n and Wilson interval on each measure's zero-shot column, from the `audit` json)."""
+    learned = validity.learned_row(audit or {})
+    if not learned:
+        return table, figs
+    at = 1 if len(table) and table["model"].iat[0] == RANDOM else 0
+
+    def insert(df: pd.DataFrame, values: dict) -> pd.DataFrame:
+        row = pd.DataFrame([{"model": LEARNED_ROW, **values}], columns=df.columns)
+        return pd.concat([df.iloc[:at], row.astype(df.dtypes.to_dict(), errors="ignore"), df.iloc[at:]],
+                         ignore_index=True)
+
+    cols = [c for c in table.columns[1:] if c in learned]
+    table = insert(table, {c: learned[c]["score"] for c in cols})
+    figs = dict(figs)
+    for f, df in figs.items():
+        values = {"n": {c: learned[c]["n"] for c in cols}, "ci_low": {c: learned[c]["ci_low"] for c in cols},
+                  "ci_high": {c: learned[c]["ci_high"] for c in cols},
+                  "degenerate": {c: False for c in df.columns[1:]}}.get(f, {})
+        figs[f] = insert(df, values)
+    return table, figs
 
 
 def value_columns(csv_table: pd.DataFrame) -> list[str]:
@@ -131,9 +160,10 @@ def value_columns(csv_table: pd.DataFrame) -> list[str]:
     return [c for c in csv_table.columns[1:] if not any(c.endswith(f"_{f}") for f in FIGURES + MEASURE_FIGURES)]
 
 
-def measure_figures(table: pd.DataFrame, reports: list[dict]) -> pd.DataFrame:
+def measure_figures(table: pd.DataFrame, reports: list[dict], audit: dict | None = None) -> pd.DataFrame:
     """`<column>_<figure>` of MEASURE_FIGURES for every value column, from its measure's question report
-    (empty where the measure is not short, or its golds come from no metadata source)."""
+    (empty where the measure is not short, or its golds come from no metadata source) and the
+    dataset's audit (the validity controls)."""
     by = {r["measure"]: r for r in reports}
     out = {}
     for c in table.columns[1:]:
@@ -141,19 +171,24 @@ def measure_figures(table: pd.DataFrame, reports: list[dict]) -> pd.DataFrame:
         s = golds.summary(r) if r else None
         values = {"requested": r.get("requested"), "short_reason": (r.get("short") or {}).get("reason"),
                   "single_source_share": s["single_source_share"] if s else None,
-                  "gold_sources": "+".join(s["sources"]) if s else None}
+                  "gold_sources": "+".join(s["sources"]) if s else None,
+                  **validity.csv_figures(audit or {}, c.partition("@")[0])}
         for f in MEASURE_FIGURES:
             out[f"{c}_{f}"] = [values[f]] * len(table)
     return pd.DataFrame(out, index=table.index)
 
 
-def column_marks(table: pd.DataFrame, short: dict | None, witnessed: dict | None) -> dict[str, str]:
-    """column -> the marks of its measure: § short, ‡ some gold has a single source."""
+def column_marks(table: pd.DataFrame, short: dict | None, witnessed: dict | None,
+                 checked: tuple[dict, dict] | None = None) -> dict[str, str]:
+    """column -> the marks of its measure: § short, ‡ some gold has a single source, and with
+    `checked` (the audit's findings, its measures not answerable from the data: `validity.found`,
+    `validity.unanswerable`) ¶ and ∅."""
     out = {}
+    valid = validity.column_marks(table.columns[1:], *checked) if checked else {}
     for c in table.columns[1:]:
         m = c.partition("@")[0]
         mark = (SHORT if m in (short or {}) else "") + (
-            golds.MARK if (witnessed or {}).get(m, {}).get("single_source") else "")
+            golds.MARK if (witnessed or {}).get(m, {}).get("single_source") else "") + valid.get(c, "")
         if mark:
             out[c] = mark
     return out
@@ -241,14 +276,24 @@ def _marked(figs: dict[str, pd.DataFrame]) -> tuple[bool, bool]:
             bool(figs["degenerate"].iloc[:, 1:].to_numpy().any()))
 
 
+def _learned_note(table: pd.DataFrame) -> list[str]:
+    if not (table["model"] == LEARNED_ROW).any():
+        return []
+    return [f"{LEARNED_ROW}: the audit's learned negative control, a knowledge-free answerer trained on the other "
+            "questions of the measure (5-fold cross-validated by question), with its Wilson interval (docs/audit.md)."]
+
+
 def to_markdown(table: pd.DataFrame, title: str, domain: str, figs: dict[str, pd.DataFrame], confidence: float = 0.95,
-                n_boot: int = 1000, short: dict[str, str] | None = None, witnessed: dict[str, dict] | None = None) -> str:
+                n_boot: int = 1000, short: dict[str, str] | None = None, witnessed: dict[str, dict] | None = None,
+                checked: tuple[dict, dict] | None = None) -> str:
     """`short`: measure -> why it has fewer questions than asked (its question report's `short`);
-    `witnessed`: measure -> how many sources back its golds (`questions.witnesses.summary`)."""
+    `witnessed`: measure -> how many sources back its golds (`questions.witnesses.summary`);
+    `checked`: (findings, not answerable) of the audit's validity controls."""
     # an escaped *: two in a row would make the text between them italic
-    main = formatted(table, domain, figs, column_marks(table, short, witnessed)).replace(regex={r"\*$": r"\\*"})
+    main = formatted(table, domain, figs, column_marks(table, short, witnessed, checked)).replace(regex={r"\*$": r"\\*"})
     lines = [f"# {title}", ""] + _rows(main) + [""]
-    notes = legend(confidence, n_boot, *_marked(figs)) + short_notes(short) + golds.notes(witnessed or {})
+    notes = (legend(confidence, n_boot, *_marked(figs)) + short_notes(short) + golds.notes(witnessed or {})
+             + (validity.notes(*checked) if checked else []) + _learned_note(table))
     lines += [line for text in notes for line in (text, "")]
     debiased = figs["debiased"]
     if debiased[debiased["model"] != RANDOM].iloc[:, 1:].notna().to_numpy().any():  # RANDOM's alone says nothing
@@ -264,13 +309,17 @@ def to_markdown(table: pd.DataFrame, title: str, domain: str, figs: dict[str, pd
 
 
 def to_tex(table: pd.DataFrame, title: str, domain: str, figs: dict[str, pd.DataFrame], confidence: float = 0.95,
-           n_boot: int = 1000, short: dict[str, str] | None = None, witnessed: dict[str, dict] | None = None) -> str:
+           n_boot: int = 1000, short: dict[str, str] | None = None, witnessed: dict[str, dict] | None = None,
+           checked: tuple[dict, dict] | None = None) -> str:
     """The .md's main table in booktabs, under the paper's scale / factor header groups."""
     groups = factor_groups(domain, [c.partition("@")[0] for c in table.columns[1:]])
     caption = f"{title}. " + " ".join(legend(confidence, n_boot, *_marked(figs), csv_names=False) + short_notes(short)
-                                      + golds.notes(witnessed or {}))
-    tex = to_latex(formatted(table, domain, figs, column_marks(table, short, witnessed)), caption, f"tab:results-{title}".replace("_", "-"), groups)
+                                      + golds.notes(witnessed or {}) + (validity.notes(*checked) if checked else [])
+                                      + _learned_note(table))
+    tex = to_latex(formatted(table, domain, figs, column_marks(table, short, witnessed, checked)), caption,
+                   f"tab:results-{title}".replace("_", "-"), groups)
     align = "l" * len(table.columns)
     tex = tex.replace(f"\\begin{{tabular}}{{{align}}}", f"\\begin{{tabular}}{{l{'r' * (len(table.columns) - 1)}}}")
     # tex_escape keeps the daggers as Unicode characters
-    return tex.replace(DAGGER, r"\textsuperscript{\dag}").replace(golds.MARK, r"\textsuperscript{\ddag}")
+    return (tex.replace(DAGGER, r"\textsuperscript{\dag}").replace(golds.MARK, r"\textsuperscript{\ddag}")
+            .replace(validity.FOUND, r"\textsuperscript{\P}").replace(validity.UNANSWERABLE, r"\textsuperscript{$\emptyset$}"))

@@ -7,7 +7,10 @@ transitively within the `lrworld` package: every `import`/`from ... import` anyw
 every package on the way (Python runs them), and every module of a package that is discovered:
 `discover(__name__)` in the package's `__init__`, or `discover("lrworld.x")` anywhere, and every
 module of a package whose declarations are read (`declarations("lrworld.x", ...)`: the job that
-reads them resolves one of those modules) (lrworld.core.registry).
+reads them resolves one of those modules) (lrworld.core.registry). A registry that reads an
+installed plugin group (`plugins.points("lrworld.backends")`, `plugins.import_modules(...)`) leads
+to the modules that group's entry points name, and on through their imports within the plugin's
+own package, as it does through lrworld's (lrworld.core.plugins).
 """
 
 from __future__ import annotations
@@ -20,19 +23,28 @@ import stat
 import tempfile
 from pathlib import Path
 
+from lrworld.core import plugins
+
 PACKAGE = "lrworld"
 _DISCOVER = ("discover", "declarations")
+_PLUGIN_LOADS = ("points", "import_modules")  # a registry reading an installed plugin group
 
 
-def module_path(root: Path, module: str) -> Path | None:
-    """The file of `module` (a dotted name under the package) below `root`, or None."""
-    if module != PACKAGE and not module.startswith(PACKAGE + "."):
-        return None
-    base = root.joinpath(*module.split("."))
-    for p in (base.with_suffix(".py"), base / "__init__.py"):
+def _file_of(base: Path, module: str) -> Path | None:
+    path = base.joinpath(*module.split("."))
+    for p in (path.with_suffix(".py"), path / "__init__.py"):
         if p.is_file():
             return p
     return None
+
+
+def module_path(root: Path, module: str) -> Path | None:
+    """The file of `module` (a dotted name under the package) below `root`, or of an installed
+    plugin's module in the plugin's folder; None for any other module."""
+    if module == PACKAGE or module.startswith(PACKAGE + "."):
+        return _file_of(root, module)
+    plugin = plugins.owner(module)
+    return _file_of(plugin.folder, module) if plugin is not None else None
 
 
 def _module_name(root: Path, path: Path) -> str:
@@ -41,12 +53,33 @@ def _module_name(root: Path, path: Path) -> str:
     return ".".join(parts)
 
 
-def _scan(root: Path, path: Path, source: str) -> tuple[frozenset[str], frozenset[str]]:
-    """Dotted module names the source imports (absolute, resolved), and the packages it discovers."""
+def _base(root: Path, path: Path) -> Path | None:
+    """The path entry a module file's dotted name is relative to (the checkout, or its plugin's
+    folder); None for a script."""
+    if path.is_relative_to(root / PACKAGE):
+        return root
+    plugin = plugins.plugin_of(path)
+    return plugin.folder if plugin is not None else None
+
+
+def _called(node: ast.Call, names) -> str | None:
+    """The first argument of a call to one of `names` (as `f(...)` or `x.f(...)`), when a string literal."""
+    f = node.func
+    name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+    if name in names and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+        return node.args[0].value
+    return None
+
+
+def _scan(root: Path, path: Path, source: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """Dotted module names the source imports (absolute, resolved), the packages it discovers, and
+    the plugin groups it reads (whose entry points the walk resolves: what is installed changes
+    without the module's bytes changing)."""
     tree = ast.parse(source, filename=str(path))
-    here = _module_name(root, path) if path.is_relative_to(root / PACKAGE) else ""
+    base = _base(root, path)
+    here = _module_name(base, path) if base is not None else ""
     package = here if path.name == "__init__.py" else here.rpartition(".")[0]
-    out, discovers = set(), set()
+    out, discovers, groups = set(), set(), set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             out.update(a.name for a in node.names)
@@ -60,15 +93,24 @@ def _scan(root: Path, path: Path, source: str) -> tuple[frozenset[str], frozense
             # `from pkg import name` may name a submodule
             out.update(f"{mod}.{a.name}" for a in node.names if a.name != "*")
         elif isinstance(node, ast.Call):
-            f = node.func
-            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
-            if name in _DISCOVER and node.args:
-                arg = node.args[0]
-                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                    discovers.add(arg.value)
-                elif isinstance(arg, ast.Name) and arg.id == "__name__" and path.name == "__init__.py":
-                    discovers.add(here)
-    return frozenset(out), frozenset(discovers)
+            discovers.update(_discovered(node, here if path.name == "__init__.py" else None))
+            group = _called(node, _PLUGIN_LOADS)
+            if group in plugins.GROUPS:
+                groups.add(group)
+    return frozenset(out), frozenset(discovers), frozenset(groups)
+
+
+def _discovered(node: ast.Call, package: str | None) -> list[str]:
+    """The package a `discover(...)`/`declarations(...)` call names (`__name__` in a package's
+    `__init__`: that package)."""
+    named = _called(node, _DISCOVER)
+    if named is not None:
+        return [named]
+    f, args = node.func, node.args
+    name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+    if name in _DISCOVER and args and isinstance(args[0], ast.Name) and args[0].id == "__name__" and package:
+        return [package]
+    return []
 
 
 class CodeIndex:
@@ -121,7 +163,7 @@ class CodeIndex:
         except OSError:
             pass
 
-    def _imports(self, path: Path, key: tuple) -> tuple[frozenset[str], frozenset[str]]:
+    def _imports(self, path: Path, key: tuple) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
         """A module's scan: from SCANS when its bytes are the ones scanned there; its sha256 is
         kept for the digest too (the file is read once)."""
         data = path.read_bytes()
@@ -130,12 +172,13 @@ class CodeIndex:
         rel = path.relative_to(self.root).as_posix() if path.is_relative_to(self.root) else str(path)
         scans = self._load_scans()
         hit = scans.get(rel)
-        if isinstance(hit, dict) and hit.get("sha256") == sha.hexdigest():
-            return frozenset(hit["imports"]), frozenset(hit["discovers"])
-        names, discovers = _scan(self.root, path, data.decode("utf-8"))
-        scans[rel] = {"sha256": sha.hexdigest(), "imports": sorted(names), "discovers": sorted(discovers)}
+        if isinstance(hit, dict) and hit.get("sha256") == sha.hexdigest() and "groups" in hit:
+            return frozenset(hit["imports"]), frozenset(hit["discovers"]), frozenset(hit["groups"])
+        names, discovers, groups = _scan(self.root, path, data.decode("utf-8"))
+        scans[rel] = {"sha256": sha.hexdigest(), "imports": sorted(names), "discovers": sorted(discovers),
+                      "groups": sorted(groups)}
         self._new_scans = True
-        return names, discovers
+        return names, discovers, groups
 
     def _module_path(self, module: str) -> Path | None:
         if module not in self._paths:
@@ -154,7 +197,8 @@ class CodeIndex:
         key = self._keys[path] = (st.st_mtime_ns, st.st_size)
         if path in self._edges and self._edges[path][0] == key:
             return self._edges[path][1]
-        names, discovers = self._imports(path, key)
+        names, discovers, groups = self._imports(path, key)
+        names = names | {ep.module for group in groups for ep in plugins.points(group)}
         out = []
         for pkg in discovers:
             init = self._module_path(pkg)
@@ -186,9 +230,17 @@ class CodeIndex:
         self._save_scans()
         return sorted(seen)
 
+    def name(self, path: Path) -> str:
+        """A closure file's name: relative to the checkout, or to its plugin's folder (a plugin's
+        `my_package/backend.py`), so a moved checkout or plugin folder changes no digest."""
+        plugin = plugins.plugin_of(path)  # first: a plugin folder may sit in the checkout (plugins/)
+        if plugin is not None:
+            return path.relative_to(plugin.folder).as_posix()
+        return path.relative_to(self.root).as_posix() if path.is_relative_to(self.root) else str(path)
+
     def digest(self, files: list[Path]) -> str:
-        """sha256 over the files' paths (relative to root) and bytes: the rule's code identity. A
-        file the last closure walked is not stat'ed again."""
+        """sha256 over the files' names (`name`) and bytes: the rule's code identity. A file the
+        last closure walked is not stat'ed again."""
         h = hashlib.sha256()
         for f in files:
             key = self._keys.pop(f, None)
@@ -197,7 +249,7 @@ class CodeIndex:
                 key = (st.st_mtime_ns, st.st_size)
             if f not in self._sha or self._sha[f][0] != key:
                 self._sha[f] = (key, hashlib.sha256(f.read_bytes()).digest())
-            h.update(str(f.relative_to(self.root)).encode() + b"\0")
+            h.update(self.name(f).encode() + b"\0")
             h.update(self._sha[f][1])
         return h.hexdigest()
 

@@ -13,7 +13,7 @@ from snakemake_interface_storage_plugins.exceptions import FileOrDirectoryNotFou
 from lrworld.config import experiments
 from lrworld.config.assembly import CAPTIONER_KEYS, RUN_KEYS, enabled_models
 from lrworld.core.registry import ref_module
-from lrworld.core import io
+from lrworld.core import io, plugins
 from lrworld.core.schema import ConfigError
 from lrworld.core.digests import DigestStore
 from lrworld.groundtruth import artifacts
@@ -63,6 +63,7 @@ class Plan:
         self.digests = DigestStore()
         self.code_index = code.CodeIndex(self.root)
         self._chain_code: dict[str, list[str]] | None = None
+        self._chain_plugins: dict[str, list[str]] | None = None
         self._weights: dict[str, dict] = {}
         self.gt_artifacts = measure_registry.ground_truth()
         self.made_artifacts = artifacts.made()  # {artifact: "module:attr"} of the gt_artifact rule
@@ -143,6 +144,11 @@ class Plan:
         asked = [self.n_questions(dataset, m) for m in measures if m in self.datasets[dataset]["measures"]]
         return max(asked) if asked else self.n_questions(dataset, measures[0]) or 1
 
+    def artifact_n_questions(self, dataset: str, artifact: str) -> int:
+        """The question count of the job that draws `artifact` for the measures whose answers come
+        from it (the registry's `artifact`: a prototypes table serves both neural measures)."""
+        return self.gt_n_questions(dataset, *[m for m, a in self.gt_artifacts.items() if a == artifact])
+
     # -- code --------------------------------------------------------------------------------------
     def code(self, script: str, *refs: str) -> str:
         """The digest of a script and every package module it runs: a rule's `params: code=`, so a
@@ -181,9 +187,19 @@ class Plan:
     STAMPED_SCRIPTS = ("score", "srbench_llm_lists")
 
     def code_files(self, script: str, *refs: str) -> list[str]:
-        """The closure's files relative to the checkout (so moving the checkout re-runs nothing)."""
+        """The closure's files of lrworld, relative to the checkout (so moving the checkout re-runs
+        nothing); an installed plugin's are `plugin_files`'."""
         root = self.code_index.root
-        return [p.relative_to(root).as_posix() for p in self._closure(script, refs)]
+        return [p.relative_to(root).as_posix() for p in self._closure(script, refs) if plugins.plugin_of(p) is None]
+
+    def plugin_files(self, script: str, *refs: str) -> dict[str, list[str]]:
+        """{plugin distribution: its files in the closure, relative to the plugin's folder}."""
+        out: dict[str, list[str]] = {}
+        for p in self._closure(script, refs):
+            plugin = plugins.plugin_of(p)
+            if plugin is not None:
+                out.setdefault(plugin.name, []).append(self.code_index.name(p))
+        return out
 
     # -- models ------------------------------------------------------------------------------------
     def model_cfg(self, model: str) -> dict:
@@ -607,6 +623,20 @@ class Plan:
                 self._chain_code[name] = (self.code_files(Path(rule.script).name, *self._rule_refs(name))
                                          if rule.script else [])
         return self._chain_code
+
+    def chain_plugins(self, rules) -> dict[str, list[str]]:
+        """{plugin distribution: its files in the code closures of the chain's rules} (none where no
+        plugin is installed), once per plan: the score records name each plugin with these files'
+        digests."""
+        if self._chain_plugins is None:
+            out: dict[str, set[str]] = {}
+            for name in self.CHAIN_RULES:
+                script = getattr(rules, name).rule.script
+                found = self.plugin_files(Path(script).name, *self._rule_refs(name)) if script else {}
+                for plugin, files in found.items():
+                    out.setdefault(plugin, set()).update(files)
+            self._chain_plugins = {plugin: sorted(files) for plugin, files in sorted(out.items())}
+        return self._chain_plugins
 
     def provenance_config(self, dataset: str, model: str, measure: str, variants=None) -> dict[str, dict]:
         """{variant: the config subset that shaped its score} (hashed and shown in its record)."""

@@ -24,7 +24,7 @@ from types import SimpleNamespace
 
 from lrworld.core import io
 from lrworld.core.registry import resolve
-from lrworld.workflow import dryrun, status
+from lrworld.workflow import dryrun
 from lrworld.workflow.plan import Plan
 
 PROMPT_FILE = re.compile(r"results/prompts/(?P<ds>[^/]+)/(?P<measure>[^/]+)/(?P<variant>[^/]+)\.jsonl$")

@@ -1,6 +1,6 @@
 """The lines a Snakemake report caption adds to its static text (docs/report/*.rst): the short
 measures (§, with the reason) and the sources behind each knowledge measure's golds (‡), read from
-the question reports.
+the question reports, and the validity controls' findings (¶, ∅), read from the dataset's audit.
 
 The captions render from a rule's params; these params read the job's inputs, so Snakemake counts
 them as derived from the input and never re-runs a job for them. They are read when the report is
@@ -13,6 +13,7 @@ import json
 import re
 from pathlib import Path
 
+from lrworld.audit import validity
 from lrworld.questions import witnesses
 from lrworld.scoring.table import short_notes
 
@@ -34,8 +35,14 @@ def rst(line: str) -> str:
     return _RST.sub(r"\\\1", line)
 
 
-def table_notes(report_files) -> list[str]:
-    """§ and ‡ lines of a results table's caption, escaped for reStructuredText."""
+def table_notes(report_files, audit_file=None, measure: str | None = None) -> list[str]:
+    """§ and ‡ lines of a results table's caption, and with the dataset's audit its ¶ and ∅ lines
+    (lrworld/audit/validity.py; a card's: its `measure`'s only), escaped for reStructuredText."""
     reports = _reports(report_files)
     short = {r["measure"]: r["short"]["reason"] for r in reports if (r.get("short") or {}).get("reason")}
-    return [rst(x) for x in short_notes(short) + witnesses.notes(witnesses.from_reports(reports))]
+    audit = next(iter(_reports(audit_file)), {}) if audit_file else {}
+    found, empty = validity.found(audit), validity.unanswerable(audit)
+    if measure is not None:
+        found, empty = {m: v for m, v in found.items() if m == measure}, {m: v for m, v in empty.items() if m == measure}
+    checked = validity.notes(found, empty)
+    return [rst(x) for x in short_notes(short) + witnesses.notes(witnesses.from_reports(reports)) + checked]

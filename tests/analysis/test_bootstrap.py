@@ -40,6 +40,18 @@ def test_paired_bootstrap_by_hand():
     assert r["p_value"] == pytest.approx(0.4)  # 2 * min(P(<=0)=.2, P(>=0)=1)
 
 
+def test_paired_bootstrap_marks_a_significantly_worse_system():
+    # the same questions as above with the systems swapped: d = [-1,0,0,-1], mean -.5; a system
+    # worse than random on every resample is as significant as a better one
+    a, b = [0, 1, 0, 0], [1, 1, 0, 1]
+    idx = np.array([[0, 0, 0, 0], [1, 2, 1, 2], [0, 1, 2, 3], [0, 3, 0, 3], [1, 1, 1, 3]])  # -1, 0, -.5, -1, -.25
+    r = paired_bootstrap(a, b, idx=idx)
+    # sorted [-1, -1, -.5, -.25, 0]: 2.5th pct at rank .1 -> -1; 97.5th at rank 3.9 -> -.025 (linear)
+    assert r["diff"] == -0.5 and r["ci_low"] == pytest.approx(-1.0) and r["ci_high"] == pytest.approx(-0.025)
+    assert r["significant"] is True
+    assert r["p_value"] == pytest.approx(0.4)  # 2 * min(P(<=0)=1, P(>=0)=.2)
+
+
 def test_paired_bootstrap_same_answers_is_not_significant():
     r = paired_bootstrap([1, 0, 1], [1, 0, 1], 300)
     assert (r["diff"], r["ci_low"], r["ci_high"], r["significant"]) == (0.0, 0.0, 0.0, False)

@@ -7,6 +7,7 @@ import pytest
 from lrworld.core.io import sha256_text
 from lrworld.audit.report import audit_all, audit_dataset, to_markdown
 from tests.support.fixtures_audit import INTER, ITEMS_X, TEMPLATE, base_questions, with_histories, prompts_for, one
+from tests.support.names import unregistered_variant
 
 
 def run(qs_by_measure, prompts=None):
@@ -199,16 +200,17 @@ def test_equal_slot_sequences_across_datasets():
 @pytest.fixture
 def toy_variants():
     """Two variants that reverse the candidates, registered for one test: `flip` says it permutes
-    (registry metadata), `flop` does not."""
+    (registry metadata), `flop` does not (each under a name no registered variant has)."""
     from lrworld.prompts import variants
 
     def reverse(q, ctx):
         return (*variants.permuted(q, list(range(len(q["candidates"])))[::-1]), "")
 
-    variants.register_variant("flip", permutes=True)(reverse)
-    variants.register_variant("flop")(reverse)
-    yield variants
-    for name in ("flip", "flop"):
+    flip, flop = unregistered_variant("flip"), unregistered_variant("flop")
+    variants.register_variant(flip, permutes=True)(reverse)
+    variants.register_variant(flop)(reverse)
+    yield variants, flip, flop
+    for name in (flip, flop):
         variants.VARIANT_KINDS._entries.pop(name)
 
 
@@ -216,10 +218,11 @@ def test_a_permuting_variant_of_any_name_moves_the_answer(toy_variants):
     from lrworld.audit.checks import prompt_checks
     from lrworld.prompts.render import ItemTexts, render
 
+    variants, flip, flop = toy_variants
     (q,) = one()["attr_genre"]
     assert q["answer_index"] != len(q["candidates"]) - 1 - q["answer_index"]  # reversing moves it
-    for variant, expected in [("flip", []), ("flop", ["prompt_disagrees_with_question"])]:
-        tq, meta, _ = toy_variants.VARIANT_KINDS.get(variant).prepare(q, None)
+    for variant, expected in [(flip, []), (flop, ["prompt_disagrees_with_question"])]:
+        tq, meta, _ = variants.VARIANT_KINDS.get(variant).prepare(q, None)
         p = dict(render(TEMPLATE, tq, ItemTexts(ITEMS_X)), variant=variant, variant_meta=meta)
         assert p["answer_index"] == len(q["candidates"]) - 1 - q["answer_index"]
         assert [v.check for v in prompt_checks("results/prompts/d/attr_genre/x.jsonl", p, q)] == expected

@@ -3,7 +3,7 @@ table's column mark and caption line."""
 
 import math
 
-from lrworld.audit import shortcuts
+from lrworld.audit import shortcuts, validity
 
 LABELS = ["A", "B", "C", "D"]
 
@@ -36,12 +36,13 @@ def test_gold_distribution_and_the_marks():
     audit = {"shortcuts": {"measures": {"assoc_rule": {"findings": ["most_popular"]}, "attr_genre": {"findings": []}}}}
     found = shortcuts.found(audit)
     assert found == {"assoc_rule": ["most_popular"]}
-    table = "# ds\n\n| model | assoc_rule | attr_genre | assoc_rule@cot |\n|---|---:|---:|---:|\n"
-    marked = shortcuts.mark_columns(table, found)
-    assert "| model | assoc_rule \u2021 | attr_genre | assoc_rule@cot \u2021 |" in marked
-    (line,) = shortcuts.note(found)
-    assert line.startswith("\u2021 ") and "assoc_rule: most_popular" in line
-    assert shortcuts.note({}) == [] and shortcuts.mark_columns(table, {}) == table
+    columns = ["assoc_rule", "attr_genre", "assoc_rule@cot"]
+    marks = validity.column_marks(columns, found, {"attr_genre": "item-kNN: 2 of 50"})
+    assert marks == {"assoc_rule": "\u00b6", "attr_genre": "\u2205", "assoc_rule@cot": "\u00b6"}
+    found_line, empty_line = validity.notes(found, {"attr_genre": "item-kNN: 2 of 50"})
+    assert found_line.startswith("\u00b6 ") and "assoc_rule: most_popular" in found_line
+    assert empty_line.startswith("\u2205 ") and "attr_genre: item-kNN: 2 of 50" in empty_line
+    assert validity.notes({}, {}) == [] and validity.column_marks(columns, {}, {}) == {}
 
 
 def test_a_shortcut_reading_the_measures_own_signal_is_scored_but_no_finding():

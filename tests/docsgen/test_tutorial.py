@@ -77,3 +77,10 @@ def test_the_tutorial_runs_in_a_fresh_clone(tmp_path):
     table = (clone / "results/tables/ml100k.md").read_text()
     assert "| smollm2-server |" in table and "| smollm2-135m |" in table
     assert "lrworld_ml100k" in done.stdout
+    # the checkout stays clean: the default run rewrites its committed snippet byte for byte, and
+    # the own-model run writes its own under results/ (only the page's mine.yaml is new; the
+    # borrowed .venv link is this test's)
+    status = subprocess.run(["git", "-C", str(clone), "status", "--porcelain", "--", ".", ":!.venv"],
+                            capture_output=True, text=True)
+    assert status.stdout.splitlines() == ["?? mine.yaml"], status.stdout
+    assert (clone / "results/docs/generated/ml100k.md").exists()

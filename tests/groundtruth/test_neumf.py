@@ -113,3 +113,25 @@ def test_a_rounding_difference_does_not_reach_the_stored_embeddings(monkeypatch)
     monkeypatch.setattr(neumf, "DTYPE", torch.float32)
     plain32, nudged32 = _trained_pair(monkeypatch)
     assert not plain32.equals(nudged32)
+
+
+def test_predicted_preferences_are_the_models_own_output():
+    # groundtruth.neural.gold: score reads NeuMF's whole model from its weights: the same logits as
+    # the torch module's forward pass, for a user target (items) and an item target (users)
+    res = neumf.train_neumf_seeds(_tiny(), seeds=2, dataset="fx", epochs=1, factors=4, layers=(8, 4),
+                                  batch_size=64, device="cpu", eval_users=20, log=lambda *_: None)
+    prefs = neumf.Preferences(res)
+    for j, r in enumerate(res["seeds"]):
+        model = neumf.NeuMF(len(r["user_ids"]), len(r["item_ids"]), 4, (8, 4)).double()
+        model.load_state_dict(r["state_dict"])
+        with torch.no_grad():
+            by_items = model(torch.full((5,), 3), torch.arange(5)).numpy()
+            by_users = model(torch.arange(6), torch.full((6,), 2)).numpy()
+        assert np.allclose(prefs.scores("user", r["user_ids"][3], r["item_ids"][:5])[j], by_items, atol=1e-12)
+        assert np.allclose(prefs.scores("item", r["item_ids"][2], r["user_ids"][:6])[j], by_users, atol=1e-12)
+    try:
+        prefs.scores("user", "nobody", r["item_ids"][:2])
+    except KeyError as exc:
+        assert exc.args[0] == "user nobody"
+    else:
+        raise AssertionError("an unknown target must raise KeyError naming it")

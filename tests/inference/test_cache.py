@@ -81,3 +81,17 @@ def test_streamed_answers_are_cached_as_they_arrive(tmp_path):
     out, info = answer_prompts(prompts(6), lambda: again, cache)
     assert sorted(again.asked) == ["q0", "q1", "q2", "q3"] and info["asked"] == 4
     assert [o["raw_text"] for o in out] == [answers[f"q{i}"] for i in range(6)]
+
+
+def test_repeated_samples_of_one_prompt_are_each_asked_and_cached(tmp_path):
+    # SRBench asks one prompt T times: each sample is its own answer, none stands in for another
+    samples = [{**prompts(1)[0], "qid": f"q0#{s}", "sample": s} for s in range(3)]
+    answers = {"q0#0": "A", "q0#1": "B", "q0#2": "A"}
+    cache = ResponseCache(tmp_path / "r.sqlite")
+    first = Scripted(answers)
+    out, info = answer_prompts(samples, lambda: first, cache)
+    assert first.asked == ["q0#0", "q0#1", "q0#2"] and info["asked"] == 3 and len(cache) == 3
+    assert [o["parsed"] for o in out] == [0, 1, 0]
+    again = Scripted(answers)  # a rerun finds every sample cached
+    out, info = answer_prompts(samples, lambda: again, cache)
+    assert again.asked == [] and info["cached"] == 3 and [o["raw_text"] for o in out] == ["A", "B", "A"]

@@ -33,8 +33,8 @@ def test_no_two_answer_jobs_of_the_paper_plan_write_one_file():
     plan = load_plan(ROOT, [ROOT / "config/paper.yaml"], paper_models=True)
     jobs = plan.answer_jobs()
     models = Counter(m for _, _, m in jobs)
-    # 59 jobs: 17 models on the datasets each answers a measure of, and the captioner on 3 of them
-    assert len(jobs) >= 59 and len(models) >= 18 and max(models.values()) >= 4
+    # 56 jobs: 18 models on the datasets each answers a measure of, and the captioner on 3 of them
+    assert len(jobs) >= 56 and len(models) >= 18 and max(models.values()) >= 4
     cache_dir = Path(plan.cache_dir)
     # each job's process, and the same jobs of a second invocation on the same cache_dir at once
     # (writer ids alike in all but one character: names are not cut or folded)

@@ -14,6 +14,7 @@ from lrworld.inference.cache import ResponseCache
 from lrworld.inference.stage import fill_cache, to_item
 from lrworld.models import make_backend
 from lrworld.models.registry import capabilities
+from lrworld.prompts.variants import images_of
 from lrworld.prompts.render import template_path
 from lrworld.prompts.variants import render_variant_all
 from lrworld.questions.build import build_questions
@@ -41,7 +42,7 @@ def multimodal(tmp_path):
     qs, _ = build_questions("d", "movie", "multimodal", inter, items, 5, None, 0, item_texts=caps)
     reqs, _ = requests.build("d", items, "describe", tmp_path / "downloads", FetchPolicy(1_000_000, 10),
                              image_dir=folder)
-    return qs, items, folder, requests.images_of(reqs)
+    return qs, items, folder, images_of(reqs)
 
 
 def test_the_visual_variant_sends_the_latest_history_items_image(tmp_path):

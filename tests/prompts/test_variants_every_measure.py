@@ -2,6 +2,8 @@
 questions made by the real ground-truth builders; `noisy` corrupts the profile each prompt shows,
 and is refused at start, in one line, where the prompt shows none."""
 
+import re
+
 import pandas as pd
 import pytest
 
@@ -9,7 +11,7 @@ from lrworld.config import checks
 from lrworld.core.yamlfile import load_yaml
 from lrworld.groundtruth.questions import build_assoc_rule_questions, from_table
 from lrworld.prompts.render import USER_ITEMS_SHOWN, render_all, template_path
-from lrworld.prompts.variants import VARIANT_KINDS, refusal, render_variant_all
+from lrworld.prompts.variants import VARIANT_KINDS, kind, refusal, render_variant_all, template_variant
 from lrworld.questions.measures import by_id
 from pathlib import Path
 
@@ -21,9 +23,15 @@ ITEMS = pd.DataFrame({"item_id": [str(i) for i in range(1, N_ITEMS + 1)],
 # user u owns items 4u+1 .. 4u+12 (wrapping): each user a distinct, overlapping profile
 INTERACTIONS = pd.DataFrame([{"user_id": str(u), "item_id": str((4 * u + k) % N_ITEMS + 1), "timestamp": k}
                              for u in range(N_USERS) for k in range(12)])
-# one variant of each registered kind
-ONE_OF_EACH = {"zero_shot": "zero_shot", "cot": "cot", "kshot": "kshot2", "noisy": "noisy", "shuffle": "shuffle1",
-               "visual": "visual"}
+
+
+def _example(name: str, pattern: str) -> str:
+    """A variant name of the kind: the kind's own name, or it with a parameter (shuffle1)."""
+    return next(v for v in (name, f"{name}1") if re.fullmatch(pattern, v))
+
+
+# one variant of each registered kind, read from the registry (a new kind is tested here unnamed)
+ONE_OF_EACH = {name: _example(name, k.pattern) for name, k in VARIANT_KINDS.items()}
 
 
 def _table(targets, candidates):
@@ -57,7 +65,7 @@ DEFAULT_MEASURES = load_yaml(ROOT / "config.yaml")["datasets"]["ml100k"]["measur
 
 
 def test_one_variant_of_each_kind_is_tested():
-    assert set(ONE_OF_EACH) == {name for name, _ in VARIANT_KINDS.items()}
+    assert {kind(v) for v in ONE_OF_EACH.values()} == set(VARIANT_KINDS.names())
 
 
 @pytest.mark.parametrize("measure", DEFAULT_MEASURES)
@@ -65,12 +73,13 @@ def test_one_variant_of_each_kind_is_tested():
 def test_every_variant_on_every_default_measure(measure, variant):
     qs = _questions(measure)
     assert len(qs) == 4
-    template = template_path("movie", measure, "cot" if variant == "cot" else "zero_shot")
+    template = template_path("movie", measure, template_variant(variant))
     profile = by_id(measure).profile
     line = refusal("ml100k", measure, variant, profile, "captions" in by_id(measure).needs)
     if line is not None:  # refused at start, in one line, naming the dataset and measure
-        # noisy where the prompt shows no profile; visual on every measure but multimodal (not a default one)
-        assert (variant == "noisy" and by_id(measure).profile is None) or variant == "visual"
+        # noisy where the prompt shows no profile; an image variant on a measure not shown by captions
+        variant_kind = VARIANT_KINDS.get(kind(variant))
+        assert (variant_kind.needs_profile and by_id(measure).profile is None) or variant_kind.needs_images
         assert "\n" not in line and "datasets.ml100k" in line and repr(measure) in line
         with pytest.raises(ValueError, match="shows none" if variant == "noisy" else "image"):
             render_variant_all(qs, template, ITEMS, variant, seed=0, kshot_default=2, profile=profile)

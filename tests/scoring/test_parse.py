@@ -37,3 +37,15 @@ def test_prompts_without_option_letters_parse_by_candidate_text_only():
     assert parse_choice("A Perfect Circle", ("A", "B", "C", "D"), cands, labels_shown=False) == 0
     assert parse_choice("B", ("A", "B", "C", "D"), cands, labels_shown=False) is None
     assert parse_choice("I'd say Muse.", ("A", "B", "C", "D"), cands, labels_shown=False) == 2
+
+
+@pytest.mark.parametrize("labels,text,expected", [
+    # a chain-of-thought reply states a first guess, then revises it: its conclusion is the answer
+    (MCQ, "First thought: the answer is B, since he rates comedies. But the history is mostly war films, "
+          "so on reflection the answer is C.", 2),
+    (MCQ, "Option A looks plausible; option D matches the last three movies better. Answer: D", 3),
+    (tuple(str(i) for i in range(10)), "The answer is 2 at first glance, yet candidate 7 shares the director. "
+                                       "Final answer: 7", 7),
+])
+def test_a_reply_with_two_explicit_answers_is_read_at_its_last(labels, text, expected):
+    assert parse_choice(text, labels, CANDS) == expected

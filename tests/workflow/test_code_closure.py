@@ -3,12 +3,18 @@ reads source with `ast`; it is checked here against the standard library's `modu
 finds imports by scanning every code object's bytecode, on every script of the graph."""
 
 import functools
+import json
 import modulefinder
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from lrworld.workflow import code
+from tests.support.plugin_package import write_plugin
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = sorted((ROOT / "scripts").glob("*.py"))
@@ -73,3 +79,37 @@ def test_digest_changes_with_any_file_of_the_closure(tmp_path):
     assert code.digest(tmp_path, code.closure(tmp_path, "scripts/s.py")) == before
     (tmp_path / "lrworld/sub/b.py").write_text("X = 2\n")  # imported inside a function: new digest
     assert code.digest(tmp_path, code.closure(tmp_path, "scripts/s.py")) != before
+
+
+PLUGIN_CLOSURE = """
+import json, sys
+from lrworld.workflow import code
+index = code.CodeIndex(sys.argv[1])
+files = index.closure("scripts/answer.py")
+print(json.dumps({"files": [index.name(f) for f in files if not f.is_relative_to(index.root)],
+                  "digest": index.digest(files)}))
+"""
+
+
+def test_a_plugin_registry_leads_into_the_plugins_modules(tmp_path):
+    """A registry that loads a plugin group (lrworld.core.plugins) runs the modules its entry points
+    name: they are in the closure, named relative to the plugin's folder, so an edit re-runs the
+    rules that load them and a moved plugin folder re-runs nothing."""
+    def closure(site):
+        proc = subprocess.run([sys.executable, "-c", PLUGIN_CLOSURE, str(ROOT)], capture_output=True, text=True,
+                              env={**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(ROOT)])})
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        return json.loads(proc.stdout)
+
+    site = write_plugin(tmp_path / "site")
+    before = closure(site)
+    # the answer job loads backends (and the registries they read): not the artifact's module
+    assert before["files"] == [f"lrworld_toyplug/{m}.py" for m in ("__init__", "backend", "measures", "rec",
+                                                                    "tsv_format")]
+    (site / "lrworld_toyplug/cooc.py").write_text((site / "lrworld_toyplug/cooc.py").read_text() + "# edited\n")
+    assert closure(site)["digest"] == before["digest"]
+    shutil.move(site, tmp_path / "moved")
+    assert closure(tmp_path / "moved")["digest"] == before["digest"]
+    backend = tmp_path / "moved/lrworld_toyplug/backend.py"
+    backend.write_text(backend.read_text() + "# edited\n")
+    assert closure(tmp_path / "moved")["digest"] != before["digest"]

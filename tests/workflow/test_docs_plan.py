@@ -37,3 +37,17 @@ def test_only_the_default_config_writes_the_committed_snippets():
     cfg["questions"]["per_measure"] = 7  # as `--config questions='{per_measure: 7}'` would
     other = Plan(fill_defaults(cfg), ROOT)
     assert [t for t in other.all_targets() if "generated/" in t] == ["results/docs/generated/ml100k.md"]
+
+
+def test_the_tutorials_own_model_leaves_the_committed_snippet_alone(tmp_path):
+    """docs/tutorial.md's "Add your own model" runs `--configfile config.yaml mine.yaml`, with the
+    mine.yaml the page writes: its snippet goes under results/, so the checkout stays clean."""
+    import re
+
+    page = (ROOT / "docs/tutorial.md").read_text(encoding="utf-8")
+    mine = tmp_path / "mine.yaml"
+    mine.write_text(re.search(r"cat > mine\.yaml <<'YAML'\n(.*?)\nYAML\n", page, re.S).group(1))
+    assert "--configfile config.yaml mine.yaml" in page
+    p = Plan(fill_defaults(files.load(ROOT, [ROOT / "config.yaml", mine])), ROOT)
+    assert "smollm2-server" in p.models
+    assert [t for t in p.all_targets() if "generated/" in t] == ["results/docs/generated/ml100k.md"]

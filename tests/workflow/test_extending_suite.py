@@ -1,23 +1,22 @@
-"""docs/extending.md's recipes keep the suite green: a copy of the checkout gets one extension of
-each documented kind (a backend, a measure, two permuting variants, a ground-truth measure, a
-recommender, a dataset format), then the one documented regeneration (`python -m
-lrworld.docsgen.blocks`), and the fast tests that read the registries, the docs' generated blocks,
-the floors, the config schema and the name-branch scan run over that tree. A recipe that would turn
-`make test` red fails here. Bounded: those test files, not the whole suite (the graph runs of each
-extension are tests/workflow/test_extending.py's, marked slow)."""
+"""docs/extending.md's recipes keep the suite green: a copy of the checkout (a git checkout of the
+working tree as it stands) gets one extension of each documented kind (a backend, a measure, two
+permuting variants, a ground-truth measure, a recommender, a dataset format), then the page's one
+regeneration, `make docs`, and then `make test-fast`, the whole fast suite, over that tree. A recipe
+that would turn `make test` red fails here. Marked slow: the fast suite is minutes (its own run
+over the copy is this test's cost); the graph runs of each extension are
+tests/workflow/test_extending.py's."""
 
 import os
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
-from tests.graph import copy_checkout
+import pytest
+
+from tests.graph import ROOT
 from tests.workflow.test_extending import (TOY_ARTIFACT, TOY_BACKEND, TOY_GT_MEASURE, TOY_MEASURE, TOY_MODULE,
                                            TOY_RECOMMENDER, TOY_VARIANTS)
-
-# the fast tests whose subject is a registry, a generated docs block, the floors or the schema
-SUITE = ["tests/test_floors_doc.py", "tests/docsgen/test_blocks.py", "tests/test_name_branches.py",
-         "tests/recsys/test_registry.py", "tests/questions/test_builders.py", "tests/data/test_registries.py",
-         "tests/test_config.py", "tests/prompts/test_variants.py", "tests/test_layering.py"]
 
 # docs/extending.md, "A new dataset format", as written there
 TOY_FORMAT = '''"""My dataset: ratings.tsv (user, item, rating, unix time) and items.tsv (id, title)."""
@@ -68,22 +67,35 @@ def extend(repo):
     (repo / "lrworld/data/formats/my_format.py").write_text(TOY_FORMAT)
 
 
-def test_every_documented_extension_leaves_the_registry_tests_green(tmp_path, shared_data):
-    repo = copy_checkout(tmp_path / "repo", ["Snakefile", "rules", "scripts", "lrworld", "envs", "docs", "tests",
-                                            "config", "config.yaml", "pyproject.toml", "README.md", "CHANGELOG.md"])
+def copy_worktree(dest: Path) -> Path:
+    """The checkout's working tree (tracked files as they stand and new ones git does not ignore),
+    committed into a fresh repository: tests that read git see a checkout."""
+    names = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                           capture_output=True, text=True, check=True).stdout.split("\0")
+    for name in names:
+        if name and (ROOT / name).is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, dest / name)
+    who = ["-c", "user.name=lrworld tests", "-c", "user.email=tests@lrworld.invalid"]
+    for args in (["init", "-q"], ["add", "-A"], [*who, "commit", "-qm", "the checkout, before the recipes"]):
+        subprocess.run(["git", "-C", str(dest), *args], check=True, capture_output=True)
+    return dest
+
+
+@pytest.mark.recipes
+def test_every_documented_extension_leaves_the_fast_suite_green(tmp_path, shared_data):
+    repo = copy_worktree(tmp_path / "repo")
     extend(repo)
+    # the copy's own package in every process the suite starts; this interpreter's environment
     env = {**os.environ, "PYTHONPATH": str(repo), "LRWORLD_SHARED_DATA": str(shared_data)}
-    # new modules move the import graph's counts: the docs block is stale until the one command runs
+    make = ["make", f"BIN={Path(sys.executable).parent}"]
+    # new modules move the import graph's counts: the docs block is stale until `make docs` runs
     stale = subprocess.run([sys.executable, "-c", "from lrworld.docsgen.blocks import stale; print(stale())"],
                            cwd=repo, env=env, capture_output=True, text=True)
     assert "docs/extending.md: import_graph" in stale.stdout, stale.stderr[-2000:]
-    regen = subprocess.run([sys.executable, "-m", "lrworld.docsgen.blocks"], cwd=repo, env=env,
-                           capture_output=True, text=True)
-    assert regen.returncode == 0 and "docs/extending.md: import_graph" in regen.stdout, regen.stderr[-2000:]
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not slow",
-                           "-x", *SUITE], cwd=repo, env=env, capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
-    # the extensions were there: the copy's registries hold each of them
+    docs = subprocess.run([*make, "docs"], cwd=repo, env=env, capture_output=True, text=True)
+    assert docs.returncode == 0 and "docs/extending.md: import_graph" in docs.stdout, docs.stderr[-2000:]
+    # the extensions are there: the copy's registries hold each of them, its reference pages list them
     check = subprocess.run([sys.executable, "-c", "from lrworld.models.registry import backends; "
                             "from lrworld.questions import measures; from lrworld.recsys.registry import recommenders; "
                             "from lrworld.data.formats import FORMATS; from lrworld.prompts.variants import kind; "
@@ -91,3 +103,6 @@ def test_every_documented_extension_leaves_the_registry_tests_green(tmp_path, sh
                             "'my-format' in FORMATS, kind('backwards'))"],
                            cwd=repo, env=env, capture_output=True, text=True)
     assert check.stdout.split() == ["True", "True", "True", "True", "backwards"], check.stderr[-2000:]
+    assert "toy_cooc" in (repo / "docs/reference/measures.md").read_text()
+    proc = subprocess.run([*make, "test-fast"], cwd=repo, env=env, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-2000:]

@@ -11,9 +11,11 @@ import yaml
 from lrworld.core.schema import ConfigError
 from lrworld.workflow import scale
 from tests.graph import job_counts, snakemake
+from tests.support.names import unregistered_variant
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE = yaml.safe_load((ROOT / "config.yaml").read_text())
+UNKNOWN = unregistered_variant("flip")  # a variant name no registered kind matches
 
 
 def _mine(tmp_path, extra) -> Path:
@@ -57,7 +59,7 @@ def test_the_graph_plans_one_job_per_extra_cell(tmp_path):
 @pytest.mark.parametrize("extra,line", [
     ({"kg_brand": ["noisy"]}, "datasets.ml100k.extra_variants.kg_brand: not a measure of datasets.ml100k"),
     ({"mem_item_item": ["noisy"]}, "variants: noisy replaces an item of the user profile .* 'mem_item_item' shows none"),
-    ({"attr_genre": ["flip"]}, "datasets.ml100k.extra_variants.attr_genre.0: 'flip' does not match"),
+    ({"attr_genre": [UNKNOWN]}, f"datasets.ml100k.extra_variants.attr_genre.0: '{UNKNOWN}' does not match"),
     ({"attr_genre": ["kshot0"]}, "datasets.ml100k.extra_variants.attr_genre.0: 'kshot0': k = 0 solved examples"),
 ])
 def test_a_variant_that_cannot_run_is_refused(tmp_path, extra, line):

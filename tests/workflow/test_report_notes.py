@@ -40,3 +40,19 @@ def test_table_caption_marks_short_and_single_source_measures(tmp_path):
     assert "attr_genre: 100% single-source (recbole-atomic)." in card and "§" not in card
     # before the build, no report: the static text alone
     assert "sources per gold" not in _render("docs/report/table.rst", table_notes([str(tmp_path / "none.json")]))
+
+
+def test_table_and_card_captions_carry_the_validity_findings(tmp_path):
+    audit = tmp_path / "ml.json"
+    audit.write_text(json.dumps({"validity": {"measures": {
+        "attr_genre": {"findings": ["most_popular", "learned"], "answerable": True,
+                       "positive": {"method": "m", "correct": 30, "n": 50, "score": 0.6, "ci_low": 0.46,
+                                    "ci_high": 0.72, "chance": 0.25}},
+        "neu_user2items": {"findings": [], "answerable": False,
+                           "positive": {"method": "item-kNN", "correct": 5, "n": 50, "score": 0.1, "ci_low": 0.04,
+                                        "ci_high": 0.21, "chance": 0.1}}}}}))
+    html = _render("docs/report/table.rst", table_notes([], str(audit)))
+    assert "¶ a knowledge-free answerer" in html and "attr_genre: most_popular, learned." in html
+    assert "∅ not answerable from the data" in html and "neu_user2items: item-kNN: 5 of 50" in html
+    card = _render("docs/report/card.rst", table_notes([], str(audit), "neu_user2items"))
+    assert "∅ not answerable" in card and "¶" not in card.split("</p>", 1)[1]

@@ -12,6 +12,7 @@ from lrworld.core.threads import limit_torch_threads
 from lrworld.groundtruth.prototypes import all_prototypes
 from lrworld.prompts.render import item_keys
 from lrworld.questions.distractors import Debias
+from lrworld.questions.validity import Validity
 from lrworld.questions.option_features import closeness_of
 
 
@@ -20,10 +21,21 @@ def run(job, log: logging.Logger) -> None:
     limit_torch_threads(job.threads)
     p = job.params.kmeans
     table, stats = all_prototypes(pd.read_parquet(job.input.embeddings), pd.read_parquet(job.input.interactions),
-                                  int(job.params.n_questions), k=p["k"], seed=int(job.params.seed),
+                                  Validity.of(job.params.validity).asked(int(job.params.n_questions)), k=p["k"], seed=int(job.params.seed),
                                   n_positives=p["n_positives"], threads=job.threads, dataset=job.wildcards.dataset,
                                   display=item_keys(pd.read_parquet(job.input.item_table)),
                                   margin=float(job.params.margin), min_interactions=int(job.params.min_interactions),
-                                  debias=debias, closeness=closeness_of(job, debias))
+                                  debias=debias, closeness=closeness_of(job, debias),
+                                  preferences=_preferences(job))
     log.info("prototypes %s", runlog.stats_line(stats))
     write_parquet(job.output.prototypes, table)
+
+
+def _preferences(job):
+    """The trained NeuMF's predicted preferences where `groundtruth.neural.gold` is score, else None."""
+    if job.params.gold != "score":
+        return None
+    from lrworld.core.tensors import load_tensors
+    from lrworld.groundtruth.neumf import Preferences
+
+    return Preferences(load_tensors(job.input.model, "NeuMF weights"))

@@ -12,6 +12,7 @@ from lrworld.questions import measures, shortfall
 from lrworld.questions.build import check_artifact_questions
 from lrworld.questions.builders import build_from_artifact
 from lrworld.questions.distractors import Debias
+from lrworld.questions.validity import Validity
 
 
 def run(job, log: logging.Logger) -> None:
@@ -21,7 +22,8 @@ def run(job, log: logging.Logger) -> None:
     artifact = pd.concat([pd.read_parquet(f) for f in job.input.artifact], ignore_index=True)
     qs, built = build_from_artifact(measures.by_id(measure), inter, artifact, int(p.n_questions), int(p.seed), dataset,
                                     display=item_keys(items), debias=Debias(p.distractors, p.max_gold_share),
-                                    items=items, exclude_values=dict(p.exclude_values))
+                                    items=items, exclude_values=dict(p.exclude_values),
+                                    validity=Validity.of(p.validity))
     # no question, or one showing an item without a row in items.parquet: one line, nothing written
     check_artifact_questions(qs, dataset, measure, inter, items, job.input.artifact, job.input.item_table)
     n = io.write_jsonl(job.output.questions, qs)

@@ -6,10 +6,9 @@ import logging
 
 import pandas as pd
 
-from lrworld.captions.requests import images_of
 from lrworld.core import io
 from lrworld.core.package_files import packaged
-from lrworld.prompts.variants import render_variant_all
+from lrworld.prompts.variants import images_of, render_variant_all
 from lrworld.questions.measures import by_id
 
 

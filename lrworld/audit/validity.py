@@ -1,0 +1,151 @@
+"""Is each measure valid by test? The audit's two controls beside the shortcut rules
+(lrworld/audit/shortcuts.py):
+
+- the learned negative control (lrworld/questions/learned.py): a knowledge-free answerer learned
+  across the measure's questions, cross-validated by question, over every option feature a prompt
+  shows or the data's counts give (lrworld/questions/option_features.py), the measure's own
+  signals left out; its score, interval and the features it leans on. Above chance: a finding, as
+  a shortcut rule's is;
+- the positive control (lrworld/groundtruth/positive_control.py): an answerer with the knowledge the
+  measure claims, computed apart from the gold's own computation. Not above chance: the measure is
+  "not answerable from the data".
+
+One mark per meaning, in every table, caption, card and release: `FOUND` where a knowledge-free
+answerer (a rule or the learned one) beats chance, `UNANSWERABLE` where the positive control does
+not.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from lrworld.questions import measures
+from lrworld.questions.learned import cross_validate
+from lrworld.questions.option_features import DataCounts, option_features
+
+FOUND = "\u00b6"  # pilcrow: a knowledge-free answerer's interval lies above chance
+UNANSWERABLE = "\u2205"  # empty set: the positive control does not find the gold above chance
+LEARNED = "learned"  # the learned answerer's name among a measure's findings
+
+
+def learned_controls(dataset: str, domain: str, questions: dict[str, list[dict]], interactions: pd.DataFrame,
+                     items: pd.DataFrame, exclude_values: dict[str, list[str]] | None = None,
+                     seed: int = 0) -> dict[str, dict]:
+    """measure -> the learned negative control's summary over its questions (own signals left out)."""
+    out = {}
+    for m, qs in sorted(questions.items()):
+        if not qs or not qs[0].get("candidates"):
+            continue
+        measure = measures.get(domain, m)
+        table = option_features(qs, items, DataCounts(interactions, items, measure.field), exclude_values)
+        result = cross_validate(table.without(measure.own_signals), seed, f"{dataset}/{m}")
+        out[m] = {**result.summary(), "own_signals_left_out": list(measure.own_signals)}
+    return out
+
+
+def controls(learned: dict[str, dict], positive: dict[str, dict], shortcut_measures: dict[str, dict]) -> dict:
+    """The audit json's `validity`: per measure its learned and positive controls and its findings
+    (the shortcut rules above chance, and `learned` when the learned answerer is)."""
+    out = {}
+    for m in sorted(set(learned) | set(positive) | set(shortcut_measures)):
+        found = list((shortcut_measures.get(m) or {}).get("findings") or [])
+        if (learned.get(m) or {}).get("above_chance"):
+            found.append(LEARNED)
+        pos = positive.get(m)
+        out[m] = {"learned": learned.get(m), "positive": pos, "findings": found,
+                  "answerable": None if pos is None else bool(pos["answerable"])}
+    return {"measures": out}
+
+
+def _measures(audit_json: dict) -> dict[str, dict]:
+    return ((audit_json or {}).get("validity") or {}).get("measures") or {}
+
+
+def found(audit_json: dict) -> dict[str, list[str]]:
+    """measure -> the knowledge-free answerers (rules, `learned`) whose interval lies above chance."""
+    out = {m: list(r["findings"]) for m, r in _measures(audit_json).items() if r.get("findings")}
+    # an audit made before the learned control: its shortcut findings alone
+    if not _measures(audit_json):
+        from lrworld.audit import shortcuts
+
+        out = shortcuts.found(audit_json)
+    return out
+
+
+def unanswerable(audit_json: dict) -> dict[str, str]:
+    """measure -> its positive control in words, where it does not find the gold above chance."""
+    return {m: _positive_words(r["positive"]) for m, r in _measures(audit_json).items() if r.get("answerable") is False}
+
+
+def _positive_words(p: dict) -> str:
+    return f"{p['method']}: {p['correct']} of {p['n']} ({p['score']:.2f} [{p['ci_low']:.2f}, {p['ci_high']:.2f}]) against chance {p['chance']:.2f}"
+
+
+def notes(findings: dict[str, list[str]], not_answerable: dict[str, str]) -> list[str]:
+    """The caption lines of a table or card: which measures a knowledge-free answerer passes, and which
+    no answerer with the knowledge can."""
+    out = []
+    if findings:
+        out.append(f"{FOUND} a knowledge-free answerer's 95% interval lies above chance (the audit's shortcut rules "
+                   "and its learned answerer, docs/audit.md): "
+                   + "; ".join(f"{m}: {', '.join(names)}" for m, names in sorted(findings.items())) + ".")
+    if not_answerable:
+        out.append(f"{UNANSWERABLE} not answerable from the data: the positive control, an answerer with the "
+                   "knowledge the measure claims, does not find the gold above chance (docs/audit.md): "
+                   + "; ".join(f"{m}: {why}" for m, why in sorted(not_answerable.items())) + ".")
+    return out
+
+
+def column_marks(columns, findings: dict[str, list[str]], not_answerable: dict[str, str]) -> dict[str, str]:
+    """column -> FOUND and/or UNANSWERABLE, by its measure (every variant's column)."""
+    out = {}
+    for c in columns:
+        m = c.partition("@")[0]
+        mark = (FOUND if m in findings else "") + (UNANSWERABLE if m in not_answerable else "")
+        if mark:
+            out[c] = mark
+    return out
+
+
+# The .csv's figures of a measure's validity (the same on every row), after the table's own.
+CSV_FIGURES = ("negative_control", "negative_control_ci_low", "negative_control_ci_high", "knowledge_free_above_chance",
+               "positive_control", "positive_control_ci_low", "positive_control_ci_high", "answerable_from_data")
+
+
+def csv_figures(audit_json: dict, measure: str) -> dict:
+    """The CSV_FIGURES of one measure (None where the audit has no control of it)."""
+    r = _measures(audit_json).get(measure) or {}
+    learned, pos = r.get("learned") or {}, r.get("positive") or {}
+    return {"negative_control": learned.get("score"), "negative_control_ci_low": learned.get("ci_low"),
+            "negative_control_ci_high": learned.get("ci_high"),
+            "knowledge_free_above_chance": "+".join(r.get("findings") or []) or None if r else None,
+            "positive_control": pos.get("score"), "positive_control_ci_low": pos.get("ci_low"),
+            "positive_control_ci_high": pos.get("ci_high"), "answerable_from_data": r.get("answerable")}
+
+
+def learned_row(audit_json: dict) -> dict[str, dict]:
+    """measure -> the learned answerer's (score, n, ci_low, ci_high): the table's reference row."""
+    return {m: r["learned"] for m, r in _measures(audit_json).items() if r.get("learned")}
+
+
+def to_markdown(result: dict) -> str:
+    """The audit report's validity section."""
+    lines = ["## Validity controls", "",
+             "Learned: a knowledge-free answerer learned across the measure's questions (logistic regression over "
+             "every option feature a prompt shows or the data's counts give, 5-fold cross-validated by question), score "
+             f"[95% Wilson interval] and the features it leans on; `{FOUND}` above chance. Positive: an answerer with the "
+             f"knowledge the measure claims, computed apart from the gold; `{UNANSWERABLE}` not above chance (not "
+             "answerable from the data). Stability: the share of golds still the strict best option under bootstrap "
+             "resamples.", "",
+             "| measure | chance | learned | leans on | positive control | method | stability |",
+             "|---|---:|---:|---|---:|---|---:|"]
+    for m, r in result.get("measures", {}).items():
+        lr, pos = r.get("learned") or {}, r.get("positive") or {}
+        learned = (f"{lr['score']:.2f} [{lr['ci_low']:.2f}, {lr['ci_high']:.2f}]" + (f" {FOUND}" if lr["above_chance"] else "")
+                   if lr else "")
+        positive = (f"{pos['score']:.2f} [{pos['ci_low']:.2f}, {pos['ci_high']:.2f}]"
+                    + ("" if pos["answerable"] else f" {UNANSWERABLE}") if pos else "none")
+        chance = lr.get("chance", pos.get("chance"))
+        lines.append(f"| {m} | {'' if chance is None else f'{chance:.2f}'} | {learned} | {', '.join(lr.get('leans_on', []))} "
+                     f"| {positive} | {pos.get('method', '')} | {pos.get('stability') if pos.get('stability') is not None else ''} |")
+    return "\n".join(lines) + "\n"
