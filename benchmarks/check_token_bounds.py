@@ -1,9 +1,9 @@
 """`lrworld plan`'s input-token counts against real tokenizers, on every prompt of a built run:
 SmolLM2-135M-Instruct's tokenizer over its chat template (`apply_chat_template`, as transformers
-gives it) against the plan's local count; tiktoken's cl100k_base over the chat messages against the
-plan's count for gpt-4-0613; the plan's UTF-8 bound for a model without an offline encoding
-(gpt-4o-mini) against the cl100k count; and the 4-characters-a-token rule of thumb beside them.
-Exit 1 when a printed count is below the real one.
+gives it) against the plan's local count; tiktoken's cl100k_base and o200k_base over the chat
+messages against the plan's counts for gpt-4-0613 and gpt-4o-mini; the plan's UTF-8 bound for a
+server's model without an encoding against the cl100k count; and the 4-characters-a-token rule of
+thumb beside them. Exit 1 when a printed count is below the real one.
 
     snakemake -d RUN --configfile config.yaml .ci/small.yaml results/prompts/ml100k/<measure>/zero_shot.jsonl ...
     python benchmarks/check_token_bounds.py RUN/results/prompts/ml100k
@@ -36,17 +36,23 @@ def main(argv=None) -> int:
     plan_smol = input_tokens.local_counter("smol", dict(SMOLLM2))
     plan_gpt4, _ = input_tokens.api_counter({"model": "gpt-4-0613"})
     plan_4o, _ = input_tokens.api_counter({"model": "gpt-4o-mini-2024-07-18"})
+    plan_bytes, _ = input_tokens.api_counter({"model": "a-server-model"})
+    o200k = input_tokens.offline_encoding("o200k_base")
     rows, ok = [], True
     for f in sorted(Path(args.folder).glob("*/*.jsonl")):
         prompts = [json.loads(line)["prompt"] for line in f.read_text().splitlines() if line.strip()]
         real_smol = sum(len(tok.apply_chat_template([{"role": "user", "content": p}], add_generation_prompt=True,
                                                     tokenize=True, return_dict=True)["input_ids"]) for p in prompts)
         real_cl = sum(3 + len(enc.encode("user")) + len(enc.encode(p, disallowed_special=())) + 3 for p in prompts)
-        got = (sum(map(plan_smol, prompts)), sum(map(plan_gpt4, prompts)), sum(map(plan_4o, prompts)))
+        real_o = sum(3 + len(o200k.encode("user")) + len(o200k.encode(p, disallowed_special=())) + 3 for p in prompts)
+        got = (sum(map(plan_smol, prompts)), sum(map(plan_gpt4, prompts)), sum(map(plan_4o, prompts)),
+               sum(map(plan_bytes, prompts)))
         rule = sum(len(p) for p in prompts) // 4
-        ok &= got[0] >= real_smol and got[1] >= real_cl and got[2] >= real_cl
-        rows.append((f"{f.parent.name}/{f.stem}", len(prompts), real_smol, got[0], real_cl, got[1], got[2], rule))
-    head = ("file", "prompts", "SmolLM2 real", "plan", "cl100k real", "plan gpt-4", "plan gpt-4o-mini (bound)", "chars/4")
+        ok &= got[0] >= real_smol and got[1] >= real_cl and got[2] >= real_o and got[3] >= real_cl
+        rows.append((f"{f.parent.name}/{f.stem}", len(prompts), real_smol, got[0], real_cl, got[1], real_o, got[2],
+                     got[3], rule))
+    head = ("file", "prompts", "SmolLM2 real", "plan", "cl100k real", "plan gpt-4", "o200k real", "plan gpt-4o-mini",
+            "plan bytes (bound)", "chars/4")
     print("| " + " | ".join(head) + " |\n|" + "---|" * len(head))
     for r in rows + [("all", *[sum(c) for c in list(zip(*rows))[1:]])]:
         print("| " + " | ".join(f"{v:,}" if isinstance(v, int) else v for v in r) + " |")

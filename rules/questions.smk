@@ -49,6 +49,7 @@ rule prompts:
         kshot_k=config["analysis"]["kshot"]["k"],
         # excluded values ("IMAX") are not shown inside item texts either: options, histories
         exclude_values=config["questions"]["exclude_values"],
+        user_items=lambda wc: DATASETS[wc.dataset]["user_items_shown"],
         code=W.code("prompts.py"),
     log:
         "logs/prompts/{dataset}/{measure}/{variant}.log",

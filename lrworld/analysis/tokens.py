@@ -18,13 +18,16 @@ def whitespace_tokens(text: str) -> int:
 
 def tiktoken_counter(name: str) -> Callable[[str], int]:
     """`tiktoken` (GPT-3.5-Turbo's cl100k_base, as the paper's Tables 16-17 count) or
-    `tiktoken:<encoding>`. tiktoken downloads an encoding's BPE file on first use; offline it must
-    already be in TIKTOKEN_CACHE_DIR."""
+    `tiktoken:<encoding>`. cl100k_base and o200k_base are read from the files installed with
+    lrworld (lrworld/models/input_tokens.py); tiktoken downloads any other encoding's BPE file on
+    first use, so offline it must already be in TIKTOKEN_CACHE_DIR."""
     import tiktoken
+
+    from lrworld.models.input_tokens import offline_encoding
 
     encoding = name.partition(":")[2] or "cl100k_base"
     try:
-        enc = tiktoken.get_encoding(encoding)
+        enc = offline_encoding(encoding) or tiktoken.get_encoding(encoding)
     except Exception as e:  # a download refused or a missing cache: one line, not the HTTP stack
         raise ValueError(f"analysis.tokenizer: {name!r}: tiktoken could not load the {encoding} BPE file "
                          f"({type(e).__name__}); offline, put it in TIKTOKEN_CACHE_DIR") from None
@@ -85,8 +88,8 @@ def paper_note(dataset: str, paper_dataset: str | None, tokenizer: str) -> str:
     diffs = [f"the paper's figures (its Table {paper.TOKENS_TABLE[paper_dataset]}) are over its own LRWorld-"
              f"{paper_dataset} data and question counts (paper_n, from its Tables 12-14), ours over {dataset}'s"]
     if not tokenizer.startswith("tiktoken"):
-        diffs.append(f"it counted with GPT-3.5-Turbo's API (cl100k_base), we with {tokenizer!r} (tiktoken's BPE "
-                     "file is not available offline here; set analysis.tokenizer: tiktoken where it is)")
+        diffs.append(f"it counted with GPT-3.5-Turbo's API (cl100k_base), we with {tokenizer!r} (set "
+                     "analysis.tokenizer: tiktoken to count with cl100k_base)")
     diffs.append("its totals may include the chat wrapper the API adds per message; a mean ratio near 1 says the "
                  "prompts are of the paper's length")
     return "; ".join(diffs) + "."

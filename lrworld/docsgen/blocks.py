@@ -24,6 +24,7 @@ COMMAND = "python -m lrworld.docsgen.blocks"
 # name -> (page relative to the checkout, "module:attr" of a function (root: Path) -> body text)
 BLOCKS: dict[str, tuple[str, str]] = {
     "import_graph": ("docs/extending.md", "lrworld.docsgen.import_graph:body"),
+    "paper_tokens": ("docs/paper.md", "lrworld.docsgen.paper_tokens:body"),
 }
 
 

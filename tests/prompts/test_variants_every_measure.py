@@ -113,3 +113,28 @@ def test_noisy_on_a_measure_without_a_profile_is_refused_at_start():
         checks.check(cfg)
     cfg["datasets"]["ml100k"]["measures"] = ["attr_genre", "neu_item2users", "assoc_rule"]
     checks.check(cfg)
+
+
+@pytest.mark.parametrize("measure", ["neu_item2users", "mem_user_user"])
+def test_a_candidate_user_is_shown_by_the_configured_count_of_latest_items(measure):
+    """A dataset's user_items_shown (config/paper.yaml's movie datasets: 10): each candidate user's 10 latest items,
+    oldest first, in the prompt and in noisy's reach; the default shows the latest 5."""
+    qs = _questions(measure)
+    template = template_path("movie", measure, "zero_shot")
+    five, ten = (render_all(qs, template, ITEMS, "zero_shot", user_items=n)[0] for n in (None, 10))
+    q = qs[0]
+    for n, p in ((USER_ITEMS_SHOWN, five), (10, ten)):
+        for c, text in zip(q["candidates"], p["candidates"]):
+            latest = q["context"]["candidate_histories"][c][-n:]
+            assert text == "a user who recently chose " + "; ".join(
+                f"Movie {i} ({1990 + int(i) % 10})" for i in latest), (n, c)
+            assert len(latest) == n
+    if by_id(measure).profile != "candidate_histories":
+        return
+    # noise lands among the shown items: with 10 shown, also in the 5 older ones
+    pool = pd.concat([ITEMS, pd.DataFrame({"item_id": [str(i) for i in range(100, 200)], "title": "Other",
+                                           "year": pd.array([2000] * 100, dtype="Int64")})])
+    for n, lowest in ((None, 10 - USER_ITEMS_SHOWN), (10, 0)):
+        noisy = render_variant_all(qs, template, pool, "noisy", seed=0, profile="candidate_histories", user_items=n)
+        positions = [r["position"] for p in noisy for r in p["variant_meta"]["replaced"]]
+        assert min(positions) == lowest, n

