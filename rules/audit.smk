@@ -38,6 +38,7 @@ rule audit:
         shortcuts=config.get("audit", {}).get("shortcuts", "warn"),
         # the validity controls' inputs: what a prompt leaves out, their seeds, the rules' transactions
         exclude_values=config["questions"]["exclude_values"],
+        user_items=lambda wc: DATASETS[wc.dataset]["user_items_shown"],
         seed=config["seed"],
         assoc_window=W.gt["assoc"]["window"],
         code=W.code("audit.py"),

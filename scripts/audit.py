@@ -44,7 +44,7 @@ audit["shortcuts"] = {"on_finding": smk.params.shortcuts, "measures": shortcuts.
 # the learned negative control and the positive control (lrworld/audit/validity.py)
 records = {m: qs for m, (_, qs) in questions.items()}
 learned = validity.learned_controls(smk.wildcards.dataset, smk.params.domain, records, interactions, items,
-                                    dict(smk.params.exclude_values), int(smk.params.seed))
+                                    dict(smk.params.exclude_values), int(smk.params.seed), smk.params.user_items)
 weights = artifacts.get("neumf")
 positive = positive_controls(smk.wildcards.dataset, smk.params.domain, records, interactions, items, facts,
                              weights.attrs.get("preferences") if weights is not None else None,

@@ -30,14 +30,18 @@ LEARNED = "learned"  # the learned answerer's name among a measure's findings
 
 def learned_controls(dataset: str, domain: str, questions: dict[str, list[dict]], interactions: pd.DataFrame,
                      items: pd.DataFrame, exclude_values: dict[str, list[str]] | None = None,
-                     seed: int = 0) -> dict[str, dict]:
-    """measure -> the learned negative control's summary over its questions (own signals left out)."""
+                     seed: int = 0, user_items: int | None = None) -> dict[str, dict]:
+    """measure -> the learned negative control's summary over its questions (own signals left out),
+    over what the prompts show (`user_items`: the dataset's `user_items_shown`)."""
+    from lrworld.prompts.render import ItemTexts
+
+    texts = ItemTexts(items, exclude_values, user_items)
     out = {}
     for m, qs in sorted(questions.items()):
         if not qs or not qs[0].get("candidates"):
             continue
         measure = measures.get(domain, m)
-        table = option_features(qs, items, DataCounts(interactions, items, measure.field), exclude_values)
+        table = option_features(qs, items, DataCounts(interactions, items, measure.field), exclude_values, texts)
         result = cross_validate(table.without(measure.own_signals), seed, f"{dataset}/{m}")
         out[m] = {**result.summary(), "own_signals_left_out": list(measure.own_signals)}
     return out
