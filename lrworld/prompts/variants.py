@@ -211,7 +211,14 @@ def permuted(q: dict, perm: list[int]) -> tuple[dict, dict]:
 
 @register_variant("noisy", needs_profile=True)
 def _noisy(q: dict, ctx: Context):
-    tq, meta = noisy_question(q, ctx.seed, ctx.pool, ctx.profile, ctx.texts.user_items)
+    if "item_texts" not in q:
+        tq, meta = noisy_question(q, ctx.seed, ctx.pool, ctx.profile, ctx.texts.user_items)
+        return tq, meta, ""
+    # items shown by a text only (logline, caption): the noise is an item the measure shows a text
+    # of elsewhere, and the question carries its text as it does its own items'
+    known = {i: t for other in ctx.questions for i, t in (other.get("item_texts") or {}).items()}
+    tq, meta = noisy_question(q, ctx.seed, sorted(known), ctx.profile, ctx.texts.user_items)
+    tq["item_texts"] = {**q["item_texts"], **{r["noise_item"]: known[r["noise_item"]] for r in meta["replaced"]}}
     return tq, meta, ""
 
 
