@@ -5,19 +5,13 @@ import numpy as np
 import pytest
 
 from lrworld.questions.learned import cross_validate, design, wilson
-from lrworld.questions.option_features import NAMES, OptionFeatures
+from lrworld.questions.option_features import OptionFeatures
+from tests.support.planted import planted_table
 
 
 def table(n: int, planted: float, seed: int = 0) -> OptionFeatures:
-    """n questions of 10 options, random features; in a share `planted` of them the gold has the
-    largest year (a shortcut a prompt shows)."""
-    rng = np.random.default_rng(seed)
-    values = rng.normal(size=(n, 10, len(NAMES)))
-    answers = rng.integers(10, size=n)
-    year = NAMES.index("year")
-    for i in np.flatnonzero(rng.random(n) < planted):
-        values[i, answers[i], year] = values[i, :, year].max() + 1
-    return OptionFeatures([f"d/m/{i}" for i in range(n)], values, answers)
+    """n questions of 10 options; in a share `planted` of them the gold has the largest year."""
+    return planted_table(n, 10, "year", planted, seed)
 
 
 def test_design_is_each_feature_against_its_questions_others():

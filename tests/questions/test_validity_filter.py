@@ -3,8 +3,9 @@ gold-rate cap by hand, and the filter on a question set with a planted shortcut.
 
 import numpy as np
 
-from lrworld.questions.option_features import NAMES, OptionFeatures
+from lrworld.questions.option_features import OptionFeatures
 from lrworld.questions.validity import Validity, gold_cap, gold_rate_cap, select
+from tests.support.planted import planted_table
 
 
 def test_the_gold_cap_allows_a_fair_draws_noise_not_a_hub():
@@ -26,14 +27,9 @@ def test_the_latest_question_of_a_hub_is_dropped():
 
 
 def _questions(n: int, planted: float, seed: int = 0):
-    """n questions of 4 options; the features of each: random, the gold given the largest
-    `length_chars` in a share `planted` of them."""
-    rng = np.random.default_rng(seed)
-    values = rng.normal(size=(n, 4, len(NAMES)))
-    answers = rng.integers(4, size=n)
-    col = NAMES.index("length_chars")
-    for i in np.flatnonzero(rng.random(n) < planted):
-        values[i, answers[i], col] = values[i, :, col].max() + 1
+    """n questions of 4 options; the gold given the largest `length_chars` in a share `planted` of them."""
+    table = planted_table(n, 4, "length_chars", planted, seed)
+    values, answers = table.values, table.answers
     qs = [{"qid": f"d/m/{i}", "candidates": [f"e{i}_{o}" for o in range(4)], "answer_index": int(answers[i]), "row": i}
           for i in range(n)]
 
