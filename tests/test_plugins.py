@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 import yaml
 
+from lrworld.scoring.table import LEARNED_ROW
 from tests.support.plugin_package import PACKAGE, write_plugin
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -157,7 +158,7 @@ def test_plugin_entries_run_through_the_graph_to_the_table_and_the_audit(site, t
     snakemake(tmp_path / "not-a-site", work)
     table = pd.read_csv(work / "results/tables/ml.csv").set_index("model")
     prompts = [json.loads(line) for line in (work / "results/prompts/ml/plug_genre/zero_shot.jsonl").open()]
-    assert len(prompts) == 20 and list(table.index) == ["random", "slot"]
+    assert len(prompts) == 20 and list(table.index) == ["random", LEARNED_ROW, "slot"]
     # the plugin backend always picks slot 2: its score is the share of answers there
     assert table.loc["slot", "plug_genre"] == pytest.approx(sum(p["answer_index"] == 2 for p in prompts) / 20, abs=1e-4)
     assert 0 <= table.loc["random", "plug_cooc"] <= 1

@@ -204,11 +204,36 @@ def replies_record(cache_dir, track: str, scope: str, model: str):
     reads them here, so a rebuild records the digests the scores were made from, not a
     placeholder that would re-run every score on the next plan. One file per invocation folder
     (the current one: Snakemake plans and runs every job there), as each has its own summary and
-    two folders may share one cache_dir at once."""
+    two folders may share one cache_dir at once. The folder is named by an id kept in its
+    .snakemake/ (made once, at random), so a folder copied or moved whole keeps its records."""
     from pathlib import Path
 
-    folder = sha256_text(str(Path.cwd().resolve()))[:12]
-    return Path(cache_dir) / "replies" / track / scope / f"{model}.{folder}.json"
+    return Path(cache_dir) / "replies" / track / scope / f"{model}.{folder_id()}.json"
+
+
+def folder_id() -> str:
+    """The invocation folder's id: `.snakemake/lrworld-folder-id`, written once (the first process
+    to create it wins; the others read it)."""
+    from pathlib import Path
+
+    path = Path(".snakemake") / "lrworld-folder-id"
+    try:
+        return path.read_text(encoding="ascii").strip()[:32] or _new_folder_id(path)
+    except FileNotFoundError:
+        return _new_folder_id(path)
+
+
+def _new_folder_id(path) -> str:
+    import secrets
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fresh = secrets.token_hex(6)
+    try:
+        with open(path, "x", encoding="ascii") as fh:
+            fh.write(fresh + "\n")
+        return fresh
+    except FileExistsError:
+        return path.read_text(encoding="ascii").strip()[:32]
 
 
 def replies_sha256(requests: list[dict], identity: dict, cache: ResponseCache) -> str | None:

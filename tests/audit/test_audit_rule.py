@@ -18,10 +18,13 @@ MEASURES = ["attr_genre", "text_logline", "mem_item_item", "assoc_rule"]
 SNAKEFILE = f"""
 import sys
 sys.path.insert(0, {str(ROOT)!r})
-DATASETS = {{"d": {{"domain": "movie", "measures": {MEASURES!r}}}}}
+DATASETS = {{"d": {{"domain": "movie", "measures": {MEASURES!r}, "user_items_shown": 5}}}}
+config.update({{"seed": 0, "questions": {{"exclude_values": {{}}}}}})
 
 
 class W:
+    gt = {{"assoc": {{"window": 20}}}}
+
     @staticmethod
     def code(*parts):
         return []

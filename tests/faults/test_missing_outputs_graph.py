@@ -40,7 +40,8 @@ def test_a_deleted_answer_summary_is_rebuilt_by_the_next_plain_run(built, tmp_pa
     # every prompt already in the cache: nothing asked again, the same replies recorded
     assert after["replies_sha256"] == before["replies_sha256"] and after["identity"] == before["identity"]
     assert (run / "results/tables/ml.csv").read_bytes() == table
-    assert job_counts(smk(run, "-n").stdout) == {}
+    second = smk(run, "-n").stdout
+    assert job_counts(second) == {}, smk(run, "--list-changes", "params").stdout[-3000:]
     assert main(["verify", "-d", str(run)]) == 0
 
 

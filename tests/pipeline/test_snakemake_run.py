@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 import yaml
 
+from lrworld.scoring.table import LEARNED_ROW
 from tests.graph import job_counts, snakemake
 
 pytestmark = pytest.mark.slow
@@ -41,7 +42,7 @@ def test_default_graph_end_to_end_is_deterministic_and_incremental(tmp_path, sha
     write_config(tmp_path, shared_data, models)
     run(tmp_path)
     table = pd.read_csv(tmp_path / "results/tables/ml.csv")
-    assert list(table["model"]) == ["random", "random-b"]
+    assert list(table["model"]) == ["random", LEARNED_ROW, "random-b"]
     assert list(table.columns) == ["model", "attr_genre", "attr_genre@cot"] + [
         f"attr_genre{v}_{f}" for f in ("degenerate", "debiased", "n", "ci_low", "ci_high", "diff_vs_random",
                                        "p_vs_random", "significant_vs_random") for v in ("", "@cot")] + [

@@ -10,6 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from lrworld.scoring.table import LEARNED_ROW
 from tests.graph import copy_checkout, job_counts, snakemake
 import yaml
 
@@ -134,7 +135,8 @@ def test_incremental_plans(built, shared_data, capsys):
     write_config(work, shared_data, {"random": MODELS["random"]})
     assert plan(repo, work) == {"all": 1, "table": 1, "provenance_table": 1, **SITE}
     smk(repo, work)
-    assert list(pd.read_csv(work / "results/tables/ml.csv")["model"]) == ["random"]
+    # the models, and the audit's learned knowledge-free answerer after RANDOM
+    assert list(pd.read_csv(work / "results/tables/ml.csv")["model"]) == ["random", LEARNED_ROW]
 
     # a changed template: only that variant's prompts and what follows; the new prompts are asked
     template = repo / "lrworld/templates/movie/attr_genre/cot.txt"

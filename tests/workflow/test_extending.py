@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 import yaml
 
+from lrworld.scoring.table import LEARNED_ROW
 from tests.graph import copy_checkout, snakemake
 from tests.support.cooc_module import cooc_module
 
@@ -113,7 +114,7 @@ def test_a_toy_measure_and_a_toy_backend_run_through_the_graph(tmp_path, shared_
     assert len(prompts) == 30
     # the toy backend always picks slot 2: its score is the share of questions whose answer sits there
     assert table.loc["toy", "toy_genre"] == pytest.approx(sum(p["answer_index"] == 2 for p in prompts) / 30, abs=1e-4)
-    assert list(table.index) == ["random", "toy"] and "attr_genre" in table.columns
+    assert list(table.index) == ["random", LEARNED_ROW, "toy"] and "attr_genre" in table.columns
     # the permuting variants passed the audit (it gates the answer jobs) and moved the answer as declared
     for variant, moved in [("flip", lambda a: {0: 1, 1: 0}.get(a, a)), ("backwards", lambda a: 3 - a)]:
         shown = [json.loads(line) for line in (work / f"results/prompts/ml/toy_genre/{variant}.jsonl").open()]
