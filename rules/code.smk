@@ -2,7 +2,8 @@
 #
 # Why: a rule whose input from a re-running job is ancient() (`score` and `srbench_llm_lists`
 # read the answer job's summary that way, so that another measure's new prompts do not re-run
-# them) is never checked for changed params while that upstream job re-runs: Snakemake 9 masks
+# them), or that is downstream of one (`table`), is never checked for changed params while that
+# upstream job re-runs: Snakemake 9 masks
 # every job downstream of a job that must run and then skips the ancient edge (dag.py,
 # update_needrun). A change to a module that both the answer job and the score job import
 # (lrworld/inference/stage.py) would re-run the answers and leave the scores stale. The stamp is

@@ -70,6 +70,9 @@ rule table:
         question_reports=lambda wc: W.question_files(wc.dataset, ".report.json"),
         # its shortcut findings mark the columns a knowledge-free answerer passes (docs/audit.md)
         audit="results/audit/{dataset}.json",
+        # downstream of the answer job through score's ancient edge: its code re-runs it through a
+        # stamp, as score's does (rules/code.smk)
+        code_stamp="results/code/table.json",
     output:
         csv=report("results/tables/{dataset}.csv", caption="../docs/report/table.rst", category="Results",
                    subcategory="{dataset}", labels={"dataset": "{dataset}", "table": "results (csv)"}),

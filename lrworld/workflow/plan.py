@@ -184,7 +184,7 @@ class Plan:
 
     # Scripts of rules that read an upstream job's output as ancient(): their code stamps
     # (rules/code.smk) re-run them when their own code changes.
-    STAMPED_SCRIPTS = ("score", "srbench_llm_lists")
+    STAMPED_SCRIPTS = ("score", "srbench_llm_lists", "table")
 
     def code_files(self, script: str, *refs: str) -> list[str]:
         """The closure's files of lrworld, relative to the checkout (so moving the checkout re-runs

@@ -74,7 +74,7 @@ def test_every_module_changes_exactly_the_rules_that_import_it(built):
     scripts = rule_scripts(repos[0])
     closures = {r: oracle(repos[0] / "scripts" / s, repos[0]) for r, s in scripts.items()}
     # the code stamps (rules/code.smk) carry their scripts' digests: a stamp re-runs with them
-    closures["code_stamp"] = set().union(*(closures[r] for r in ("score", "srbench_llm_lists") if r in closures))
+    closures["code_stamp"] = set().union(*(closures[r] for r in Plan.STAMPED_SCRIPTS if r in closures))
     scripts.pop("code_stamp")
     digests = {r: plan.code(s) for r, s in scripts.items()}
     # what decides a rule's digest: its closure, the files plan.code hashes (appending a comment
@@ -83,7 +83,7 @@ def test_every_module_changes_exactly_the_rules_that_import_it(built):
 
     def imports(module: Path) -> set[str]:
         rules = {r for r, fs in files.items() if module.resolve() in fs}
-        return rules | ({"code_stamp"} if rules & {"score", "srbench_llm_lists"} else set())
+        return rules | ({"code_stamp"} if rules & set(Plan.STAMPED_SCRIPTS) else set())
 
     groups: dict[frozenset, Path] = {}
     for module in sorted((repos[0] / "lrworld").rglob("*.py")):
@@ -104,7 +104,7 @@ def test_every_module_changes_exactly_the_rules_that_import_it(built):
         module.write_text(text + TOUCH)
         try:
             changed = {r for r, s in scripts.items() if plan.code(s) != digests[r]}
-            changed |= {"code_stamp"} if changed & {"score", "srbench_llm_lists"} else set()
+            changed |= {"code_stamp"} if changed & set(Plan.STAMPED_SCRIPTS) else set()
         finally:
             module.write_text(text)
         assert changed == expected, rel
@@ -122,8 +122,8 @@ def test_every_module_changes_exactly_the_rules_that_import_it(built):
             out = snakemake(work, "-n", snakefile=repo / "Snakefile").stdout
         finally:
             module.write_text(text)
-        # this config plans score's stamp only (no SRBench LLM lists): srbench_llm_lists' stamp is not in its graph
-        stamp = {"code_stamp"} if module.resolve() in closures["score"] else set()
+        # this config plans score's and table's stamps only (no SRBench LLM lists)
+        stamp = {"code_stamp"} if any(module.resolve() in closures[s] for s in ("score", "table")) else set()
         return rel, planned(out), (set(expected) - {"code_stamp"} | stamp) & in_plan
 
     by_size = sorted(groups.items(), key=lambda kv: (len(kv[0] & in_plan), str(kv[1])))
