@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 import yaml
 
+from lrworld.scoring.table import LEARNED_ROW
 from lrworld.groundtruth.eligibility import training_counts
 from tests.graph import ROOT, snakemake
 
@@ -28,11 +29,12 @@ OWN = {"mem_user_user": ["history_overlap"]}
 def test_matched_distractors_and_a_gold_cap_leave_no_count_shortcut(tmp_path, shared_data):
     models = {k: v for k, v in yaml.safe_load((ROOT / "config.yaml").read_text())["models"].items()
               if v["backend"] in ("random", "shortcut")}
-    debiased = yaml.safe_load((ROOT / "config/debiased.yaml").read_text())["questions"]
+    valid = yaml.safe_load((ROOT / "config/debiased.yaml").read_text())
+    debiased = valid["questions"]
     cfg = {"seed": 2024, "cache_dir": str(tmp_path / "cache"), "docs_snippets": False, "analysis": {"enabled": False},
            "questions": {"per_measure": 50, **debiased},
            # one short training: the property is of how options are drawn, not of NeuMF's settings
-           "groundtruth": {"neumf": {"epochs": 2, "seeds": 1}},
+           "groundtruth": {"neumf": {"epochs": 2, "seeds": 1}, "neural": valid["groundtruth"]["neural"]},
            "datasets": {"ml100k": {"domain": "movie", "format": "ml-100k",
                                    "source": {"path": str(shared_data / "movielens-100k/raw")}, "measures": MEASURES}},
            "models": models}
@@ -60,8 +62,8 @@ def test_matched_distractors_and_a_gold_cap_leave_no_count_shortcut(tmp_path, sh
     report = json.loads((tmp_path / "results/questions/ml100k/assoc_rule.report.json").read_text())
     assert report["dropped_no_overlap_matched_distractors"] > 0 and report["dropped_no_matched_distractors"] > 0
     table = pd.read_csv(tmp_path / "results/tables/ml100k.csv")
-    # RANDOM first, the shortcut rows beside it, a score in every measure's column
-    assert table["model"].iat[0] == "random" and sorted(table["model"]) == sorted(models)
+    # RANDOM first, the learned knowledge-free row and the shortcut rows beside it, a score in every measure's column
+    assert list(table["model"][:2]) == ["random", LEARNED_ROW] and sorted(table["model"]) == sorted([*models, LEARNED_ROW])
     assert table[MEASURES].notna().all().all()
     counts = training_counts(pd.read_parquet(tmp_path / "results/data/ml100k/interactions.parquet"))
     for m, kind in (("neu_user2items", "item"), ("neu_item2users", "user")):

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from lrworld.scoring.table import LEARNED_ROW
+from lrworld.scoring.table import LEARNED_ROW, MEASURE_FIGURES
 from tests.graph import job_counts, snakemake
 
 pytestmark = pytest.mark.slow
@@ -46,15 +46,18 @@ def test_default_graph_end_to_end_is_deterministic_and_incremental(tmp_path, sha
     assert list(table.columns) == ["model", "attr_genre", "attr_genre@cot"] + [
         f"attr_genre{v}_{f}" for f in ("degenerate", "debiased", "n", "ci_low", "ci_high", "diff_vs_random",
                                        "p_vs_random", "significant_vs_random") for v in ("", "@cot")] + [
-        f"attr_genre{v}_{f}" for v in ("", "@cot")
-        for f in ("requested", "short_reason", "single_source_share", "gold_sources")]
+        f"attr_genre{v}_{f}" for v in ("", "@cot") for f in MEASURE_FIGURES]
+    # the measure's own figures, its validity controls among them
+    assert {"negative_control", "positive_control", "answerable_from_data"} <= set(MEASURE_FIGURES)
     assert (table["attr_genre_n"] == 60).all() and (tmp_path / "results/tables/ml.tex").exists()
     # genres come from the dataset's own file alone: every gold single-source, in the csv and the md
     assert (table["attr_genre_single_source_share"] == 1.0).all() and (table["attr_genre_gold_sources"] == "ml-100k").all()
     assert (table["attr_genre_requested"] == 60).all() and table["attr_genre_short_reason"].isna().all()
     assert "attr_genre: 100% single-source (ml-100k)." in (tmp_path / "results/tables/ml.md").read_text()
     assert (tmp_path / "results/audit/ml.json").exists()
-    table = table[["model", "attr_genre", "attr_genre@cot"]]
+    # the learned knowledge-free row scores the zero-shot questions only (the audit's)
+    assert table.loc[table["model"] == LEARNED_ROW, "attr_genre@cot"].isna().all()
+    table = table.loc[table["model"] != LEARNED_ROW, ["model", "attr_genre", "attr_genre@cot"]]
     assert table.iloc[:, 1:].apply(lambda c: c.between(0, 1)).all().all()
     built = list((tmp_path / "results/questions").rglob("*.jsonl")) + list((tmp_path / "results/prompts").rglob("*.jsonl"))
     first, first_table = digest(built), (tmp_path / "results/tables/ml.csv").read_bytes()
