@@ -18,9 +18,9 @@ no knowledge-free answerer is above chance on what is kept:
   dropped below `per_measure`, down to `min_share` of it; where the learned answerer's interval
   lies below chance (what is kept avoids its picks, which could be learned the other way), the
   least surely answered go instead;
-- "above chance": the 95% Wilson interval lies above 1 / options, under any of `checks` draws of
-  the folds, or the learned answerer's mean score over them exceeds chance by more than `slack`
-  of chance.
+- "above chance": the 95% Wilson interval lies above 1 / options, under any of CHECKS draws of
+  the folds, or the learned answerer's mean score over them exceeds chance by more than SLACK of
+  chance (a margin for answerers other than this one: the audit re-checks under folds of its own).
 
 Every drop is counted per reason in the question report (`validity`), with the controls' scores on
 what is kept. Distractors are never redrawn here: every option stays the builder's, so every
@@ -41,8 +41,8 @@ from lrworld.questions.option_features import OptionFeatures
 from lrworld.questions.signals import gold
 
 # fold draws a kept set is checked under, and the learned answerer's allowed excess over chance
-CHECKS = 3
-SLACK = 0.2
+CHECKS = 5
+SLACK = 0.1
 MIN_SHARE = 0.25
 MAX_ROUNDS = 200
 
@@ -59,8 +59,7 @@ class Validity:
     @classmethod
     def of(cls, cfg: Mapping | None) -> "Validity":
         cfg = dict(cfg or {})
-        return cls(bool(cfg.get("filter", False)), int(cfg.get("overdraw", 3)), float(cfg.get("min_share", MIN_SHARE)),
-                   int(cfg.get("checks", CHECKS)), float(cfg.get("slack", SLACK)))
+        return cls(bool(cfg.get("filter", False)), int(cfg.get("overdraw", 3)), float(cfg.get("min_share", MIN_SHARE)))
 
     def asked(self, n: int | None) -> int | None:
         """How many questions the builder makes for `n` kept."""

@@ -27,4 +27,5 @@ def test_matched_options_share_as_many_words_with_the_antecedents_as_chance_allo
     balanced, report = Q.build_assoc_rule_questions(*args, display=item_keys(items), debias=DEBIAS, shown=shown)
     assert len(balanced) == 200 and report["dropped_no_overlap_matched_distractors"] > 0
     # chance is 0.10; popularity and length matched alone leave the consequent above it
-    assert _found(plain, items) > 0.12 and _found(balanced, items) <= 0.105, (_found(plain, items), _found(balanced, items))
+    # (200 questions: a standard error of about 0.02 around chance)
+    assert _found(plain, items) > 0.15 and _found(balanced, items) <= 0.11, (_found(plain, items), _found(balanced, items))
