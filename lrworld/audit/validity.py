@@ -48,14 +48,23 @@ def learned_controls(dataset: str, domain: str, questions: dict[str, list[dict]]
     return out
 
 
-def controls(learned: dict[str, dict], positive: dict[str, dict], shortcut_measures: dict[str, dict]) -> dict:
+# a finding of the construction itself: its filter could not bring every knowledge-free answerer to
+# chance before it reached `questions.validity.min_share` of the questions asked
+UNFILTERED = "construction"
+
+
+def controls(learned: dict[str, dict], positive: dict[str, dict], shortcut_measures: dict[str, dict],
+             reports: dict[str, dict] | None = None) -> dict:
     """The audit json's `validity`: per measure its learned and positive controls and its findings
-    (the shortcut rules above chance, and `learned` when the learned answerer is)."""
+    (the shortcut rules above chance, `learned` when the learned answerer is, and `construction`
+    where the question report says the filter could not pass)."""
     out = {}
     for m in sorted(set(learned) | set(positive) | set(shortcut_measures)):
         found = list((shortcut_measures.get(m) or {}).get("findings") or [])
         if (learned.get(m) or {}).get("above_chance"):
             found.append(LEARNED)
+        if ((reports or {}).get(m, {}).get("validity") or {}).get("passes") is False:
+            found.append(UNFILTERED)
         pos = positive.get(m)
         out[m] = {"learned": learned.get(m), "positive": pos, "findings": found,
                   "answerable": None if pos is None else bool(pos["answerable"])}

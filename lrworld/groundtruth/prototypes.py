@@ -217,7 +217,7 @@ def _matched_ranks(debias: Debias, interactions: pd.DataFrame, ckind: str, c_ids
     """(ranks by interactions, ranks by shown text length) the matched draw reads; None each where unused."""
     ranks = None
     if debias.matched:  # the counts a popularity answerer reads: every interaction
-        ranks = Ranks(interactions[f"{ckind}_id"].astype(str).value_counts().to_dict(), [str(c) for c in c_ids])
+        ranks = Ranks(interactions[f"{ckind}_id"].astype(str).value_counts().to_dict(), [str(c) for c in c_ids], log=True)
     # item options are shown by title: their text length is matched too (the display key's)
     lengths = (Ranks({str(c): len(display.get(str(c), "")) for c in c_ids}, [str(c) for c in c_ids])
                if ranks is not None and display is not None and ckind == "item" else None)

@@ -138,7 +138,7 @@ def _assoc_strata(interactions, all_items, debias: Debias, display, shown):
     key's)."""
     if not debias.matched:
         return None, None
-    ranks = Ranks(interactions["item_id"].astype(str).value_counts().to_dict(), all_items)
+    ranks = Ranks(interactions["item_id"].astype(str).value_counts().to_dict(), all_items, log=True)
     length = (lambda i: len(shown(i))) if shown is not None else (lambda i: len(display.get(i, "")))
     lengths = Ranks({i: length(i) for i in all_items}, all_items) if (display is not None or shown is not None) else None
     return ranks, lengths

@@ -154,7 +154,7 @@ def _entity_matrix(interactions: pd.DataFrame, kind: str) -> tuple[sp.csr_matrix
 
 def _matched_ranks(debias: Debias, degree: np.ndarray, ids, display: dict[str, str] | None):
     """(ranks by interactions, ranks by shown text length) the matched draw reads; None each where unused."""
-    ranks = Ranks(dict(enumerate(degree.tolist())), range(len(degree))) if debias.matched else None
+    ranks = Ranks(dict(enumerate(degree.tolist())), range(len(degree)), log=True) if debias.matched else None
     # item options are shown by title: their text length is matched too (the display key's)
     lengths = (Ranks({c: len(display.get(str(ids[c]), "")) for c in range(len(ids))}, range(len(ids)))
                if debias.matched and display is not None else None)

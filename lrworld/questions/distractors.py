@@ -95,14 +95,22 @@ class GoldCap:
         self.taken[gold] += 1
 
 
-class Ranks:
-    """Each entity's count and its rank share in the pool (0: the least counted, 1: the most)."""
+# a band of a `log` ranking: this much log(1 + count) apart (about 10% of the count)
+LOG_BAND = 0.1
 
-    def __init__(self, counts: Mapping[Hashable, float], entities: Iterable[Hashable]):
+
+class Ranks:
+    """Each entity's count and its rank share in the pool (0: the least counted, 1: the most).
+    `log`: a count with a long tail (interactions), whose bands are log-count apart, not rank apart:
+    the items just above a popular gold by rank can be counted ten times as often, and an answerer
+    comparing counts, not ranks, would find the gold below its options' mean."""
+
+    def __init__(self, counts: Mapping[Hashable, float], entities: Iterable[Hashable], log: bool = False):
         ents = list(dict.fromkeys(entities))
         self.count = {e: float(counts.get(e, 0)) for e in ents}
         order = sorted(ents, key=lambda e: (self.count[e], str(e)))
         self.share = {e: i / max(1, len(order) - 1) for i, e in enumerate(order)}
+        self.log = log
 
 
 def matched(order: Sequence, gold: Hashable, n: int, ranks: Ranks, rng: np.random.Generator,
@@ -223,7 +231,11 @@ def _sides(order: Sequence, gold: Hashable, ranks: Ranks) -> tuple[dict, dict]:
     g_count, g_share = ranks.count.get(gold, 0.0), ranks.share.get(gold, 0.0)
     side = {e: {0, 1} if ranks.count.get(e, 0.0) == g_count else {0} if ranks.count.get(e, 0.0) > g_count else {1}
             for e in order}
-    band = {e: math.floor(abs(ranks.share.get(e, 0.0) - g_share) / BAND) for e in order}
+    if ranks.log:
+        g_log = math.log1p(max(g_count, 0.0))
+        band = {e: math.floor(abs(math.log1p(max(ranks.count.get(e, 0.0), 0.0)) - g_log) / LOG_BAND) for e in order}
+    else:
+        band = {e: math.floor(abs(ranks.share.get(e, 0.0) - g_share) / BAND) for e in order}
     return side, band
 
 

@@ -175,7 +175,7 @@ def _weighted_values(values: dict[str, list[str]], pool: "_Pool", counts: Mappin
     spelled = Counter()
     for v, n in by_key.items():
         spelled[pool.spelling.get(key_of.get(v, v), v)] += n
-    return Ranks(spelled, pool.values), Counter()
+    return Ranks(spelled, pool.values, log=True), Counter()
 
 
 # a field has few values when the questions asked are this many times its values or more: each value
@@ -409,7 +409,7 @@ def build_item_text(measure: Measure, dataset: str, windows: list[Window], items
     questions = []
     lengths = Ranks({k: len(t) for k, t in texts.items()}, with_text) if debias.matched else None
     # with counts, the items behind the texts are matched by interactions too (a popular film's logline)
-    popular = Ranks({k: counts.get(k, 0) for k in with_text}, with_text) if lengths and counts is not None else None
+    popular = Ranks({k: counts.get(k, 0) for k in with_text}, with_text, log=True) if lengths and counts is not None else None
     used = Counter() if popular is not None else None
     cap = GoldCap(debias.cap(limit, MCQ))
     for w in windows:

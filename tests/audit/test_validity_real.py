@@ -17,6 +17,8 @@ pytestmark = pytest.mark.validity
 
 # measures whose golds are facts of the interactions: their positive control must find them
 FROM_INTERACTIONS = {"assoc_rule", "mem_item_item", "mem_user_user", "neu_item2users", "neu_user2items"}
+# ML-100K's: every one filtered to chance
+ML100K_PASSES = {*FROM_INTERACTIONS, "kg_cast", "kg_director", "attr_genre", "text_logline"}
 
 
 def _ml100k_raw(shared_data, tmp_path):
@@ -35,6 +37,8 @@ def _lastfm(shared_data, tmp_path):
 
 
 def _beauty(shared_data, tmp_path):
+    # the real 5-core sequences; the item metadata (brand, categories) is the fixture's own, not data:
+    # its measures are left out here (the fixture gives 4 category leaves, one per item id modulo 4)
     write_amazon_2014_beauty(tmp_path, shared_data / "amazon-beauty-5core-gram/user_sequence.txt", n_users=3000)
     return ("product", {"format": "amazon-2014", "prefix": "Beauty"}, tmp_path, {}, 0.002)
 
@@ -44,10 +48,16 @@ def _beauty(shared_data, tmp_path):
 def test_no_knowledge_free_answerer_beats_chance_and_the_knowledge_does(source, n, shared_data, tmp_path):
     domain, cfg, raw, meta, min_support = source(shared_data, tmp_path)
     inter, items, _, _, facts = ingest_with_facts("real", cfg, raw, meta)
-    built = build_valid("real", domain, inter, items, n, facts, min_support=min_support)
-    assert built, "no measure built"
+    only = FROM_INTERACTIONS if domain == "product" else None
+    built = build_valid("real", domain, inter, items, n, facts, min_support=min_support, only=only)
+    assert built and (domain != "movie" or set(built) == ML100K_PASSES), sorted(built)
     for m, b in built.items():
         qs, chance = b["questions"], chance_of(b["questions"])
+        if not b["report"]["validity"]["passes"]:
+            # the data cannot fill the measure at chance (too few golds: Amazon Beauty's neural measures
+            # on a 3,000-user sample): it comes back short, and the audit marks it (`construction`)
+            assert domain != "movie" and len(qs) < n and b["report"]["short"], (m, n, b["report"])
+            continue
         assert not rule_above(b["rules"], len(qs), chance), (m, n, b["rules"], len(qs))
         assert not b["learned"]["above_chance"], (m, n, b["learned"])
         pos = b["positive"]

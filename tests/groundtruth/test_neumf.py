@@ -2,6 +2,7 @@ import logging
 
 import numpy as np
 import pandas as pd
+import pytest
 import torch
 
 from lrworld.core.tensors import load_tensors, save_tensors
@@ -127,10 +128,14 @@ def test_predicted_preferences_are_the_models_own_output():
         with torch.no_grad():
             by_items = model(torch.full((5,), 3), torch.arange(5)).numpy()
             by_users = model(torch.arange(6), torch.full((6,), 2)).numpy()
-        assert np.allclose(prefs.scores("user", r["user_ids"][3], r["item_ids"][:5])[j], by_items, atol=1e-12)
-        assert np.allclose(prefs.scores("item", r["item_ids"][2], r["user_ids"][:6])[j], by_users, atol=1e-12)
+        assert np.allclose(prefs.logits("user", r["user_ids"][3], r["item_ids"][:5])[j], by_items, atol=1e-12)
+        assert np.allclose(prefs.logits("item", r["item_ids"][2], r["user_ids"][:6])[j], by_users, atol=1e-12)
+        # the score: the logit less the candidate's mean logit over every target (20 users < the sample)
+        with torch.no_grad():
+            mean_of_item0 = model(torch.arange(20), torch.zeros(20, dtype=torch.long)).numpy().mean()
+        assert prefs.scores("user", r["user_ids"][3], r["item_ids"][:1])[j][0] == pytest.approx(by_items[0] - mean_of_item0)
     try:
-        prefs.scores("user", "nobody", r["item_ids"][:2])
+        prefs.logits("user", "nobody", r["item_ids"][:2])
     except KeyError as exc:
         assert exc.args[0] == "user nobody"
     else:

@@ -60,11 +60,12 @@ def _artifacts(name, inter, items, wanted, n, seed, debias, validity, gold, min_
 
 
 def build_valid(name: str, domain: str, inter: pd.DataFrame, items: pd.DataFrame, n: int, facts=None,
-                seed: int = 2024, min_support: float = 0.01, neumf: dict | None = None) -> dict[str, dict]:
+                seed: int = 2024, min_support: float = 0.01, neumf: dict | None = None, only=None) -> dict[str, dict]:
     """measure -> {questions, report, rules (name -> correct), learned, positive} of every measure of
-    `domain` the data can make (multimodal needs captions: left out)."""
+    `domain` the data can make (multimodal needs captions: left out; `only`: these measures)."""
     debias, validity, gold = valid_settings()
-    ms = [m for m in measures.for_domain(domain) if not m.needs and (m.field is None or m.field in items.columns)]
+    ms = [m for m in measures.for_domain(domain) if not m.needs and (m.field is None or m.field in items.columns)
+          and (only is None or m.id in only)]
     arts, prefs = _artifacts(name, inter, items, {m.artifact for m in ms if m.artifact}, n, seed, debias, validity,
                              gold, min_support, neumf or {"seeds": 1, "epochs": 3})
     built = {}
