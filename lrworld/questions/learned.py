@@ -106,8 +106,9 @@ def _folds(n: int, seed: int, name: str, folds: int) -> np.ndarray:
 
 def cross_validate(table: OptionFeatures, seed: int = 0, name: str = "", folds: int = FOLDS,
                    repeats: int = 1) -> LearnedResult:
-    """The learned answerer's held-out score over `table`'s questions (`repeats` draws of the folds,
-    the picks from the first, the gold probabilities averaged over all)."""
+    """The learned answerer's held-out score over `table`'s questions (`repeats` draws of the folds:
+    its correct count the mean over them, rounded, its interval over the n questions; the picks from
+    the first draw, the gold probabilities averaged over all)."""
     n, n_opt = len(table.qids), (table.values.shape[1] if table.values.ndim == 3 else 0)
     if n == 0 or n_opt == 0:
         return LearnedResult(0, 0, 0.0, 0.0, 1.0)
@@ -115,7 +116,7 @@ def cross_validate(table: OptionFeatures, seed: int = 0, name: str = "", folds: 
     y = np.zeros(n * n_opt, dtype=int)
     y[np.arange(n) * n_opt + table.answers] = 1
     probs = np.zeros((n, n_opt))
-    picks = None
+    picks, hits = None, []
     for r in range(repeats):
         fold = _folds(n, seed, f"{name}/{r}" if r else name, folds)
         p = np.zeros((n, n_opt))
@@ -124,9 +125,10 @@ def cross_validate(table: OptionFeatures, seed: int = 0, name: str = "", folds: 
             train = np.flatnonzero(fold != k)
             p[test] = _fit_predict(X, y, train, test, n_opt) if len(train) else 1.0 / n_opt
         probs += p / repeats
+        hits.append(int((p.argmax(axis=1) == table.answers).sum()))
         if picks is None:
             picks = p.argmax(axis=1)
-    correct = int((picks == table.answers).sum())
+    correct = int(round(float(np.mean(hits))))
     lo, hi = wilson(correct, n)
     return LearnedResult(correct, n, 1.0 / n_opt, lo, hi, _leans_on(X, y, table.names),
                          probs[np.arange(n), table.answers], picks)

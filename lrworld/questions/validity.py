@@ -19,8 +19,8 @@ no knowledge-free answerer is above chance on what is kept:
   lies below chance (what is kept avoids its picks, which could be learned the other way), the
   least surely answered go instead;
 - "above chance": the 95% Wilson interval lies above 1 / options, under any of CHECKS draws of
-  the folds, or the learned answerer's mean score over them exceeds chance by more than SLACK of
-  chance (a margin for answerers other than this one: the audit re-checks under folds of its own).
+  the folds, or the learned answerer's mean score over them exceeds chance (by more than SLACK of
+  it; the audit re-checks under folds of its own).
 
 Every drop is counted per reason in the question report (`validity`), with the controls' scores on
 what is kept. Distractors are never redrawn here: every option stays the builder's, so every
@@ -42,7 +42,7 @@ from lrworld.questions.signals import gold
 
 # fold draws a kept set is checked under, and the learned answerer's allowed excess over chance
 CHECKS = 5
-SLACK = 0.1
+SLACK = 0.0
 MIN_SHARE = 0.25
 MAX_ROUNDS = 200
 
