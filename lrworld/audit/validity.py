@@ -45,7 +45,8 @@ def learned_controls(dataset: str, domain: str, questions: dict[str, list[dict]]
         measure = measures.get(domain, m)
         table = option_features(qs, items, DataCounts(interactions, items, measure.field), exclude_values, texts)
         # folds of its own: none the construction's filter checked its questions under
-        result = cross_validate(table.without(measure.own_signals), seed, f"{dataset}/{m}/audit", repeats=AUDIT_DRAWS)
+        result = cross_validate(table.without(measure.own_signals), seed, f"{dataset}/{m}/audit",
+                                repeats=AUDIT_DRAWS)
         out[m] = {**result.summary(), "own_signals_left_out": list(measure.own_signals)}
     return out
 
@@ -94,7 +95,8 @@ def unanswerable(audit_json: dict) -> dict[str, str]:
 
 
 def _positive_words(p: dict) -> str:
-    return f"{p['method']}: {p['correct']} of {p['n']} ({p['score']:.2f} [{p['ci_low']:.2f}, {p['ci_high']:.2f}]) against chance {p['chance']:.2f}"
+    return (f"{p['method']}: {p['correct']} of {p['n']} ({p['score']:.2f} [{p['ci_low']:.2f}, {p['ci_high']:.2f}]) "
+            f"against chance {p['chance']:.2f}")
 
 
 def notes(findings: dict[str, list[str]], not_answerable: dict[str, str]) -> list[str]:
@@ -157,11 +159,16 @@ def to_markdown(result: dict) -> str:
              "|---|---:|---:|---|---:|---|---:|"]
     for m, r in result.get("measures", {}).items():
         lr, pos = r.get("learned") or {}, r.get("positive") or {}
-        learned = (f"{lr['score']:.2f} [{lr['ci_low']:.2f}, {lr['ci_high']:.2f}]" + (f" {FOUND}" if lr["above_chance"] else "")
-                   if lr else "")
-        positive = (f"{pos['score']:.2f} [{pos['ci_low']:.2f}, {pos['ci_high']:.2f}]"
-                    + ("" if pos["answerable"] else f" {UNANSWERABLE}") if pos else "none")
         chance = lr.get("chance", pos.get("chance"))
-        lines.append(f"| {m} | {'' if chance is None else f'{chance:.2f}'} | {learned} | {', '.join(lr.get('leans_on', []))} "
-                     f"| {positive} | {pos.get('method', '')} | {pos.get('stability') if pos.get('stability') is not None else ''} |")
+        stability = pos.get("stability")
+        lines.append(f"| {m} | {'' if chance is None else f'{chance:.2f}'} | {_cell(lr, lr.get('above_chance'), FOUND)} "
+                     f"| {', '.join(lr.get('leans_on', []))} | {_cell(pos, not pos.get('answerable'), UNANSWERABLE) or 'none'} "
+                     f"| {pos.get('method', '')} | {'' if stability is None else stability} |")
     return "\n".join(lines) + "\n"
+
+
+def _cell(r: dict, marked, mark: str) -> str:
+    """`score [low, high]` and `mark` when `marked` ("" for no result)."""
+    if not r:
+        return ""
+    return f"{r['score']:.2f} [{r['ci_low']:.2f}, {r['ci_high']:.2f}]" + (f" {mark}" if marked else "")

@@ -20,8 +20,10 @@ def run(job, log: logging.Logger) -> None:
     debias = Debias(job.params.distractors, job.params.max_gold_share)
     limit_torch_threads(job.threads)
     p = job.params.kmeans
+    # the targets asked: overdraw x the questions under the filter (lrworld/questions/validity.py)
+    asked = Validity.of(job.params.validity).asked(int(job.params.n_questions))
     table, stats = all_prototypes(pd.read_parquet(job.input.embeddings), pd.read_parquet(job.input.interactions),
-                                  Validity.of(job.params.validity).asked(int(job.params.n_questions)), k=p["k"], seed=int(job.params.seed),
+                                  asked, k=p["k"], seed=int(job.params.seed),
                                   n_positives=p["n_positives"], threads=job.threads, dataset=job.wildcards.dataset,
                                   display=item_keys(pd.read_parquet(job.input.item_table)),
                                   margin=float(job.params.margin), min_interactions=int(job.params.min_interactions),

@@ -20,7 +20,9 @@ def run(job, log: logging.Logger) -> None:
     p, kind = job.params.similarity, job.wildcards.kind
     # item candidates are shown by title: look-alikes are never two options (users have no title)
     display = item_keys(pd.read_parquet(job.input.item_table)) if kind == "item" else None
-    pairs, stats = similar_pairs(pd.read_parquet(job.input.interactions), kind, Validity.of(job.params.validity).asked(int(job.params.n_questions)),
+    # the targets asked: overdraw x the questions under the filter (lrworld/questions/validity.py)
+    asked = Validity.of(job.params.validity).asked(int(job.params.n_questions))
+    pairs, stats = similar_pairs(pd.read_parquet(job.input.interactions), kind, asked,
                                  threshold=p["threshold"], seed=int(job.params.seed), min_degree=p["min_degree"],
                                  fallback_quantile=p["fallback_quantile"], dataset=job.wildcards.dataset,
                                  display=display, margin=float(job.params.margin),
