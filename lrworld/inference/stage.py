@@ -212,28 +212,62 @@ def replies_record(cache_dir, track: str, scope: str, model: str):
 
 
 def folder_id() -> str:
-    """The invocation folder's id: `.snakemake/lrworld-folder-id`, written once (the first process
-    to create it wins; the others read it)."""
+    """The invocation folder's id, kept in `.snakemake/lrworld-folder-id` beside the folder's path
+    when it was made. A folder moved whole keeps its id (its old path is gone); a folder copied
+    whole, whose original still holds the same id, takes a new one derived from that id and its own
+    path, so two copies run at once on one cache never share a record, and every job of one
+    invocation derives the same id without a lock."""
+    import hashlib
     from pathlib import Path
 
     path = Path(".snakemake") / "lrworld-folder-id"
+    here = str(Path.cwd().resolve())
     try:
-        return path.read_text(encoding="ascii").strip()[:32] or _new_folder_id(path)
+        kept, _, made_in = path.read_text(encoding="ascii").partition("\n")
     except FileNotFoundError:
-        return _new_folder_id(path)
+        return _new_folder_id(path, here)
+    kept, made_in = kept.strip()[:32], made_in.strip()
+    if not kept:
+        return _new_folder_id(path, here)
+    if made_in != here:
+        if made_in and _id_at(Path(made_in)) == kept:  # the original is still there: this is a copy
+            kept = hashlib.sha256(f"{kept}\n{here}".encode()).hexdigest()[:12]
+        _write_folder_id(path, kept, here)
+    return kept
 
 
-def _new_folder_id(path) -> str:
+def _id_at(folder) -> str | None:
+    try:
+        return (folder / ".snakemake" / "lrworld-folder-id").read_text(encoding="ascii").partition("\n")[0].strip()
+    except OSError:
+        return None
+
+
+def _write_folder_id(path, fid: str, here: str) -> None:
+    import os
+    import secrets
+
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    tmp.write_text(f"{fid}\n{here}\n", encoding="ascii")
+    os.replace(tmp, path)
+
+
+def _new_folder_id(path, here: str) -> str:
+    """A fresh id, linked into place whole (the first process to make it wins; the others read it)."""
+    import os
     import secrets
 
     path.parent.mkdir(parents=True, exist_ok=True)
     fresh = secrets.token_hex(6)
+    tmp = path.with_name(f".{path.name}.{fresh}.tmp")
+    tmp.write_text(f"{fresh}\n{here}\n", encoding="ascii")
     try:
-        with open(path, "x", encoding="ascii") as fh:
-            fh.write(fresh + "\n")
+        os.link(tmp, path)
         return fresh
     except FileExistsError:
-        return path.read_text(encoding="ascii").strip()[:32]
+        return path.read_text(encoding="ascii").partition("\n")[0].strip()[:32]
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def replies_sha256(requests: list[dict], identity: dict, cache: ResponseCache) -> str | None:

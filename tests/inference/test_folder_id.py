@@ -1,0 +1,34 @@
+"""The invocation folder's id (what names its reply-digest records in a shared cache): kept when
+the folder is moved, new when it is copied and the original is still there."""
+
+import shutil
+
+from lrworld.inference.stage import folder_id
+
+
+def _id_in(folder, monkeypatch):
+    monkeypatch.chdir(folder)
+    return folder_id()
+
+
+def test_a_moved_folder_keeps_its_id_and_a_copy_takes_its_own(tmp_path, monkeypatch):
+    (tmp_path / "a").mkdir()
+    first = _id_in(tmp_path / "a", monkeypatch)
+    assert _id_in(tmp_path / "a", monkeypatch) == first and len(first) == 12
+
+    shutil.copytree(tmp_path / "a", tmp_path / "b")
+    shutil.copytree(tmp_path / "a", tmp_path / "c")
+    copies = _id_in(tmp_path / "b", monkeypatch), _id_in(tmp_path / "c", monkeypatch)
+    assert len({first, *copies}) == 3
+    assert _id_in(tmp_path / "b", monkeypatch) == copies[0]  # made once, then read
+    assert _id_in(tmp_path / "a", monkeypatch) == first  # the original is untouched
+
+    shutil.move(tmp_path / "a", tmp_path / "moved")
+    assert _id_in(tmp_path / "moved", monkeypatch) == first
+
+
+def test_a_folder_from_before_the_path_was_kept_keeps_its_id(tmp_path, monkeypatch):
+    (tmp_path / ".snakemake").mkdir()
+    (tmp_path / ".snakemake" / "lrworld-folder-id").write_text("0123456789ab\n")
+    assert _id_in(tmp_path, monkeypatch) == "0123456789ab"
+    assert (tmp_path / ".snakemake" / "lrworld-folder-id").read_text().split() == ["0123456789ab", str(tmp_path.resolve())]
