@@ -153,6 +153,8 @@ class CodeIndex:
             return
         self._new_scans = False
         target = self._scans_file()
+        # a plugin's modules are kept by absolute path: forget those gone, or the file only grows
+        self._scans = {rel: v for rel, v in self._scans.items() if not Path(rel).is_absolute() or Path(rel).exists()}
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".code-scans-")
