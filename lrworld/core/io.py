@@ -37,9 +37,10 @@ def _hold(fd: int) -> None:
 
 def _abandoned(path: str) -> bool:
     """Whether the temporary at `path` is debris: older than this job and unlocked. It is
-    removed while the lock is held, so no writer can be in the middle of it."""
+    removed while the lock is held, so no writer can be in the middle of it. Opened read-only (an
+    flock needs no write access): looking at another process's live write never writes to it."""
     try:
-        fd = os.open(path, os.O_RDWR | os.O_NONBLOCK)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError:
         return False
     try:

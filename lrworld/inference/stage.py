@@ -17,6 +17,7 @@ from typing import Callable
 from lrworld.core import progress
 from lrworld.core.io import dumps_canonical, sha256_text
 from lrworld.inference.cache import ResponseCache, request_key
+from lrworld.inference.folder_id import folder_lineage
 from lrworld.models.base import PromptItem, Response
 from lrworld.scoring.parse import parse_choice
 
@@ -198,76 +199,22 @@ def read_answers(requests: list[dict], identity: dict, cache: ResponseCache) -> 
 REPLY_FIELDS = ("raw_text", "choice_index", "label_logprobs", "extra")
 
 
-def replies_record(cache_dir, track: str, scope: str, model: str):
+def replies_record(cache_dir, track: str, scope: str, model: str, folder: str | None = None):
     """Where the answer job keeps its per-file reply digests beside the cache, as well as in its
     summary: a plan whose summary was deleted with results/ (but whose Snakemake metadata was not)
     reads them here, so a rebuild records the digests the scores were made from, not a
     placeholder that would re-run every score on the next plan. One file per invocation folder
-    (the current one: Snakemake plans and runs every job there), as each has its own summary and
-    two folders may share one cache_dir at once. The folder is named by an id kept in its
-    .snakemake/ (made once, at random), so a folder copied or moved whole keeps its records."""
+    (`lrworld.inference.folder_id`: each has its own summary, and two folders may share one
+    cache_dir at once); `folder` names another's (a copied folder reads its original's)."""
     from pathlib import Path
 
-    return Path(cache_dir) / "replies" / track / scope / f"{model}.{folder_id()}.json"
+    return Path(cache_dir) / "replies" / track / scope / f"{model}.{folder or folder_lineage()[0]}.json"
 
 
-def folder_id() -> str:
-    """The invocation folder's id, kept in `.snakemake/lrworld-folder-id` beside the folder's path
-    when it was made. A folder moved whole keeps its id (its old path is gone); a folder copied
-    whole, whose original still holds the same id, takes a new one derived from that id and its own
-    path, so two copies run at once on one cache never share a record, and every job of one
-    invocation derives the same id without a lock."""
-    import hashlib
-    from pathlib import Path
-
-    path = Path(".snakemake") / "lrworld-folder-id"
-    here = str(Path.cwd().resolve())
-    try:
-        kept, _, made_in = path.read_text(encoding="ascii").partition("\n")
-    except FileNotFoundError:
-        return _new_folder_id(path, here)
-    kept, made_in = kept.strip()[:32], made_in.strip()
-    if not kept:
-        return _new_folder_id(path, here)
-    if made_in != here:
-        if made_in and _id_at(Path(made_in)) == kept:  # the original is still there: this is a copy
-            kept = hashlib.sha256(f"{kept}\n{here}".encode()).hexdigest()[:12]
-        _write_folder_id(path, kept, here)
-    return kept
-
-
-def _id_at(folder) -> str | None:
-    try:
-        return (folder / ".snakemake" / "lrworld-folder-id").read_text(encoding="ascii").partition("\n")[0].strip()
-    except OSError:
-        return None
-
-
-def _write_folder_id(path, fid: str, here: str) -> None:
-    import os
-    import secrets
-
-    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
-    tmp.write_text(f"{fid}\n{here}\n", encoding="ascii")
-    os.replace(tmp, path)
-
-
-def _new_folder_id(path, here: str) -> str:
-    """A fresh id, linked into place whole (the first process to make it wins; the others read it)."""
-    import os
-    import secrets
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fresh = secrets.token_hex(6)
-    tmp = path.with_name(f".{path.name}.{fresh}.tmp")
-    tmp.write_text(f"{fresh}\n{here}\n", encoding="ascii")
-    try:
-        os.link(tmp, path)
-        return fresh
-    except FileExistsError:
-        return path.read_text(encoding="ascii").partition("\n")[0].strip()[:32]
-    finally:
-        tmp.unlink(missing_ok=True)
+def replies_records(cache_dir, track: str, scope: str, model: str) -> list:
+    """The records a plan may read, the current folder's first, then those of the folders it was
+    copied from (what the copy's results were made with until it writes its own)."""
+    return [replies_record(cache_dir, track, scope, model, f) for f in folder_lineage()]
 
 
 def replies_sha256(requests: list[dict], identity: dict, cache: ResponseCache) -> str | None:

@@ -18,7 +18,7 @@ from lrworld.core.schema import ConfigError
 from lrworld.core.digests import DigestStore
 from lrworld.groundtruth import artifacts
 from lrworld.inference.servers import planned_command
-from lrworld.inference.stage import replies_record
+from lrworld.inference.stage import replies_records
 from lrworld.models.registry import capabilities
 from lrworld.questions import measures as measure_registry
 from lrworld.data import inputs as data_inputs
@@ -539,7 +539,8 @@ class Plan:
         if summary is not None:
             got = summary.get("replies_sha256") or {}
         else:
-            got = self._json_as_it_is(replies_record(self.cache_dir, "lrworld", wc.dataset, wc.model))
+            got = next((r for r in map(self._json_as_it_is, replies_records(
+                self.cache_dir, "lrworld", wc.dataset, wc.model)) if r is not None), None)
             if got is None:
                 raise FileOrDirectoryNotFoundError(path)
         return {v: got.get(f"results/prompts/{wc.dataset}/{wc.measure}/{v}.jsonl")

@@ -3,12 +3,12 @@ the folder is moved, new when it is copied and the original is still there."""
 
 import shutil
 
-from lrworld.inference.stage import folder_id
+from lrworld.inference.folder_id import folder_lineage
 
 
 def _id_in(folder, monkeypatch):
     monkeypatch.chdir(folder)
-    return folder_id()
+    return folder_lineage()[0]
 
 
 def test_a_moved_folder_keeps_its_id_and_a_copy_takes_its_own(tmp_path, monkeypatch):
@@ -22,6 +22,8 @@ def test_a_moved_folder_keeps_its_id_and_a_copy_takes_its_own(tmp_path, monkeypa
     assert len({first, *copies}) == 3
     assert _id_in(tmp_path / "b", monkeypatch) == copies[0]  # made once, then read
     assert _id_in(tmp_path / "a", monkeypatch) == first  # the original is untouched
+    monkeypatch.chdir(tmp_path / "b")
+    assert folder_lineage() == [copies[0], first]  # a copy reads its original's records until it has its own
 
     shutil.move(tmp_path / "a", tmp_path / "moved")
     assert _id_in(tmp_path / "moved", monkeypatch) == first
@@ -32,3 +34,6 @@ def test_a_folder_from_before_the_path_was_kept_keeps_its_id(tmp_path, monkeypat
     (tmp_path / ".snakemake" / "lrworld-folder-id").write_text("0123456789ab\n")
     assert _id_in(tmp_path, monkeypatch) == "0123456789ab"
     assert (tmp_path / ".snakemake" / "lrworld-folder-id").read_text().split() == ["0123456789ab", str(tmp_path.resolve())]
+    shutil.copytree(tmp_path / ".snakemake", tmp_path / "copy" / ".snakemake")
+    monkeypatch.chdir(tmp_path / "copy")
+    assert folder_lineage()[1:] == ["0123456789ab"] and folder_lineage()[0] != "0123456789ab"
