@@ -56,6 +56,22 @@ class Gold:
     recompute: str | None = None  # INTERACTIONS or EMBEDDINGS: recomputed here, not read (TABLE)
 
 
+DERIVED = "derived"
+
+
+def derived_profile(gold: Gold | None) -> str | None:
+    """The profile a measure's prompt shows, from how its questions are built: the asking user's
+    window (a knowledge measure, a user target), the rule's antecedents, the candidate users'
+    items (an item target), or none (an item target among items)."""
+    if gold is None:
+        return "history"
+    if gold.recipe == RULE:
+        return "antecedents"
+    if gold.target == "user":
+        return "history"
+    return "candidate_histories" if gold.candidate == "user" else None
+
+
 @dataclass(frozen=True)
 class Measure:
     id: str
@@ -76,14 +92,19 @@ class Measure:
     # The user profile its prompt shows, which the `noisy` variant corrupts: "history" (the asking
     # user's items, on the question or its context), "antecedents" (the rule's items the users
     # chose), "candidate_histories" (each candidate user's recent items); None: the prompt shows no
-    # profile (one target item), so `noisy` is refused at start.
-    profile: str | None = "history"
+    # profile (one target item), so `noisy` is refused at start. Left out, it follows from `gold`
+    # (`derived_profile`).
+    profile: str | None = DERIVED
     # How the audit recomputes the gold from `artifact` (required with an artifact).
     gold: Gold | None = None
     # The shortcut signals (lrworld/models/shortcut.py SIGNALS) that read the very knowledge this
     # measure tests off its prompt: a shortcut reading only these is scored, never a finding
     # (docs/audit.md, "A measure's own signal").
     own_signals: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        if self.profile == DERIVED:
+            object.__setattr__(self, "profile", derived_profile(self.gold))
 
     @property
     def n_candidates(self) -> int:
@@ -100,16 +121,15 @@ _PM = ("product", "movie")
 # In the paper's column order (its Table 3): a domain's measures are the entries naming it, in order.
 MEASURES: tuple[Measure, ...] = (
     Measure("assoc_rule", _PM, _ASSOC, "association rules", HIT10, f"{_GT}:build_assoc_rule_questions", artifact="rules",
-            gold=Gold(RULE), profile="antecedents"),
+            gold=Gold(RULE)),
     Measure("mem_item_item", _PM, _PERS, "memory item-item similarity", HIT10, f"{_GT}:build_mem_item_item_questions",
-            artifact="item_similar_pairs", gold=Gold(TABLE, "item", "item", "similarity", INTERACTIONS), profile=None),
+            artifact="item_similar_pairs", gold=Gold(TABLE, "item", "item", "similarity", INTERACTIONS)),
     Measure("mem_user_user", _PM, _PERS, "memory user-user similarity", HIT10, f"{_GT}:build_mem_user_user_questions",
             artifact="user_similar_pairs", gold=Gold(TABLE, "user", "user", "similarity", INTERACTIONS),
             # the candidates' histories against the user's: the items they share are the similarity asked
             own_signals=("history_overlap",)),
     Measure("neu_item2users", _PM, _PERS, "neural item embedding -> users", HIT10, f"{_GT}:build_neu_item2users_questions",
-            artifact="prototypes", gold=Gold(TABLE, "item", "user", "cosine", EMBEDDINGS),
-            profile="candidate_histories"),
+            artifact="prototypes", gold=Gold(TABLE, "item", "user", "cosine", EMBEDDINGS)),
     Measure("neu_user2items", _PM, _PERS, "neural user embedding -> items", HIT10, f"{_GT}:build_neu_user2items_questions",
             artifact="prototypes", gold=Gold(TABLE, "user", "item", "cosine", EMBEDDINGS)),
     Measure("kg_brand", ("product",), _KNOW, "<product, brand>", MCQ, FIELD_VALUES, field="brand"),
