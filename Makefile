@@ -34,7 +34,7 @@ test-tutorial:
 
 # Every real dataset under config/debiased.yaml at 50 and 200 questions per measure, every control checked.
 test-validity:
-	$(BIN)/python -m pytest -n 2 --dist loadfile -m validity tests/audit/test_validity_real.py
+	$(BIN)/python -m pytest -n 2 --dist loadfile -m validity tests/audit/test_validity_real.py tests/pipeline/test_shortcuts_debiased.py
 
 # docs/extending.md's four recipes applied to a copy, then `make docs` and `make test-fast` in it.
 test-recipes:

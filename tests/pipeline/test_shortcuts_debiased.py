@@ -16,7 +16,7 @@ from lrworld.scoring.table import LEARNED_ROW
 from lrworld.groundtruth.eligibility import training_counts
 from tests.graph import ROOT, snakemake
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.validity]  # with the validity suite: `make test-validity`
 
 MEASURES = ["assoc_rule", "mem_item_item", "mem_user_user", "neu_item2users", "neu_user2items", "attr_genre"]
 # at least these rows: what the counts, the other questions' golds and the texts give away
