@@ -149,6 +149,7 @@ rule gt_questions:
         max_gold_share=config["questions"]["max_gold_share"],
         validity=config["questions"]["validity"],  # built overdraw x n, then filtered (docs/groundtruth.md)
         exclude_values=config["questions"]["exclude_values"],  # what a prompt shows of an item (matched)
+        user_items=lambda wc: DATASETS[wc.dataset]["user_items_shown"],  # ... and of a candidate user
         seed=W.gt["seed"],
         code=lambda wc: W.gt_questions_code(wc.gt_measure),
     log:

@@ -41,11 +41,13 @@ def builder(measure) -> Callable:
 
 def build_from_artifact(measure, interactions, artifact_df, n_questions: int, seed: int, dataset: str,
                         display: dict[str, str] | None = None, debias=None, items=None,
-                        exclude_values: dict[str, list[str]] | None = None, validity=None):
+                        exclude_values: dict[str, list[str]] | None = None, validity=None,
+                        user_items: int | None = None):
     """An ARTIFACT measure's questions: the one call the `gt_questions` rule, `lrworld plan` and the
     tests make, so the plan counts the questions the rule writes. `validity` (a
     `validity.Validity`): the builder makes `overdraw` times the questions and the filter keeps at
-    most `n_questions` (lrworld/questions/validity.py). `debias` (a
+    most `n_questions` (lrworld/questions/validity.py), its controls reading a candidate user as
+    the prompts show one (`user_items`: the dataset's `user_items_shown`). `debias` (a
     `distractors.Debias`) reaches builders that take it only when it asks for something; with
     matched distractors, a builder that takes `shown` gets what a prompt shows of an item option
     (from `items` and `questions.exclude_values`), to match the words it shares with the history."""
@@ -70,7 +72,8 @@ def build_from_artifact(measure, interactions, artifact_df, n_questions: int, se
                                   display=display, **extra)
     if items is not None:
         # `validity`: built `overdraw` times over, filtered to n_questions against the negative controls
-        qs, checked = filtered(qs, n_questions, measure, interactions, items, validity, seed, dataset, exclude_values)
+        qs, checked = filtered(qs, n_questions, measure, interactions, items, validity, seed, dataset, exclude_values,
+                               user_items)
         if checked is not None:
             report = {**report, "validity": checked}
     # what a knowledge-free answerer may know of each option (the shortcut rows, the audit's findings)

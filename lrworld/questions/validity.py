@@ -217,16 +217,19 @@ def rule_hits(questions: list[dict], texts, counts: dict, own: tuple[str, ...] =
 
 
 def filtered(questions: list[dict], n: int | None, measure, interactions, items, validity: Validity, seed: int,
-             dataset: str, exclude_values: dict[str, list[str]] | None = None) -> tuple[list[dict], dict | None]:
+             dataset: str, exclude_values: dict[str, list[str]] | None = None,
+             user_items: int | None = None) -> tuple[list[dict], dict | None]:
     """A builder's questions (in its order) filtered against the negative controls to at most `n`
-    (`select`), their signals recounted on what is kept; unchanged with the filter off or no count."""
+    (`select`), their signals recounted on what is kept; unchanged with the filter off or no count.
+    The controls read what the prompts show (`user_items`: the dataset's `user_items_shown`), as
+    the audit's do."""
     from lrworld.prompts.render import ItemTexts
     from lrworld.questions import signals
     from lrworld.questions.option_features import DataCounts, option_features
 
     if not validity.filter or not n or not questions:
         return questions, None
-    texts = ItemTexts(items, exclude_values)
+    texts = ItemTexts(items, exclude_values, user_items)
     counts = DataCounts(interactions, items, measure.field)
     pops = signals.popularity(interactions, items, measure.field)
 

@@ -23,7 +23,7 @@ def run(job, log: logging.Logger) -> None:
     qs, built = build_from_artifact(measures.by_id(measure), inter, artifact, int(p.n_questions), int(p.seed), dataset,
                                     display=item_keys(items), debias=Debias(p.distractors, p.max_gold_share),
                                     items=items, exclude_values=dict(p.exclude_values),
-                                    validity=Validity.of(p.validity))
+                                    validity=Validity.of(p.validity), user_items=int(p.user_items))
     # no question, or one showing an item without a row in items.parquet: one line, nothing written
     check_artifact_questions(qs, dataset, measure, inter, items, job.input.artifact, job.input.item_table)
     n = io.write_jsonl(job.output.questions, qs)
