@@ -15,6 +15,8 @@ import os
 import secrets
 from pathlib import Path
 
+from lrworld.core import io
+
 ID_FILE = Path(".snakemake") / "lrworld-folder-id"
 KEPT_ANCESTORS = 8
 
@@ -31,12 +33,12 @@ def folder_lineage() -> list[str]:
     if made_in != here:
         if made_in and _read_id(Path(made_in) / ID_FILE) == own:  # the original is still there: a copy
             own, ancestors = hashlib.sha256(f"{own}\n{here}".encode()).hexdigest()[:12], [own, *ancestors]
-        _write(ID_FILE, [own, here, " ".join(ancestors[:KEPT_ANCESTORS])])
+        io.write_text(ID_FILE, "".join(f"{line}\n" for line in (own, here, " ".join(ancestors[:KEPT_ANCESTORS]))))
     return [own, *ancestors]
 
 
 def _read(path: Path) -> tuple[str, str, list[str]]:
-    lines = path.read_text(encoding="ascii").splitlines() + ["", "", ""]
+    lines = path.read_text(encoding="utf-8").splitlines() + ["", "", ""]
     return lines[0].strip()[:32], lines[1].strip(), lines[2].split()
 
 
@@ -47,18 +49,12 @@ def _read_id(path: Path) -> str | None:
         return None
 
 
-def _write(path: Path, lines: list[str]) -> None:
-    tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
-    tmp.write_text("".join(f"{line}\n" for line in lines), encoding="ascii")
-    os.replace(tmp, path)
-
-
 def _new(path: Path, here: str) -> str:
     """A fresh id, linked into place whole: the first process to make it wins, the others read it."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fresh = secrets.token_hex(6)
     tmp = path.with_name(f".{path.name}.{fresh}.tmp")
-    tmp.write_text(f"{fresh}\n{here}\n\n", encoding="ascii")
+    tmp.write_text(f"{fresh}\n{here}\n\n", encoding="utf-8")
     try:
         os.link(tmp, path)
         return fresh

@@ -37,3 +37,10 @@ def test_a_folder_from_before_the_path_was_kept_keeps_its_id(tmp_path, monkeypat
     shutil.copytree(tmp_path / ".snakemake", tmp_path / "copy" / ".snakemake")
     monkeypatch.chdir(tmp_path / "copy")
     assert folder_lineage()[1:] == ["0123456789ab"] and folder_lineage()[0] != "0123456789ab"
+
+
+def test_a_folder_whose_path_is_not_ascii_has_an_id_and_its_copy_another(tmp_path, monkeypatch):
+    (tmp_path / "données").mkdir()
+    first = _id_in(tmp_path / "données", monkeypatch)
+    shutil.copytree(tmp_path / "données", tmp_path / "copie")
+    assert _id_in(tmp_path / "données", monkeypatch) == first != _id_in(tmp_path / "copie", monkeypatch)
