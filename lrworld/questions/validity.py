@@ -53,8 +53,6 @@ class Validity:
     filter: bool = False
     overdraw: int = 3
     min_share: float = MIN_SHARE
-    checks: int = CHECKS
-    slack: float = SLACK
 
     @classmethod
     def of(cls, cfg: Mapping | None) -> "Validity":
@@ -102,7 +100,6 @@ class Controls:
     learned: list[LearnedResult]
     rules: dict[str, np.ndarray]  # rule -> per question, 1 where it picks the gold
     chance: float
-    slack: float
 
     def rule_above(self) -> list[str]:
         out = []
@@ -114,7 +111,7 @@ class Controls:
 
     def learned_above(self) -> bool:
         mean = float(np.mean([r.score for r in self.learned]))
-        return any(r.above_chance for r in self.learned) or mean > self.chance * (1 + self.slack)
+        return any(r.above_chance for r in self.learned) or mean > self.chance * (1 + SLACK)
 
     def learned_below(self) -> bool:
         """The learned answerer's interval lies below chance: what is kept avoids what it would pick,
@@ -136,11 +133,10 @@ class Controls:
 
 
 def controls(questions: list[dict], features: Callable[[list[dict]], OptionFeatures],
-             rules: Callable[[list[dict]], dict[str, np.ndarray]], seed: int, name: str, checks: int,
-             slack: float) -> Controls:
+             rules: Callable[[list[dict]], dict[str, np.ndarray]], seed: int, name: str) -> Controls:
     table = features(questions)
-    learned = [cross_validate(table, seed, name if k == 0 else f"{name}/check{k}") for k in range(checks)]
-    return Controls(learned, rules(questions), learned[0].chance if learned else 0.0, slack)
+    learned = [cross_validate(table, seed, name if k == 0 else f"{name}/check{k}") for k in range(CHECKS)]
+    return Controls(learned, rules(questions), learned[0].chance if learned else 0.0)
 
 
 def select(questions: list[dict], n: int, features: Callable[[list[dict]], OptionFeatures],
@@ -161,7 +157,7 @@ def select(questions: list[dict], n: int, features: Callable[[list[dict]], Optio
             continue
         if not kept:
             break
-        result = controls([questions[i] for i in kept], features, rules, seed, name, validity.checks, validity.slack)
+        result = controls([questions[i] for i in kept], features, rules, seed, name)
         if result.passes():
             if len(kept) <= n:
                 break
