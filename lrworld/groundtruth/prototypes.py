@@ -38,7 +38,7 @@ from lrworld.core.seeding import rng_for
 from lrworld.groundtruth.eligibility import eligible as eligible_by_count, training_counts
 from lrworld.groundtruth.neumf import embedding_matrix, n_trainings
 from lrworld.questions import enforced, measures
-from lrworld.questions.distractors import Debias, GoldCap, Ranks, matched, sample
+from lrworld.questions.distractors import Debias, GoldCap, Ranks, matched
 from lrworld.questions.measures import HIT10
 from lrworld.questions.negatives import first_eligible
 
@@ -304,7 +304,7 @@ class _Negatives:
         # an item reading like the gold, an earlier pick or an item the target met is taken (enforced.Met)
         taken = [key(gold), *enforced.Met(known.get(target, ()), self.display).by_work] if key else ()
         if self.ranks is not None:
-            pool = sample([str(c_ids[i]) for i in order if eligible[i]])
+            pool = [str(c_ids[i]) for i in order if eligible[i]]
             drawn = matched(pool, str(c_ids[gold]), self.n, self.ranks,
                             rng_for(seed, dataset, measure, "matched", target),
                             key=(lambda c: key(c_pos[c])) if key else None, taken=taken, lengths=self.lengths,
