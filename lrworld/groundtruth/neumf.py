@@ -272,11 +272,15 @@ class Preferences:
 
     def logits(self, target_kind: str, target: str, candidates: list[str]) -> np.ndarray:
         """(trainings, candidates) output logits; KeyError naming an id a training lacks."""
+        return self._predict(target_kind, target, candidates, centred=False)
+
+    def _predict(self, target_kind: str, target: str, candidates: list[str], centred: bool) -> np.ndarray:
+        """Each training's logits, less each candidate's mean logit when `centred`."""
         out = []
-        for sd, layers, codes in self.trainings:
+        for j, (sd, layers, codes) in enumerate(self.trainings):
             t, c = self._codes(codes, target_kind, target, candidates)
             u, i = (np.full(len(c), t), c) if target_kind == "user" else (c, np.full(len(c), t))
-            out.append(self._forward(sd, layers, u, i))
+            out.append(self._forward(sd, layers, u, i) - (self._mean(j, target_kind)[c] if centred else 0.0))
         return np.stack(out) if out else np.zeros((0, len(candidates)))
 
     def _mean(self, j: int, target_kind: str) -> np.ndarray:
@@ -297,8 +301,4 @@ class Preferences:
 
     def scores(self, target_kind: str, target: str, candidates: list[str]) -> np.ndarray:
         """(trainings, candidates) the target's logit less each candidate's mean logit."""
-        raw = self.logits(target_kind, target, candidates)
-        for j, (_, _, codes) in enumerate(self.trainings):
-            _, c = self._codes(codes, target_kind, target, candidates)
-            raw[j] -= self._mean(j, target_kind)[c]
-        return raw
+        return self._predict(target_kind, target, candidates, centred=True)
