@@ -51,13 +51,7 @@ positive = positive_controls(smk.wildcards.dataset, smk.params.domain, records, 
                              int(smk.params.seed), smk.params.assoc_window)
 audit["validity"] = validity.controls(learned, positive, audit["shortcuts"]["measures"], reports)
 found = shortcuts.finding_lines(smk.wildcards.dataset, audit["shortcuts"]["measures"])
-found += [f"{smk.wildcards.dataset}/{m}: the learned knowledge-free answerer answers {r['correct']} of {r['n']} "
-          f"({r['score']:.2f} [{r['ci_low']:.2f}, {r['ci_high']:.2f}]) against chance {r['chance']:.2f}, leaning on "
-          f"{', '.join(r['leans_on'])}: the measure can be passed without its knowledge"
-          for m, r in learned.items() if r["above_chance"]]
-found += [f"{smk.wildcards.dataset}/{m}: the construction's filter could not bring every knowledge-free answerer "
-          f"to chance (results/questions/{smk.wildcards.dataset}/{m}.report.json, validity)"
-          for m, r in audit["validity"]["measures"].items() if validity.UNFILTERED in r["findings"]]
+found += validity.finding_lines(smk.wildcards.dataset, audit["validity"])
 for m, why in validity.unanswerable(audit).items():
     log.warning("%s/%s: not answerable from the data: %s", smk.wildcards.dataset, m, why)
 for line in found:

@@ -74,6 +74,19 @@ def controls(learned: dict[str, dict], positive: dict[str, dict], shortcut_measu
     return {"measures": out}
 
 
+def finding_lines(dataset: str, result: dict) -> list[str]:
+    """One line per measure the learned answerer passes, then one per measure whose construction's
+    filter could not pass (`controls`' result), as the audit logs them."""
+    by_measure = result["measures"]
+    learned = [f"{dataset}/{m}: the learned knowledge-free answerer answers {r['correct']} of {r['n']} "
+               f"({r['score']:.2f} [{r['ci_low']:.2f}, {r['ci_high']:.2f}]) against chance {r['chance']:.2f}, leaning on "
+               f"{', '.join(r['leans_on'])}: the measure can be passed without its knowledge"
+               for m, r in ((m, v["learned"]) for m, v in by_measure.items() if LEARNED in v["findings"])]
+    return learned + [f"{dataset}/{m}: the construction's filter could not bring every knowledge-free answerer to "
+                      f"chance (results/questions/{dataset}/{m}.report.json, validity)"
+                      for m, v in by_measure.items() if UNFILTERED in v["findings"]]
+
+
 def _measures(audit_json: dict) -> dict[str, dict]:
     return ((audit_json or {}).get("validity") or {}).get("measures") or {}
 
