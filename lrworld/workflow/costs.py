@@ -197,16 +197,20 @@ def _images(cfg: dict) -> int:
 
 def _prompt_tokens(cfg: dict, count, unique: list[dict]) -> list[int]:
     """Each prompt's input tokens; an API model's images at their most tokens each."""
+    image = _images(cfg)
     return [count(str(r.get("prompt") or io.dumps_canonical(r.get("messages") or r)))
-            + _images(cfg) * len(r.get("image_paths") or ()) for r in unique]
+            + image * len(r.get("image_paths") or ()) for r in unique]
 
 
 def _unbuilt_tokens(cfg: dict, count, unbuilt: Unbuilt) -> tuple[int, int, int, int]:
     """(estimated prompts, their tokens, bounded requests, their most tokens): each its text and
     its images at their most tokens (a caption request: its instruction and one image)."""
-    est = [(n, n * (count(text) + images * _images(cfg))) for n, text, images in unbuilt.estimated]
-    bound = [(n, n * (count(text) + images * _images(cfg))) for n, text, images in unbuilt.bounded]
-    return sum(n for n, _ in est), sum(t for _, t in est), sum(n for n, _ in bound), sum(t for _, t in bound)
+    image = _images(cfg)
+
+    def totals(entries: list) -> tuple[int, int]:
+        return sum(n for n, _, _ in entries), sum(n * (count(text) + k * image) for n, text, k in entries)
+
+    return (*totals(unbuilt.estimated), *totals(unbuilt.bounded))
 
 
 def _job_costs(config: dict, directory: Path, cache_dir: Path, job_id: tuple[str, str, str], cfg: dict, counter,
